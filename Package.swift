@@ -1,0 +1,40 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "jetsim",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "SimKernel", targets: ["SimKernel"]),
+        .library(name: "JetSim", targets: ["JetSim"]),
+        .executable(name: "jetsim", targets: ["JetSimCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The domain-free discrete-event engine: time, the future event set, the
+        // driver, seeded random streams, distributions and statistics.
+        .target(
+            name: "SimKernel",
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+        ),
+        // The model: apps, lifecycle, device memory, eviction policies, workloads.
+        .target(name: "JetSim", dependencies: ["SimKernel", "Yams"]),
+        // The `jetsim` command (the target name differs from the library's only so
+        // that case-insensitive file systems keep the two modules apart).
+        .executableTarget(
+            name: "JetSimCLI",
+            dependencies: ["JetSim", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
+        .executableTarget(
+            name: "EngineBenchmarks",
+            dependencies: ["SimKernel", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/EngineBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
