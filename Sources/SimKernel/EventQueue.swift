@@ -1,0 +1,202 @@
+/// The future event set: an array-backed 4-ary min-heap of small plain-struct entries.
+///
+/// ## Ordering contract
+/// Entries come out in ascending `(time, sequence)` order. The sequence number is a
+/// counter that the queue assigns at `push`, so two events scheduled for the same time
+/// come out in the order they were pushed (first in, first out). Given the same pushes
+/// in the same order, the pops are the same on every machine and every run.
+///
+/// ## Cost
+/// `push` and `popMin` are O(log₄ n). Storage is one contiguous buffer; once its
+/// capacity covers the largest number of pending events (see `reserveCapacity(_:)`),
+/// neither operation allocates.
+///
+/// Cancellation is not done here (it would need a search): stamp events with a
+/// generation (see `GenerationTable`) and let the model skip stale ones when they
+/// come up.
+public struct EventQueue<Event> {
+    /// One pending event with its key.
+    public struct Entry {
+        public var time: SimTime
+        public var sequence: UInt64
+        public var event: Event
+
+        @inlinable init(time: SimTime, sequence: UInt64, event: Event) {
+            self.time = time
+            self.sequence = sequence
+            self.event = event
+        }
+
+        /// Strict `(time, sequence)` order.
+        @inlinable @inline(__always)
+        static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+            a.time.microseconds < b.time.microseconds
+                || (a.time.microseconds == b.time.microseconds && a.sequence < b.sequence)
+        }
+    }
+
+    /// The heap. When `rootIsHole` is set, `storage[0]` is a popped entry whose slot
+    /// waits to be refilled (see `popMin`), and the heap proper is `storage[1...]`
+    /// plus that hole.
+    @usableFromInline var storage: ContiguousArray<Entry>
+    @usableFromInline var nextSequence: UInt64 = 0
+    @usableFromInline var rootIsHole = false
+
+    /// An empty queue. O(1).
+    @inlinable public init() { storage = [] }
+
+    /// An empty queue with room for `capacity` pending events. O(capacity) once.
+    @inlinable public init(capacity: Int) {
+        storage = []
+        storage.reserveCapacity(capacity)
+    }
+
+    /// The number of pending events. O(1).
+    @inlinable public var count: Int { rootIsHole ? storage.count &- 1 : storage.count }
+    /// Whether no event is pending. O(1).
+    @inlinable public var isEmpty: Bool { count == 0 }
+    /// The number of events the queue holds before it must grow. O(1).
+    @inlinable public var capacity: Int { storage.capacity }
+    /// The number of pushes so far; the next push gets this sequence number. O(1).
+    @inlinable public var pushedCount: UInt64 { nextSequence }
+
+    /// Makes room for `n` pending events, so pushes up to that size never allocate.
+    /// O(n) when it grows, else O(1).
+    @inlinable public mutating func reserveCapacity(_ n: Int) { storage.reserveCapacity(n) }
+
+    /// Removes every pending event but keeps the storage, and restarts sequence
+    /// numbers at zero, so a reused queue behaves exactly like a new one. O(1) for
+    /// trivially destructible events.
+    @inlinable public mutating func removeAll() {
+        storage.removeAll(keepingCapacity: true)
+        nextSequence = 0
+        rootIsHole = false
+    }
+
+    /// The earliest pending entry, without removing it. O(log n) right after a pop
+    /// (it settles the heap), else O(1).
+    @inlinable public mutating func min() -> Entry? {
+        fillHole()
+        return storage.first
+    }
+
+    /// The time of the earliest pending event, or `nil` when empty. O(log n) right
+    /// after a pop (it settles the heap), else O(1).
+    @inlinable public mutating func nextTime() -> SimTime? {
+        fillHole()
+        return storage.first?.time
+    }
+
+    /// Adds an event at `time`. O(log n); allocates only when the capacity is exceeded.
+    ///
+    /// Right after a pop, the new entry drops into the root's hole and sifts down: a
+    /// handler that schedules one event per event it handles costs one sift, not two.
+    @inlinable
+    public mutating func push(_ event: Event, at time: SimTime) {
+        let entry = Entry(time: time, sequence: nextSequence, event: event)
+        nextSequence &+= 1
+        if rootIsHole {
+            rootIsHole = false
+            storage.withUnsafeMutableBufferPointer { heap in Self.siftDown(entry, in: heap) }
+        } else {
+            storage.append(entry)
+            siftUp(from: storage.count - 1)
+        }
+    }
+
+    /// Removes and returns the earliest entry (smallest `(time, sequence)`), or `nil`
+    /// when empty. O(log n); never allocates. The root's slot is left as a hole that
+    /// the next push or pop fills.
+    @inlinable
+    public mutating func popMin() -> Entry? {
+        fillHole()
+        guard let top = storage.first else { return nil }
+        if storage.count == 1 {
+            storage.removeLast()
+        } else {
+            rootIsHole = true
+        }
+        return top
+    }
+
+    /// Removes and returns the earliest entry if its time is ≤ `end`. O(log n).
+    @inlinable
+    public mutating func popMin(notAfter end: SimTime) -> Entry? {
+        fillHole()
+        guard let top = storage.first, top.time <= end else { return nil }
+        if storage.count == 1 {
+            storage.removeLast()
+        } else {
+            rootIsHole = true
+        }
+        return top
+    }
+
+    /// Moves the last entry into the root's hole, if there is one. O(log n).
+    @inlinable @inline(__always)
+    mutating func fillHole() {
+        guard rootIsHole else { return }
+        rootIsHole = false
+        let last = storage.removeLast()
+        storage.withUnsafeMutableBufferPointer { heap in Self.siftDown(last, in: heap) }
+    }
+
+    @inlinable
+    mutating func siftUp(from start: Int) {
+        storage.withUnsafeMutableBufferPointer { heap in
+            var child = start
+            let moving = heap[child]
+            while child > 0 {
+                let parent = (child &- 1) >> 2
+                let p = heap[parent]
+                if !Entry.precedes(moving, p) { break }
+                heap[child] = p
+                child = parent
+            }
+            heap[child] = moving
+        }
+    }
+
+    /// Places `moving` into the hole at the root, walking it down to its position.
+    @inlinable @inline(__always)
+    static func siftDown(_ moving: Entry, in heap: UnsafeMutableBufferPointer<Entry>) {
+        let n = heap.count
+        var hole = 0
+        while true {
+            let first = (hole << 2) &+ 1
+            if first >= n { break }
+            // Smallest of up to four children.
+            var best = first
+            var bestEntry = heap[first]
+            let end = Swift.min(first &+ 4, n)
+            var c = first &+ 1
+            while c < end {
+                let e = heap[c]
+                if Entry.precedes(e, bestEntry) {
+                    best = c
+                    bestEntry = e
+                }
+                c &+= 1
+            }
+            if !Entry.precedes(bestEntry, moving) { break }
+            heap[hole] = bestEntry
+            hole = best
+        }
+        heap[hole] = moving
+    }
+}
+
+extension EventQueue {
+    /// Checks the heap property over every entry. O(n). For tests and debug checks.
+    public func isValidHeap() -> Bool {
+        // With a hole at the root, only the subtrees below it need be heaps.
+        for i in stride(from: rootIsHole ? 5 : 1, to: storage.count, by: 1) {
+            let parent = (i - 1) >> 2
+            if Entry.precedes(storage[i], storage[parent]) { return false }
+        }
+        return true
+    }
+}
+
+extension EventQueue: Sendable where Event: Sendable {}
+extension EventQueue.Entry: Sendable where Event: Sendable {}
