@@ -1,0 +1,184 @@
+import Testing
+import SimKernel
+
+@Suite("The future event set pops in (time, sequence) order")
+struct EventQueueTests {
+    struct Tagged: Equatable { var id: Int; var slot: Int; var stamp: UInt32 }
+
+    @Test("random push, pop and cancel sequences match a sorted reference", arguments: 0..<40)
+    func matchesReference(seed: Int) {
+        var g = Xoshiro256StarStar(seed: UInt64(seed), 1)
+        var queue = EventQueue<Tagged>()
+        var generations = GenerationTable(slots: 16)
+        // Reference: a plain list, popped by scanning for the smallest (time, seq).
+        var reference: [(time: Int64, seq: Int, tag: Tagged)] = []
+        var seq = 0
+        var nextID = 0
+        var now: Int64 = 0
+        for _ in 0..<3_000 {
+            let r = g.nextUnit()
+            if r < 0.5 {
+                // Push at now + small delay: plenty of equal times.
+                let time = now + Int64(g.nextIndex(20))
+                let slot = g.nextIndex(16)
+                let tag = Tagged(id: nextID, slot: slot, stamp: generations.current(slot))
+                nextID += 1
+                queue.push(tag, at: SimTime(microseconds: time))
+                reference.append((time, seq, tag))
+                seq += 1
+            } else if r < 0.6 {
+                generations.cancel(g.nextIndex(16))
+            } else {
+                // Pop the next live event from both.
+                var popped: Tagged? = nil
+                while let e = queue.popMin() {
+                    if generations.isCurrent(e.event.slot, e.event.stamp) {
+                        popped = e.event
+                        now = e.time.microseconds
+                        break
+                    }
+                }
+                var expected: Tagged? = nil
+                while let i = reference.indices.min(by: {
+                    (reference[$0].time, reference[$0].seq) < (reference[$1].time, reference[$1].seq)
+                }) {
+                    let e = reference.remove(at: i)
+                    if generations.isCurrent(e.tag.slot, e.tag.stamp) {
+                        expected = e.tag
+                        break
+                    }
+                }
+                #expect(popped == expected)
+            }
+            #expect(queue.isValidHeap())
+        }
+        // Drain: the rest comes out sorted too.
+        let rest = reference.sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }.map(\.tag)
+        var drained: [Tagged] = []
+        while let e = queue.popMin() { drained.append(e.event) }
+        #expect(drained == rest)
+    }
+
+    @Test("events at equal times pop in the order they were pushed")
+    func fifoAmongEqualTimes() {
+        var queue = EventQueue<Int>()
+        for i in 0..<1_000 { queue.push(i, at: .seconds(Int64(i % 3))) }
+        var out: [Int] = []
+        while let e = queue.popMin() { out.append(e.event) }
+        let expected = (0..<3).flatMap { r in (0..<1_000).filter { $0 % 3 == r } }
+        #expect(out == expected)
+    }
+
+    @Test("a warmed queue with reserved capacity does not grow")
+    func reservedCapacityHolds() {
+        var queue = EventQueue<Int>(capacity: 1_024)
+        let capacity = queue.capacity
+        var g = Xoshiro256StarStar(seed: 7)
+        for i in 0..<1_024 { queue.push(i, at: SimTime(microseconds: Int64(g.nextIndex(1_000)))) }
+        for _ in 0..<100_000 {
+            let e = queue.popMin()!
+            queue.push(e.event, at: e.time + SimTime(microseconds: Int64(g.nextIndex(1_000))))
+        }
+        #expect(queue.capacity == capacity)
+        #expect(queue.count == 1_024)
+    }
+
+    @Test("interleaved pops and pushes (the root hole) keep the order and the count")
+    func holeBookkeeping() {
+        var q = EventQueue<Int>()
+        for i in 0..<5 { q.push(i, at: .seconds(Int64(10 - i))) }
+        #expect(q.popMin()?.event == 4)
+        #expect(q.count == 4)
+        #expect(q.isValidHeap())
+        q.push(99, at: .seconds(1))  // drops into the hole
+        #expect(q.count == 5)
+        #expect(q.nextTime() == .seconds(1))
+        #expect(q.popMin()?.event == 99)
+        #expect(q.popMin()?.event == 3)  // pop after pop settles the hole first
+        #expect(q.popMin(notAfter: .seconds(7)) == nil)
+        #expect(q.popMin(notAfter: .seconds(8))?.event == 2)
+        #expect(q.count == 2)
+        var rest: [Int] = []
+        while let e = q.popMin() { rest.append(e.event) }
+        #expect(rest == [1, 0] && q.isEmpty && q.popMin() == nil)
+    }
+
+    @Test("removeAll restarts sequence numbers so a reused queue behaves like a new one")
+    func removeAllRestarts() {
+        var a = EventQueue<Int>()
+        for i in 0..<10 { a.push(i, at: .zero) }
+        a.removeAll()
+        #expect(a.isEmpty && a.pushedCount == 0)
+        a.push(1, at: .seconds(1))
+        #expect(a.min()?.sequence == 0)
+    }
+}
+
+@Suite("The driver runs a model's events in order and can be resumed")
+struct SimulationTests {
+    /// A model that records the order it handled events in and reschedules some.
+    struct Recorder: EventHandler {
+        struct Event { var id: Int; var slot: Int; var stamp: UInt32 }
+        var log: [(SimTime, Int)] = []
+        var generations = GenerationTable(slots: 4)
+
+        func isCancelled(_ e: Event) -> Bool { !generations.isCurrent(e.slot, e.stamp) }
+
+        mutating func handle(_ e: Event, scheduler: inout Scheduler<Event>) {
+            log.append((scheduler.now, e.id))
+            if e.id < 100 {
+                scheduler.schedule(Event(id: e.id + 100, slot: 0, stamp: generations.current(0)), after: .seconds(1))
+            }
+        }
+    }
+
+    func seeded() -> Simulation<Recorder> {
+        var sim = Simulation(model: Recorder())
+        for i in 0..<5 {
+            sim.schedule(.init(id: i, slot: 0, stamp: 0), at: .seconds(Int64(i * 2)))
+        }
+        return sim
+    }
+
+    @Test("run(until:) handles events up to and including the end, then sets the clock")
+    func runUntil() {
+        var sim = seeded()
+        sim.run(until: .seconds(3))
+        #expect(sim.model.log.map(\.1) == [0, 100, 1, 101])
+        #expect(sim.now == .seconds(3))
+    }
+
+    @Test("running to T1 then to T2 equals one run to T2")
+    func resumable() {
+        var a = seeded()
+        a.run(until: .seconds(3))
+        a.run(until: .seconds(7))
+        var b = seeded()
+        b.run(until: .seconds(7))
+        #expect(a.model.log.map(\.1) == b.model.log.map(\.1))
+        #expect(a.model.log.map(\.0) == b.model.log.map(\.0))
+        #expect(a.now == b.now && a.eventsHandled == b.eventsHandled)
+    }
+
+    @Test("cancelled events are skipped without moving the clock")
+    func cancellation() {
+        var sim = Simulation(model: Recorder())
+        sim.schedule(.init(id: 500, slot: 1, stamp: 0), at: .seconds(1))
+        sim.schedule(.init(id: 501, slot: 2, stamp: 0), at: .seconds(5))
+        sim.model.generations.cancel(2)
+        sim.runToCompletion()
+        #expect(sim.model.log.map(\.1) == [500])
+        #expect(sim.eventsSkipped == 1)
+        #expect(sim.now == .seconds(1))
+    }
+
+    @Test("step returns false when nothing is left")
+    func stepEnds() {
+        var sim = Simulation(model: Recorder())
+        #expect(sim.step() == false)
+        sim.schedule(.init(id: 200, slot: 0, stamp: 0), at: .seconds(2))
+        #expect(sim.step() == true)
+        #expect(sim.step() == false)
+        #expect(sim.now == .seconds(2))
+    }
+}

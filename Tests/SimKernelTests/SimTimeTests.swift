@@ -1,0 +1,37 @@
+import Testing
+import SimKernel
+
+@Suite("Durations are read and printed exactly")
+struct SimTimeTests {
+    @Test("each unit is read to the right number of microseconds", arguments: [
+        ("250ms", 250_000), ("10s", 10_000_000), ("3m", 180_000_000), ("2h", 7_200_000_000),
+        ("1d", 86_400_000_000), ("1.5s", 1_500_000), ("0.25ms", 250), ("7us", 7),
+        ("0s", 0), (" 12s ", 12_000_000), (".5s", 500_000), ("2.000001s", 2_000_001),
+    ] as [(String, Int64)])
+    func parses(text: String, micros: Int64) throws {
+        #expect(try DurationText.parse(text).microseconds == micros)
+    }
+
+    @Test("malformed text is an error that says what was expected", arguments: [
+        "", "10", "s", "-5s", "1.2.3s", "5 parsecs", "5x", "1e3s", "abc", "99999999999999999999d",
+    ])
+    func rejects(text: String) {
+        #expect {
+            _ = try DurationText.parse(text)
+        } throws: { error in
+            let message = String(describing: error)
+            return message.contains("'\(text)'") && message.contains("e.g. 250ms")
+        }
+    }
+
+    @Test("printing uses the largest exact unit and reads back to the same value", arguments: [
+        (Int64(250_000), "250ms"), (10_000_000, "10s"), (180_000_000, "3m"), (7_200_000_000, "2h"),
+        (86_400_000_000, "1d"), (1_500_000, "1.5s"), (250, "250us"), (1_500, "1.5ms"), (0, "0s"), (90_000_000, "90s"),
+        (1_000_001, "1.000001s"), (7, "7us"),
+    ])
+    func prints(micros: Int64, text: String) throws {
+        let t = SimTime(microseconds: micros)
+        #expect(t.description == text)
+        #expect(try DurationText.parse(t.description) == t)
+    }
+}
