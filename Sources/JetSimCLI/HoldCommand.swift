@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import SimKernel
+
+/// `jetsim hold`: the engine's hold model, for comparing against other simulators
+/// (see scripts/bench-vs-simpy.sh). Performance figures go to stdout here because
+/// measuring them is the command's whole purpose; no simulated result depends on them.
+struct HoldCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hold",
+        abstract: "Time the engine's hold model (pop the earliest event, push one at now + Exp(1 s)).",
+        discussion: "Prints: pending,holds,seconds,holds_per_s,ns_per_hold"
+    )
+
+    @Option(name: .long, help: "Pending events (N).")
+    var pending: Int = 1_000
+
+    @Option(name: .long, help: "Holds to time, after as many warm-up holds as there are pending events.")
+    var holds: Int = 1_000_000
+
+    @Option(name: .long, help: "Random seed.")
+    var seed: UInt64 = 1
+
+    @Flag(name: .long, help: "Omit the CSV header.")
+    var noHeader = false
+
+    func validate() throws {
+        guard pending >= 1 else { throw ValidationError("--pending must be at least 1") }
+        guard holds >= 1 else { throw ValidationError("--holds must be at least 1") }
+    }
+
+    func run() throws {
+        var model = HoldModel(pending: pending, seed: seed)
+        _ = model.hold(pending)  // warm-up
+        let clock = ContinuousClock()
+        var checksum: UInt64 = 0
+        let elapsed = clock.measure { checksum = model.hold(holds) }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if !noHeader { print("pending,holds,seconds,holds_per_s,ns_per_hold") }
+        print(String(format: "%d,%d,%.6f,%.0f,%.1f", pending, holds, seconds,
+                     Double(holds) / seconds, seconds * 1e9 / Double(holds)))
+        if checksum == 42 { FileHandle.standardError.write(Data()) }  // keep the work observable
+    }
+}
