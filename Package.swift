@@ -30,6 +30,9 @@ let package = Package(
             dependencies: ["JetSim", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
+        .testTarget(name: "JetSimTests", dependencies: ["JetSim"]),
+        // End-to-end tests: they run the built `jetsim` binary.
+        .testTarget(name: "JetSimCLITests", dependencies: ["JetSim"]),
         .executableTarget(
             name: "EngineBenchmarks",
             dependencies: ["SimKernel", .product(name: "Benchmark", package: "benchmark")],

@@ -1,0 +1,189 @@
+import SimKernel
+
+/// What an app is: its footprints, latencies and behaviour. Plain values, shared
+/// read-only by every device that installs the app; per-device state lives in
+/// `AppRuntime`.
+///
+/// Memory is in KiB (integers, so accounting is exact); times in `SimTime`.
+public struct AppProfile: Sendable, Equatable {
+    /// Resident footprint while in front (active or inactive), reached during launch.
+    public var activeKB: Int64
+    /// What it keeps while executing in the background, after trimming its caches.
+    public var backgroundKB: Int64
+    /// What it keeps while suspended, before the device's compression.
+    public var suspendedKB: Int64
+
+    /// Time to first frame from no process, before state restoration.
+    public var coldLaunch: SimTime
+    /// Extra cold-launch time to restore the saved UI state (when it preserves it).
+    public var stateRestore: SimTime
+    /// Time to resume from suspended, before decompression.
+    public var warmLaunch: SimTime
+    /// Time to come back when still executing in the background.
+    public var hotLaunch: SimTime
+
+    /// How long its didEnterBackground handler runs.
+    public var enterBackgroundHandler: SimTime
+    /// Probability that entering the background begins a background task.
+    public var bgTaskProbability: Double
+    /// Work the background task needs: median and sigma of a lognormal (sigma 0:
+    /// always the median).
+    public var bgTaskMedian: SimTime
+    public var bgTaskSigma: Double
+    /// A background mode that keeps it executing while its activity lasts.
+    public var mode: BackgroundMode
+    /// How long the mode's activity lasts after entering the background (lognormal).
+    public var modeActivityMedian: SimTime
+    public var modeActivitySigma: Double
+    /// UIApplicationExitsOnSuspend: terminated on every trip to the background.
+    public var exitsOnSuspend: Bool
+
+    /// When it saves, and how long a save takes.
+    public var save: SaveStrategy
+    public var saveDuration: SimTime
+    /// Period of saves for the `periodic` strategy (while in front).
+    public var saveInterval: SimTime
+    /// Unsaved work created per minute of active use (edits; the unit of data loss).
+    public var unsavedEditsPerMinute: Double
+    /// Whether it restores the user's place after a cold launch.
+    public var preservesUIState: Bool
+
+    public init(
+        activeKB: Int64 = 200 * 1024, backgroundKB: Int64 = 100 * 1024, suspendedKB: Int64 = 60 * 1024,
+        coldLaunch: SimTime = .milliseconds(1_200), stateRestore: SimTime = .milliseconds(300),
+        warmLaunch: SimTime = .milliseconds(250), hotLaunch: SimTime = .milliseconds(100),
+        enterBackgroundHandler: SimTime = .milliseconds(50),
+        bgTaskProbability: Double = 0, bgTaskMedian: SimTime = .zero, bgTaskSigma: Double = 0,
+        mode: BackgroundMode = .none, modeActivityMedian: SimTime = .zero, modeActivitySigma: Double = 0,
+        exitsOnSuspend: Bool = false,
+        save: SaveStrategy = .onEnterBackground, saveDuration: SimTime = .milliseconds(200),
+        saveInterval: SimTime = .seconds(60), unsavedEditsPerMinute: Double = 2,
+        preservesUIState: Bool = true
+    ) {
+        self.activeKB = activeKB
+        self.backgroundKB = backgroundKB
+        self.suspendedKB = suspendedKB
+        self.coldLaunch = coldLaunch
+        self.stateRestore = stateRestore
+        self.warmLaunch = warmLaunch
+        self.hotLaunch = hotLaunch
+        self.enterBackgroundHandler = enterBackgroundHandler
+        self.bgTaskProbability = bgTaskProbability
+        self.bgTaskMedian = bgTaskMedian
+        self.bgTaskSigma = bgTaskSigma
+        self.mode = mode
+        self.modeActivityMedian = modeActivityMedian
+        self.modeActivitySigma = modeActivitySigma
+        self.exitsOnSuspend = exitsOnSuspend
+        self.save = save
+        self.saveDuration = saveDuration
+        self.saveInterval = saveInterval
+        self.unsavedEditsPerMinute = unsavedEditsPerMinute
+        self.preservesUIState = preservesUIState
+    }
+}
+
+/// iOS background-time presets for the background-task allowance
+/// (../shared/domain-facts.md, "iOS background execution").
+public enum BackgroundTimePreset: String, Sendable, CaseIterable {
+    /// About 600 s on iOS 4-6.
+    case ios4to6 = "ios4-6"
+    /// 180 s on iOS 7-12 (crash logs: permittedBackgroundDuration: 180).
+    case ios7to12 = "ios7-12"
+    /// About 30 s on iOS 13+ (Apple developer forums thread 391799).
+    case ios13plus = "ios13+"
+
+    public var allowance: SimTime {
+        switch self {
+        case .ios4to6: .seconds(600)
+        case .ios7to12: .seconds(180)
+        case .ios13plus: .seconds(30)
+        }
+    }
+}
+
+/// A device class: memory, thresholds and the system's time limits.
+///
+/// Defaults and their sources (../shared/domain-facts.md):
+/// - thresholds: XNU memorystatus fallbacks by RAM size (critical 5/4/4 %, idle-kill
+///   10/9/8 %, soft-limit 15/15/12 % for <=3 GB / 3-6 GB / >6 GB);
+/// - per-app limit: crash footprints measured at 50-68 % of RAM (StackOverflow
+///   q 5887248), default 60 %;
+/// - background grace ~10 s (seed 004), didEnterBackground limit ~5 s (Apple),
+///   background-task allowance 30 s (iOS 13+).
+public struct DeviceParameters: Sendable, Equatable {
+    /// Total RAM.
+    public var ramKB: Int64
+    /// What the OS keeps for itself (kernel, daemons, SpringBoard).
+    public var osReserveKB: Int64
+    /// Available memory below which running apps get didReceiveMemoryWarning (% of RAM).
+    public var warningAvailablePct: Double
+    /// Available memory below which the kill loop runs (% of RAM).
+    public var criticalAvailablePct: Double
+    /// The kill loop stops once available memory is back above this (% of RAM).
+    public var killTargetAvailablePct: Double
+    /// A foreground app whose footprint exceeds this is terminated (% of RAM).
+    public var perAppLimitPct: Double
+    /// Share of what a running app can free that it frees on a memory warning.
+    public var memoryWarningFreeShare: Double
+    /// Suspended memory is compressed by this ratio (1 = not compressed).
+    public var suspendedCompressionRatio: Double
+    /// Time to decompress one MiB of compressed memory on resume.
+    public var decompressPerMB: SimTime
+    /// Time from didEnterBackground to suspension for an app with no background work.
+    public var backgroundGrace: SimTime
+    /// didEnterBackground must return within this, or the watchdog kills the app.
+    public var enterBackgroundLimit: SimTime
+    /// How long willTerminate may run; a save longer than this does not complete.
+    public var willTerminateLimit: SimTime
+    /// How long a background task may run before its expiration handler is called.
+    public var bgTaskAllowance: SimTime
+
+    public init(
+        ramKB: Int64 = 4 * 1024 * 1024, osReserveKB: Int64? = nil,
+        warningAvailablePct: Double? = nil, criticalAvailablePct: Double? = nil,
+        killTargetAvailablePct: Double? = nil, perAppLimitPct: Double = 60,
+        memoryWarningFreeShare: Double = 0.5, suspendedCompressionRatio: Double = 1,
+        decompressPerMB: SimTime = .microseconds(500),
+        backgroundGrace: SimTime = .seconds(10), enterBackgroundLimit: SimTime = .seconds(5),
+        willTerminateLimit: SimTime = .seconds(5),
+        bgTaskAllowance: SimTime = BackgroundTimePreset.ios13plus.allowance
+    ) {
+        self.ramKB = ramKB
+        let bands = Self.xnuThresholds(ramKB: ramKB)
+        self.osReserveKB = osReserveKB ?? Self.defaultOSReserveKB(ramKB: ramKB)
+        self.warningAvailablePct = warningAvailablePct ?? bands.warning
+        self.criticalAvailablePct = criticalAvailablePct ?? bands.critical
+        self.killTargetAvailablePct = killTargetAvailablePct ?? bands.target
+        self.perAppLimitPct = perAppLimitPct
+        self.memoryWarningFreeShare = memoryWarningFreeShare
+        self.suspendedCompressionRatio = suspendedCompressionRatio
+        self.decompressPerMB = decompressPerMB
+        self.backgroundGrace = backgroundGrace
+        self.enterBackgroundLimit = enterBackgroundLimit
+        self.willTerminateLimit = willTerminateLimit
+        self.bgTaskAllowance = bgTaskAllowance
+    }
+
+    /// XNU's fallback thresholds (% of RAM available) for a RAM size: warning at the
+    /// soft-limit level, critical, and the idle-kill level as the kill loop's target.
+    public static func xnuThresholds(ramKB: Int64) -> (warning: Double, critical: Double, target: Double) {
+        let gb = Double(ramKB) / (1024 * 1024)
+        if gb <= 3 { return (15, 5, 10) }
+        if gb <= 6 { return (15, 4, 9) }
+        return (12, 4, 8)
+    }
+
+    /// A default OS reserve: 25 % of RAM, at most 1.5 GiB. Not published; chosen so
+    /// that the app-usable share of RAM matches the per-app crash footprints measured
+    /// on real devices (50-68 % of RAM for one app, with the OS and others beside it).
+    public static func defaultOSReserveKB(ramKB: Int64) -> Int64 {
+        min(ramKB / 4, 1536 * 1024)
+    }
+
+    /// Thresholds in KiB.
+    @inlinable public var warningKB: Int64 { Int64(Double(ramKB) * warningAvailablePct / 100) }
+    @inlinable public var criticalKB: Int64 { Int64(Double(ramKB) * criticalAvailablePct / 100) }
+    @inlinable public var killTargetKB: Int64 { Int64(Double(ramKB) * killTargetAvailablePct / 100) }
+    @inlinable public var perAppLimitKB: Int64 { Int64(Double(ramKB) * perAppLimitPct / 100) }
+}

@@ -1,0 +1,98 @@
+import SimKernel
+
+/// User actions, as the seeds say each one reaches the frontmost app (seed 002's
+/// scenarios, seeds 000 and 001 for interruptions, seed 004 for lock and background).
+///
+/// The device is tolerant: an action that does not apply (say, `home` with no app in
+/// front because memory pressure killed it) changes what it can and sends nothing.
+/// Scenario files are checked against `UIState` before they run.
+extension Device {
+    mutating func perform(_ action: UserAction, index: Int, _ s: inout Scheduler<DeviceEvent>) {
+        let now = s.now
+        if poweredOff { return }
+        switch action.kind {
+        case .launch:
+            // From the home screen; an app still in front goes to the background first.
+            if front >= 0 && front != action.app { leaveFront(now, &s) }
+            if front != action.app { launch(action.app, actionIndex: index, &s) }
+        case .home:
+            switcherOpen = false
+            if front >= 0 { leaveFront(now, &s) }
+        case .switcher:
+            if front >= 0 { resignActive(front, now, &s) }
+            switcherOpen = true
+        case .switcherPick:
+            switcherOpen = false
+            if action.app == front {
+                becomeActive(front, now)
+            } else {
+                if front >= 0 { enterBackground(front, now, &s) }
+                launch(action.app, actionIndex: index, &s)
+            }
+        case .switcherRemove:
+            if apps[Int(action.app)].state.isResident { terminate(action.app, .user, now) }
+        case .lock:
+            switcherOpen = false
+            if front >= 0 { resignActive(front, now, &s) }
+            locked = true
+        case .unlock:
+            locked = false
+            if front >= 0 && !interrupted && !powerDialog { becomeActive(front, now) }
+        case .powerHold:
+            if front >= 0 { resignActive(front, now, &s) }
+            powerDialog = true
+        case .powerCancel:
+            powerDialog = false
+            if front >= 0 && !locked && !interrupted { becomeActive(front, now) }
+        case .powerOff:
+            powerDialog = false
+            if front >= 0 {
+                let app = front
+                enterBackground(app, now, &s)
+                terminate(app, .powerOff, now)
+            }
+            var app = residentApps.head
+            while app >= 0 {
+                let next = residentApps.after(app)
+                terminate(app, .powerOff, now)
+                app = next
+            }
+            poweredOff = true
+        case .call, .sms, .alert:
+            if front >= 0 { resignActive(front, now, &s) }
+            interrupted = true
+        case .ignore:
+            interrupted = false
+            if front >= 0 && !locked && !switcherOpen && !powerDialog { becomeActive(front, now) }
+        case .answer:
+            interrupted = false
+            if front >= 0 { enterBackground(front, now, &s) }
+        case .notify:
+            let kind = SystemEventKind(rawValue: action.eventKind) ?? .notification
+            if action.app == UserAction.allApps {
+                var app = residentApps.head
+                while app >= 0 {
+                    let next = residentApps.after(app)
+                    systemEvent(kind, value: action.value, to: app, now)
+                    app = next
+                }
+            } else {
+                systemEvent(kind, value: action.value, to: action.app, now)
+            }
+        case .pressureWarning:
+            sendMemoryWarnings(now)
+        case .pressureCritical:
+            pressureSpike(demandKB: Int64(action.value) * 1_024, now)
+        case .end:
+            break
+        }
+    }
+
+    /// The app in front leaves it: willResignActive (if active), didEnterBackground.
+    mutating func leaveFront(_ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        let app = front
+        guard app >= 0 else { return }
+        resignActive(app, now, &s)
+        enterBackground(app, now, &s)
+    }
+}

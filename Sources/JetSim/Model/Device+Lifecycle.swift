@@ -1,0 +1,364 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SimKernel
+
+/// The lifecycle: messages, state changes, background time, saves and coalescing,
+/// exactly as the seeds describe them.
+extension Device {
+    /// Sends a delegate message (records it; the state is the app's after it).
+
+    mutating func send(_ m: LifecycleMessage, to app: Int32, _ now: SimTime, detail: TraceDetail = .none) {
+        trace.record(time: now, app: app, event: .message(m), detail: detail, state: apps[Int(app)].state)
+    }
+
+    /// The edits an app would lose now (its unsaved active time times its edit rate).
+
+    func unsavedEdits(_ app: Int32) -> Int {
+        let micros = apps[Int(app)].unsavedMicros
+        guard micros > 0 else { return 0 }
+        return Int(Double(micros) * profile(app).unsavedEditsPerMinute / 60_000_000)
+    }
+
+    /// Adds the active time since `activeSince` to the unsaved work.
+
+    mutating func accrueUnsaved(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        guard apps[a].state == .active else { return }
+        apps[a].unsavedMicros += (now - apps[a].activeSince).microseconds
+        apps[a].activeSince = now
+    }
+
+    /// Moves an app's resident memory to `kb`, keeping the accounting exact.
+
+    mutating func setResident(_ app: Int32, _ kb: Int64) {
+        availableKB += apps[Int(app)].residentKB - kb
+        apps[Int(app)].residentKB = kb
+    }
+
+    /// What a suspended app keeps resident after the device's compression.
+
+    func suspendedResidentKB(_ p: AppProfile) -> Int64 {
+        params.suspendedCompressionRatio <= 1 ? p.suspendedKB
+            : Int64((Double(p.suspendedKB) / params.suspendedCompressionRatio).rounded())
+    }
+
+    /// The policy's view of a candidate.
+
+    func candidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) -> EvictionCandidate {
+        let r = apps[Int(app)]
+        let p = profile(app)
+        return EvictionCandidate(
+            state: r.state, mode: r.has(AppRuntime.modeActive) ? p.mode : .none,
+            hasBackgroundTask: r.has(AppRuntime.bgTask), residentKB: r.residentKB,
+            lastUsed: r.lastUsed, now: now, launchCount: Int(r.launches),
+            coldLaunchCost: coldLatency(p),
+            residentLaunchCost: r.state == .suspended ? warmLatency(p) : p.hotLaunch,
+            unsavedEdits: unsavedEdits(app), preservesUIState: p.preservesUIState,
+            nextUse: r.nextUse, leftFront: leftFront)
+    }
+
+    func coldLatency(_ p: AppProfile) -> SimTime { p.coldLaunch + (p.preservesUIState ? p.stateRestore : .zero) }
+
+    func warmLatency(_ p: AppProfile) -> SimTime {
+        guard params.suspendedCompressionRatio > 1 else { return p.warmLaunch }
+        // Decompression of the suspended footprint, per MiB.
+        return p.warmLaunch + SimTime(microseconds: params.decompressPerMB.microseconds * p.suspendedKB / 1_024)
+    }
+
+    // MARK: Front and back
+
+    /// willResignActive: the active app becomes inactive (an overlay, the switcher,
+    /// the lock, or on its way to the background).
+    mutating func resignActive(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        guard apps[Int(app)].state == .active else { return }
+        accrueUnsaved(app, now)
+        apps[Int(app)].state = .inactive
+        send(.willResignActive, to: app, now)
+        if profile(app).save == .onResignActive { startSave(app, now, &s) }
+    }
+
+    /// didBecomeActive for an inactive app in front (not a launch).
+    mutating func becomeActive(_ app: Int32, _ now: SimTime) {
+        guard apps[Int(app)].state == .inactive else { return }
+        apps[Int(app)].state = .active
+        apps[Int(app)].activeSince = now
+        send(.didBecomeActive, to: app, now)
+    }
+
+    /// didEnterBackground: the inactive app in front goes to the background. What
+    /// follows depends on the app: exit (UIApplicationExitsOnSuspend), the watchdog
+    /// (a handler over its limit), or background time until suspension.
+    mutating func enterBackground(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        let a = Int(app)
+        guard apps[a].state == .inactive || apps[a].state == .active else { return }
+        if apps[a].state == .active { resignActive(app, now, &s) }
+        let p = profile(app)
+        apps[a].state = .background
+        apps[a].lastUsed = now
+        apps[a].backgroundEntries &+= 1
+        if front == app { front = -1 }
+        cancelTimers(app, family: 2)  // no periodic saves in the background
+        setResident(app, min(apps[a].residentKB, p.backgroundKB))  // trims its caches
+        send(.didEnterBackground, to: app, now)
+
+        // The handler runs; saving here is part of it.
+        var handler = p.enterBackgroundHandler
+        if p.save == .onEnterBackground {
+            startSave(app, now, &s)
+            handler += p.saveDuration
+        }
+        if handler > params.enterBackgroundLimit {
+            scheduleTimer(.watchdogKill, app, at: now + params.enterBackgroundLimit, &s)
+        } else if p.exitsOnSuspend {
+            scheduleTimer(.exitOnSuspend, app, at: now + handler, &s)
+        } else {
+            let trip = UInt64(apps[a].backgroundEntries)
+            // A background task, with the work it needs.
+            if p.bgTaskProbability > 0 {
+                var g = Xoshiro256StarStar(seed: drawKey, UInt64(app), trip, Self.drawBackgroundTask)
+                if p.bgTaskProbability >= 1 || g.nextUnit() < p.bgTaskProbability {
+                    let work = lognormal(p.bgTaskMedian, p.bgTaskSigma, &g)
+                    apps[a].set(AppRuntime.bgTask)
+                    if work <= params.bgTaskAllowance {
+                        scheduleTimer(.bgTaskDone, app, at: now + work, &s)
+                    } else {
+                        scheduleTimer(.bgTaskExpired, app, at: now + params.bgTaskAllowance, &s)
+                    }
+                }
+            }
+            // A background mode's activity.
+            if p.mode != .none {
+                var g = Xoshiro256StarStar(seed: drawKey, UInt64(app), trip, Self.drawModeActivity)
+                let activity = lognormal(p.modeActivityMedian, p.modeActivitySigma, &g)
+                if activity > .zero {
+                    apps[a].set(AppRuntime.modeActive)
+                    scheduleTimer(.modeEnded, app, at: now + activity, &s)
+                }
+            }
+            apps[a].suspendNotBefore = now + max(params.backgroundGrace, handler)
+            scheduleTimer(.suspendDue, app, at: apps[a].suspendNotBefore, &s)
+        }
+        policy.update(app, candidate(app, now, leftFront: true))
+    }
+
+    /// A lognormal duration by median and sigma (sigma 0: the median itself).
+
+    func lognormal(_ median: SimTime, _ sigma: Double, _ g: inout Xoshiro256StarStar) -> SimTime {
+        if sigma == 0 { return median }
+        return SimTime(microseconds: Int64((Double(median.microseconds) * exp(sigma * StandardNormal.sample(&g))).rounded()))
+    }
+
+    /// A background task or mode ended: the policy learns the new band, and the app
+    /// is suspended if nothing else keeps it running.
+    mutating func backgroundWorkChanged(_ app: Int32, _ now: SimTime) {
+        guard apps[Int(app)].state == .background else { return }
+        suspendIfIdle(app, now)
+        if apps[Int(app)].state == .background { policy.update(app, candidate(app, now)) }
+    }
+
+    /// Suspends a background app whose work has ended and whose grace has passed.
+    mutating func suspendIfIdle(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        guard apps[a].state == .background,
+              !apps[a].has(AppRuntime.bgTask), !apps[a].has(AppRuntime.modeActive),
+              now >= apps[a].suspendNotBefore else { return }
+        if apps[a].has(AppRuntime.saveInFlight) {
+            // A save still running when the app stops executing is lost.
+            apps[a].clear(AppRuntime.saveInFlight)
+            cancelTimers(app, family: 1)
+            metrics.savesAbandoned += 1
+        }
+        apps[a].state = .suspended
+        setResident(app, min(apps[a].residentKB, suspendedResidentKB(profile(app))))
+        trace.record(time: now, app: app, event: .suspended, detail: .none, state: .suspended)
+        policy.update(app, candidate(app, now))
+    }
+
+    // MARK: Launch
+
+    /// Brings `app` to the front (nothing else may be in front): cold from nothing,
+    /// warm from suspended, hot from the background. Makes room first if needed.
+    mutating func launch(_ app: Int32, actionIndex: Int, _ s: inout Scheduler<DeviceEvent>) {
+        let now = s.now
+        let a = Int(app)
+        let p = profile(app)
+        let prior = apps[a].state
+        let kind: LaunchKind = prior == .notRunning ? .cold : prior == .suspended ? .warm : .hot
+        let isRelaunch = apps[a].launches > 0
+        metrics.launches += 1
+        apps[a].launches &+= 1
+        if actionIndex >= 0 && actionIndex < timeline.nextUseAfter.count {
+            apps[a].nextUse = timeline.nextUseAfter[actionIndex]
+        }
+        // No longer a candidate; background timers stop (its work carries on in front).
+        policy.remove(app)
+        cancelTimers(app, family: 0)
+        apps[a].clear(AppRuntime.bgTask | AppRuntime.modeActive)
+
+        // Room for its active footprint.
+        let need = p.activeKB - apps[a].residentKB
+        makeRoom(needKB: need, launching: app, now)
+        if availableKB < need {
+            // Nothing else left to kill and it still does not fit: the launch fails.
+            metrics.launchFailures += 1
+            metrics.foregroundKills += 1
+            if prior.isResident {
+                terminate(app, .memoryPressure, now)
+            } else {
+                metrics.countKill(.memoryPressure)
+                trace.record(time: now, app: app, event: .terminated(.memoryPressure), detail: .reason(.memoryPressure), state: .notRunning)
+            }
+            return
+        }
+        front = app
+        if kind == .cold {
+            residentApps.append(app)
+            apps[a].state = .inactive
+            setResident(app, p.activeKB)
+            send(.didFinishLaunching, to: app, now)
+        } else {
+            apps[a].state = .inactive
+            setResident(app, p.activeKB)
+            send(.willEnterForeground, to: app, now)
+            deliverHeld(app, now)
+        }
+        if p.activeKB > params.perAppLimitKB {
+            metrics.launchFailures += 1
+            terminate(app, .perProcessLimit, now)
+            return
+        }
+        let latency: SimTime = kind == .cold ? coldLatency(p) : kind == .warm ? warmLatency(p) : p.hotLaunch
+        if isRelaunch {
+            metrics.relaunches += 1
+            switch kind {
+            case .cold:
+                metrics.coldRelaunches += 1
+                if let reason = KillReason(rawValue: apps[a].lastKill), reason.losesUserPlace, !p.preservesUIState {
+                    metrics.stateLossEvents += 1
+                }
+            case .warm: metrics.warmRelaunches += 1
+            case .hot: metrics.hotRelaunches += 1
+            }
+            relaunchLatency.record(latency)
+            metrics.relaunchLatencySumMicros += latency.microseconds
+        }
+        apps[a].lastKill = AppRuntime.noKill
+        apps[a].state = .active
+        apps[a].activeSince = now
+        send(.didBecomeActive, to: app, now, detail: .launch(kind, latency: latency))
+        if p.save == .periodic {
+            cancelTimers(app, family: 2)
+            scheduleTimer(.periodicSave, app, at: now + p.saveInterval, &s)
+        }
+    }
+
+    // MARK: Termination
+
+    /// Terminates an app. An app still executing code gets willTerminate first when
+    /// the kill is one the system announces (memory pressure, the user, shutdown); a
+    /// suspended app gets nothing (seeds 000, 003, 004). Unsaved work is lost.
+    mutating func terminate(_ app: Int32, _ reason: KillReason, _ now: SimTime) {
+        let a = Int(app)
+        precondition(apps[a].state.isResident, "terminate: app \(app) is not running")
+        accrueUnsaved(app, now)
+        if apps[a].state.executesCode && reason.noticesRunningApp {
+            send(.willTerminate, to: app, now)
+            saveOnTerminate(app)
+        }
+        let lost = unsavedEdits(app)
+        if lost > 0 {
+            metrics.dataLossEvents += 1
+            metrics.dataLossUnits += lost
+        }
+        if apps[a].has(AppRuntime.saveInFlight) { metrics.savesAbandoned += 1 }
+        metrics.coalescedDropped += apps[a].held.total
+        metrics.countKill(reason)
+        setResident(app, 0)
+        let launches = apps[a].launches
+        let nextUse = apps[a].nextUse
+        let lastUsed = apps[a].lastUsed
+        apps[a] = AppRuntime()
+        apps[a].launches = launches
+        apps[a].nextUse = nextUse
+        apps[a].lastUsed = lastUsed
+        apps[a].lastKill = reason.rawValue
+        for family in 0..<3 { cancelTimers(app, family: family) }
+        policy.remove(app)
+        residentApps.remove(app)
+        if front == app { front = -1 }
+        trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
+    }
+
+    // MARK: Saves
+
+    /// Starts saving the unsaved work (one save at a time). It completes after the
+    /// app's save duration, if the app is still executing code then.
+    mutating func startSave(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        let a = Int(app)
+        guard !apps[a].has(AppRuntime.saveInFlight) else { return }
+        accrueUnsaved(app, now)
+        guard apps[a].unsavedMicros > 0 else { return }
+        apps[a].saveSnapshot = apps[a].unsavedMicros
+        apps[a].set(AppRuntime.saveInFlight)
+        scheduleTimer(.saveDone, app, at: now + profile(app).saveDuration, &s)
+    }
+
+    mutating func completeSave(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        guard apps[a].has(AppRuntime.saveInFlight), apps[a].state.executesCode else { return }
+        apps[a].clear(AppRuntime.saveInFlight)
+        apps[a].unsavedMicros -= apps[a].saveSnapshot
+        apps[a].saveSnapshot = 0
+        metrics.savesCompleted += 1
+        if apps[a].state == .background { policy.update(app, candidate(app, now)) }
+    }
+
+    /// An on-terminate app saves inside willTerminate, if the save fits its limit.
+    mutating func saveOnTerminate(_ app: Int32) {
+        let a = Int(app)
+        let p = profile(app)
+        guard p.save == .onTerminate, apps[a].unsavedMicros > 0 else { return }
+        if p.saveDuration <= params.willTerminateLimit {
+            apps[a].unsavedMicros = 0
+            metrics.savesCompleted += 1
+        } else {
+            metrics.savesAbandoned += 1
+        }
+    }
+
+    // MARK: System events
+
+    /// A system event for `app`: delivered at once if it runs, held and coalesced if
+    /// it is suspended, ignored if it is not running.
+    mutating func systemEvent(_ kind: SystemEventKind, value: Int32, to app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        switch apps[a].state {
+        case .active, .inactive, .background:
+            metrics.immediateDeliveries += 1
+            trace.record(time: now, app: app, event: .deliver(kind, count: 1), detail: .delivery(kind, 1, value: value), state: apps[a].state)
+        case .suspended:
+            metrics.coalescedReceived += 1
+            apps[a].held.hold(kind, value: value)
+        case .notRunning:
+            break
+        }
+    }
+
+    /// Delivers held events, one per kind (after willEnterForeground, before
+    /// didBecomeActive).
+    mutating func deliverHeld(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        guard apps[a].held.total > 0 else { return }
+        for k in SystemEventKind.allCases {
+            let n = apps[a].held.count(k)
+            if n > 0 {
+                metrics.coalescedDelivered += 1
+                trace.record(time: now, app: app, event: .deliver(k, count: n), detail: .delivery(k, n, value: apps[a].held.value(k)), state: apps[a].state)
+            }
+        }
+        apps[a].held = HeldEvents()
+    }
+}

@@ -1,0 +1,70 @@
+import SimKernel
+
+/// Memory pressure: warnings, the kill loop, and the foreground app as last resort.
+///
+/// The kill loop belongs to the device, not to a policy (XNU's memorystatus does the
+/// same): while available memory is below the target, ask the policy for a victim,
+/// terminate it, account what it freed. Every kill removes a candidate, so the loop
+/// ends after at most one pass over the candidates; it cannot spin.
+extension Device {
+    /// Makes room for a launch that needs `needKB` more: warnings when the launch would
+    /// take available memory below the warning level, and the kill loop when it would
+    /// go below the critical level (it then kills until the target is met).
+    mutating func makeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
+        let after = availableKB - needKB
+        if after < params.warningKB {
+            if !warned {
+                warned = true
+                sendMemoryWarnings(except: launching, now)
+            }
+        } else {
+            warned = false
+        }
+        if availableKB - needKB < params.criticalKB {
+            killLoop(untilAvailable: needKB + params.killTargetKB, now)
+        }
+    }
+
+    /// Kills candidates in the policy's order until `availableKB >= target` or no
+    /// candidate is left.
+    mutating func killLoop(untilAvailable target: Int64, _ now: SimTime) {
+        while availableKB < target {
+            guard let victim = policy.victim() else { break }
+            precondition(victim != front && apps[Int(victim)].state.isResident,
+                         "\(Policy.name) named app \(victim), which is not a candidate")
+            terminate(victim, .memoryPressure, now)
+        }
+    }
+
+    /// didReceiveMemoryWarning to every app that executes code (not suspended); each
+    /// frees its share of what it can: down to its background footprint when in
+    /// front, to its suspended footprint when in the background.
+    mutating func sendMemoryWarnings(except skip: Int32 = -1, _ now: SimTime) {
+        var app = residentApps.head
+        while app >= 0 {
+            let next = residentApps.after(app)
+            let a = Int(app)
+            if app != skip && apps[a].state.executesCode {
+                let p = profile(app)
+                let floor = apps[a].state == .background ? suspendedResidentKB(p) : p.backgroundKB
+                let freed = Int64(Double(max(0, apps[a].residentKB - floor)) * params.memoryWarningFreeShare)
+                setResident(app, apps[a].residentKB - freed)
+                metrics.memoryWarnings += 1
+                send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
+                if apps[a].state == .background { policy.update(app, candidate(app, now)) }
+            }
+            app = next
+        }
+    }
+
+    /// A scripted pressure spike: some other process claims `demandKB`. The kill loop
+    /// runs until the demand fits above the target; the foreground app dies only if
+    /// nothing else is left and the demand still does not fit.
+    mutating func pressureSpike(demandKB: Int64, _ now: SimTime) {
+        killLoop(untilAvailable: demandKB + params.killTargetKB, now)
+        if availableKB - demandKB < params.criticalKB && front >= 0 && policy.victim() == nil {
+            metrics.foregroundKills += 1
+            terminate(front, .memoryPressure, now)
+        }
+    }
+}

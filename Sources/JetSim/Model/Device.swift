@@ -1,0 +1,283 @@
+import SimKernel
+
+/// One app's state on one device. A plain struct in a contiguous array, indexed by
+/// the app's index on the device; together with its timer stamps and its share of a
+/// policy's index it stays under 128 bytes.
+public struct AppRuntime: Sendable, Equatable {
+    public var state: AppState = .notRunning
+    @usableFromInline var flags: UInt8 = 0
+    /// The reason of the last kill (raw value), or `noKill`; cleared by a launch.
+    @usableFromInline var lastKill: UInt8 = AppRuntime.noKill
+    /// Resident memory now.
+    public var residentKB: Int64 = 0
+    /// Trips to the background so far (keys its per-trip random draws).
+    @usableFromInline var backgroundEntries: UInt32 = 0
+    /// Launches on this device so far.
+    public var launches: UInt32 = 0
+    /// Not suspended before this (didEnterBackground + the grace).
+    @usableFromInline var suspendNotBefore: SimTime = .zero
+    /// When it last became active (unsaved work accrues while active).
+    @usableFromInline var activeSince: SimTime = .zero
+    /// Active time whose edits are not saved yet, in microseconds.
+    public var unsavedMicros: Int64 = 0
+    /// The unsaved amount the save in flight will clear when it completes.
+    @usableFromInline var saveSnapshot: Int64 = 0
+    /// When the user last left it.
+    public var lastUsed: SimTime = .zero
+    /// When the user will next bring it to the front (oracle only).
+    @usableFromInline var nextUse: SimTime = .never
+    /// Held (coalesced) system events: count and latest value per kind.
+    @usableFromInline var held = HeldEvents()
+
+    static let noKill: UInt8 = 0xFF
+    @usableFromInline static let bgTask: UInt8 = 1, modeActive: UInt8 = 2, saveInFlight: UInt8 = 4
+
+    @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
+    @inlinable mutating func set(_ f: UInt8) { flags |= f }
+    @inlinable mutating func clear(_ f: UInt8) { flags &= ~f }
+
+    public init() {}
+}
+
+/// System events held for a suspended app: per kind, how many arrived and the latest
+/// value. Fixed size: nothing allocated per event.
+public struct HeldEvents: Sendable, Equatable {
+    @usableFromInline var counts: (UInt16, UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0, 0)
+    @usableFromInline var values: (Int16, Int16, Int16, Int16, Int16) = (0, 0, 0, 0, 0)
+
+    public init() {}
+
+    @inlinable public func count(_ k: SystemEventKind) -> Int {
+        switch k.rawValue {
+        case 0: Int(counts.0)
+        case 1: Int(counts.1)
+        case 2: Int(counts.2)
+        case 3: Int(counts.3)
+        default: Int(counts.4)
+        }
+    }
+
+    @inlinable public func value(_ k: SystemEventKind) -> Int32 {
+        switch k.rawValue {
+        case 0: Int32(values.0)
+        case 1: Int32(values.1)
+        case 2: Int32(values.2)
+        case 3: Int32(values.3)
+        default: Int32(values.4)
+        }
+    }
+
+    /// Holds one more event of kind `k` with `value` (the latest value wins).
+    @inlinable public mutating func hold(_ k: SystemEventKind, value: Int32) {
+        let v = Int16(clamping: value)
+        switch k.rawValue {
+        case 0: counts.0 &+= counts.0 < .max ? 1 : 0; values.0 = v
+        case 1: counts.1 &+= counts.1 < .max ? 1 : 0; values.1 = v
+        case 2: counts.2 &+= counts.2 < .max ? 1 : 0; values.2 = v
+        case 3: counts.3 &+= counts.3 < .max ? 1 : 0; values.3 = v
+        default: counts.4 &+= counts.4 < .max ? 1 : 0; values.4 = v
+        }
+    }
+
+    /// Every held event, all kinds.
+    @inlinable public var total: Int {
+        Int(counts.0) + Int(counts.1) + Int(counts.2) + Int(counts.3) + Int(counts.4)
+    }
+
+    @inlinable public static func == (a: HeldEvents, b: HeldEvents) -> Bool {
+        a.counts == b.counts && a.values == b.values
+    }
+}
+
+/// A device event: a small plain struct. User actions carry their timeline index;
+/// app timers carry a generation stamp so that cancelled ones are skipped.
+public struct DeviceEvent: Sendable {
+    public enum Kind: UInt8, Sendable {
+        /// The next action of the user timeline (`index`).
+        case userAction
+        /// The background grace ended: suspend if no work is left.
+        case suspendDue
+        /// The background task finished its work.
+        case bgTaskDone
+        /// The background task's allowance ran out with work unfinished.
+        case bgTaskExpired
+        /// The background mode's activity ended.
+        case modeEnded
+        /// didEnterBackground overran its limit.
+        case watchdogKill
+        /// An exits-on-suspend app's didEnterBackground returned.
+        case exitOnSuspend
+        /// A save completed.
+        case saveDone
+        /// Time for a periodic save.
+        case periodicSave
+    }
+
+    public var kind: Kind
+    public var app: Int32
+    public var stamp: UInt32
+    public var index: Int32
+
+    @inlinable init(_ kind: Kind, app: Int32, stamp: UInt32 = 0, index: Int32 = 0) {
+        self.kind = kind
+        self.app = app
+        self.stamp = stamp
+        self.index = index
+    }
+
+    /// The timer slot family of an app timer: background work, save, periodic save.
+    @inlinable var slotFamily: Int {
+        switch kind {
+        case .saveDone: 1
+        case .periodicSave: 2
+        default: 0
+        }
+    }
+}
+
+/// One device: its apps, memory, the user's view and an eviction policy. Runs on the
+/// engine as its `EventHandler`; generic over the policy and the trace sink, so the
+/// event loop is specialised for each (no existential or closure per event).
+///
+/// Memory invariant: `availableKB + Σ residentKB + osReserveKB == ramKB`, checked
+/// after every event when `checksInvariants` is set.
+public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
+    public typealias Event = DeviceEvent
+
+    // Inputs.
+    /// The profiles apps point into (a catalog shared by a fleet, or a scenario's apps).
+    public var profiles: ContiguousArray<AppProfile> = []
+    /// The profile of each app on this device (an index into `profiles`).
+    public var installed: ContiguousArray<Int32> = []
+    public var params = DeviceParameters()
+    public var timeline = Timeline()
+    /// Key of this device's per-app random draws (from seed and device index).
+    var drawKey: UInt64 = 0
+
+    // State.
+    public internal(set) var apps: ContiguousArray<AppRuntime> = []
+    var timers = GenerationTable(slots: 0)
+    public var policy = Policy()
+    public var trace: Trace
+    public var metrics = DeviceMetrics()
+    /// Relaunch latencies; the runner swaps in its accumulator for the run.
+    public var relaunchLatency = LatencyHistogram()
+    /// Resident apps, for warnings and broadcast events.
+    var residentApps = AppList()
+    public internal(set) var availableKB: Int64 = 0
+    /// The app in front (-1: none).
+    public internal(set) var front: Int32 = -1
+    var locked = false
+    var switcherOpen = false
+    var powerDialog = false
+    var interrupted = false
+    public internal(set) var poweredOff = false
+    /// Memory warnings were sent and available memory has not recovered since.
+    var warned = false
+    /// Verify the memory invariant after every event (tests).
+    public var checksInvariants = false
+
+    public init(trace: Trace) { self.trace = trace }
+
+    /// Purposes of per-app random draws.
+    static var drawBackgroundTask: UInt64 { 1 }
+    static var drawModeActivity: UInt64 { 2 }
+
+    /// Prepares the device for a run, reusing every buffer: `installed` apps (indices
+    /// into `profiles`), parameters, the timeline, and the policy's context.
+    public mutating func reset(profiles: ContiguousArray<AppProfile>, installed: ContiguousArray<Int32>,
+                               params: DeviceParameters, timeline: Timeline, context: PolicyContext) {
+        self.profiles = profiles
+        self.installed = installed
+        self.params = params
+        self.timeline = timeline
+        drawKey = SplitMix64.mix(context.seed ^ SplitMix64.mix(context.device &+ 0xD1CE))
+        let n = installed.count
+        apps.removeAll(keepingCapacity: true)
+        apps.append(contentsOf: repeatElement(AppRuntime(), count: n))
+        for a in 0..<min(n, timeline.firstUse.count) { apps[a].nextUse = timeline.firstUse[a] }
+        timers.reset(slots: 3 * n)
+        policy.reset(appCount: n, context: context)
+        residentApps.reset(appCount: n)
+        metrics = DeviceMetrics()
+        availableKB = params.ramKB - params.osReserveKB
+        front = -1
+        locked = false; switcherOpen = false; powerDialog = false; interrupted = false; poweredOff = false
+        warned = false
+    }
+
+    /// Schedules the first user action. Call once after `reset`.
+    public func start(_ scheduler: inout Scheduler<DeviceEvent>) {
+        if !timeline.actions.isEmpty {
+            scheduler.schedule(DeviceEvent(.userAction, app: -1, index: 0), at: timeline.actions[0].time)
+        }
+    }
+
+    @inlinable public func profile(_ app: Int32) -> AppProfile { profiles[Int(installed[Int(app)])] }
+
+    public func isCancelled(_ e: DeviceEvent) -> Bool {
+        if e.kind == .userAction { return false }
+        return !timers.isCurrent(3 * Int(e.app) + e.slotFamily, e.stamp)
+    }
+
+    public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
+        switch e.kind {
+        case .userAction:
+            let i = Int(e.index)
+            perform(timeline.actions[i], index: i, &s)
+            if i + 1 < timeline.actions.count {
+                s.schedule(DeviceEvent(.userAction, app: -1, index: Int32(i + 1)), at: timeline.actions[i + 1].time)
+            }
+        case .suspendDue:
+            suspendIfIdle(e.app, s.now)
+        case .bgTaskDone:
+            apps[Int(e.app)].clear(AppRuntime.bgTask)
+            backgroundWorkChanged(e.app, s.now)
+        case .bgTaskExpired:
+            apps[Int(e.app)].clear(AppRuntime.bgTask)
+            send(.expirationHandler, to: e.app, s.now)
+            terminate(e.app, .bgTaskExpired, s.now)
+        case .modeEnded:
+            apps[Int(e.app)].clear(AppRuntime.modeActive)
+            backgroundWorkChanged(e.app, s.now)
+        case .watchdogKill:
+            terminate(e.app, .watchdog, s.now)
+        case .exitOnSuspend:
+            send(.willTerminate, to: e.app, s.now)
+            saveOnTerminate(e.app)
+            terminate(e.app, .exitsOnSuspend, s.now)
+        case .saveDone:
+            completeSave(e.app, s.now)
+        case .periodicSave:
+            let a = Int(e.app)
+            if apps[a].state == .active || apps[a].state == .inactive {
+                startSave(e.app, s.now, &s)
+                scheduleTimer(.periodicSave, e.app, at: s.now + profile(e.app).saveInterval, &s)
+            }
+        }
+        if checksInvariants { checkMemoryInvariant() }
+    }
+
+    /// Schedules an app timer stamped with the current generation of its slot.
+    mutating func scheduleTimer(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        var e = DeviceEvent(kind, app: app)
+        e.stamp = timers.current(3 * Int(app) + e.slotFamily)
+        s.schedule(e, at: time)
+    }
+
+    /// Cancels an app's timers of one family (0 background, 1 save, 2 periodic).
+    mutating func cancelTimers(_ app: Int32, family: Int) { timers.cancel(3 * Int(app) + family) }
+
+    /// Checks `available + Σ resident + reserve == RAM` and that nothing is negative.
+    public func checkMemoryInvariant() {
+        var resident: Int64 = 0
+        for a in apps {
+            precondition(a.residentKB >= 0, "negative resident memory")
+            precondition(a.state.isResident || a.residentKB == 0, "a terminated app holds memory")
+            resident += a.residentKB
+        }
+        precondition(availableKB + resident + params.osReserveKB == params.ramKB,
+                     "memory not conserved: available \(availableKB) + resident \(resident) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
+        precondition(availableKB >= 0, "available memory is negative: \(availableKB) KiB")
+    }
+}

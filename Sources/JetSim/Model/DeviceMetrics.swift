@@ -1,0 +1,80 @@
+import SimKernel
+
+/// What one device run measured. Integers only, so per-device results add up
+/// exactly, in any order, into fleet results.
+public struct DeviceMetrics: Sendable, Equatable {
+    /// Every launch (an app brought to the front that was not already there).
+    public var launches = 0
+    /// Launches of an app this device had launched before.
+    public var relaunches = 0
+    /// Relaunches by kind.
+    public var coldRelaunches = 0
+    public var warmRelaunches = 0
+    public var hotRelaunches = 0
+    /// Sum of relaunch latencies, in microseconds (the histogram holds their spread).
+    public var relaunchLatencySumMicros: Int64 = 0
+    /// Launches that ended in a kill before the app became active (per-process limit,
+    /// or no memory even after every other app was killed).
+    public var launchFailures = 0
+    /// Kills by reason.
+    public var killsPressure = 0
+    public var killsBgExpired = 0
+    public var killsWatchdog = 0
+    public var killsUser = 0
+    public var killsLimit = 0
+    public var killsExitsOnSuspend = 0
+    public var killsPowerOff = 0
+    /// Memory-pressure kills of the foreground app (only when nothing else was left).
+    public var foregroundKills = 0
+    /// Kills of an app holding unsaved work, and the edits lost.
+    public var dataLossEvents = 0
+    public var dataLossUnits = 0
+    /// Cold relaunches that lost the user's place (app killed by the system, UI state
+    /// not preserved).
+    public var stateLossEvents = 0
+    /// didReceiveMemoryWarning messages sent.
+    public var memoryWarnings = 0
+    /// Raw system events held for suspended apps; deliveries of held events (one per
+    /// kind per resume); raw held events dropped because their app was killed.
+    public var coalescedReceived = 0
+    public var coalescedDelivered = 0
+    public var coalescedDropped = 0
+    /// System events delivered at once to running apps.
+    public var immediateDeliveries = 0
+    /// Saves completed, and saves lost to a suspension or kill before completing.
+    public var savesCompleted = 0
+    public var savesAbandoned = 0
+
+    public init() {}
+
+    /// Every kill, whatever the reason.
+    public var totalKills: Int {
+        killsPressure + killsBgExpired + killsWatchdog + killsUser + killsLimit + killsExitsOnSuspend + killsPowerOff
+    }
+
+    /// Kills for one reason.
+    @inlinable public func kills(_ reason: KillReason) -> Int {
+        switch reason {
+        case .memoryPressure: killsPressure
+        case .bgTaskExpired: killsBgExpired
+        case .watchdog: killsWatchdog
+        case .user: killsUser
+        case .perProcessLimit: killsLimit
+        case .exitsOnSuspend: killsExitsOnSuspend
+        case .powerOff: killsPowerOff
+        }
+    }
+
+    /// Counts one kill.
+    @inlinable public mutating func countKill(_ reason: KillReason) {
+        switch reason {
+        case .memoryPressure: killsPressure += 1
+        case .bgTaskExpired: killsBgExpired += 1
+        case .watchdog: killsWatchdog += 1
+        case .user: killsUser += 1
+        case .perProcessLimit: killsLimit += 1
+        case .exitsOnSuspend: killsExitsOnSuspend += 1
+        case .powerOff: killsPowerOff += 1
+        }
+    }
+}

@@ -1,0 +1,178 @@
+/// The five states of an app (seed 004, Table 18.1).
+///
+/// | state | visible | receives events | executes code |
+/// |---|---|---|---|
+/// | not running | no | no | no |
+/// | active | yes | yes | yes |
+/// | inactive | mostly | no | yes |
+/// | background | no | no | yes |
+/// | suspended | no | no | no |
+public enum AppState: UInt8, Sendable, CaseIterable {
+    case notRunning, inactive, active, background, suspended
+
+    /// The name used in traces and files.
+    public var name: String {
+        switch self {
+        case .notRunning: "not-running"
+        case .inactive: "inactive"
+        case .active: "active"
+        case .background: "background"
+        case .suspended: "suspended"
+        }
+    }
+
+    /// Whether the app executes code in this state (active, inactive, background).
+    @inlinable public var executesCode: Bool {
+        self == .active || self == .inactive || self == .background
+    }
+
+    /// Whether the app's process exists and holds memory.
+    @inlinable public var isResident: Bool { self != .notRunning }
+}
+
+/// The messages the system sends to an app's delegate, plus the expiration handler of
+/// a background task.
+public enum LifecycleMessage: UInt8, Sendable, CaseIterable {
+    case didFinishLaunching, didBecomeActive, willResignActive, didEnterBackground
+    case willEnterForeground, willTerminate, didReceiveMemoryWarning, expirationHandler
+
+    public var name: String {
+        switch self {
+        case .didFinishLaunching: "didFinishLaunching"
+        case .didBecomeActive: "didBecomeActive"
+        case .willResignActive: "willResignActive"
+        case .didEnterBackground: "didEnterBackground"
+        case .willEnterForeground: "willEnterForeground"
+        case .willTerminate: "willTerminate"
+        case .didReceiveMemoryWarning: "didReceiveMemoryWarning"
+        case .expirationHandler: "expirationHandler"
+        }
+    }
+}
+
+/// Why an app was terminated. A closed set, as in XNU.
+public enum KillReason: UInt8, Sendable, CaseIterable {
+    /// Chosen by the eviction policy when memory ran short (jetsam).
+    case memoryPressure
+    /// Its background task ran past the allowance with work unfinished (0x2182bad2).
+    case bgTaskExpired
+    /// didEnterBackground did not return within its limit (0x8badf00d).
+    case watchdog
+    /// The user removed it from the app switcher.
+    case user
+    /// Its footprint exceeded the per-app limit while in front.
+    case perProcessLimit
+    /// It opted out of backgrounding with UIApplicationExitsOnSuspend.
+    case exitsOnSuspend
+    /// The device was shut down.
+    case powerOff
+
+    public var name: String {
+        switch self {
+        case .memoryPressure: "memory-pressure"
+        case .bgTaskExpired: "bg-task-expired"
+        case .watchdog: "watchdog"
+        case .user: "user"
+        case .perProcessLimit: "per-process-limit"
+        case .exitsOnSuspend: "exits-on-suspend"
+        case .powerOff: "power-off"
+        }
+    }
+
+    /// Whether an app still executing code gets willTerminate before this kill
+    /// (seed 000: the system calls applicationWillTerminate: for an app running in the
+    /// background when it removes it). Kills for breaking a rule (an expired task, the
+    /// watchdog, the memory limit) are crashes and send nothing; exits-on-suspend sends
+    /// its willTerminate itself, before the kill.
+    @inlinable public var noticesRunningApp: Bool {
+        self == .memoryPressure || self == .user || self == .powerOff
+    }
+
+    /// Whether a later cold relaunch counts as losing the user's place when the app
+    /// does not preserve its UI state: only kills the user did not ask for.
+    @inlinable public var losesUserPlace: Bool {
+        self == .memoryPressure || self == .bgTaskExpired || self == .watchdog || self == .perProcessLimit
+    }
+}
+
+/// When an app saves its unsaved work.
+public enum SaveStrategy: UInt8, Sendable, CaseIterable {
+    case onResignActive, onEnterBackground, onTerminate, periodic, never
+
+    public var name: String {
+        switch self {
+        case .onResignActive: "on-resign-active"
+        case .onEnterBackground: "on-enter-background"
+        case .onTerminate: "on-terminate"
+        case .periodic: "periodic"
+        case .never: "never"
+        }
+    }
+
+    public init?(name: String) {
+        guard let s = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = s
+    }
+}
+
+/// Background modes that keep an app executing in the background while their
+/// activity lasts (seed 003).
+public enum BackgroundMode: UInt8, Sendable, CaseIterable {
+    case none, audio, location, voip
+
+    public var name: String {
+        switch self {
+        case .none: "none"
+        case .audio: "audio"
+        case .location: "location"
+        case .voip: "voip"
+        }
+    }
+
+    public init?(name: String) {
+        guard let m = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = m
+    }
+}
+
+/// System events addressed to apps; held and coalesced per kind while an app is
+/// suspended (seed 000), delivered at once to a running app.
+public enum SystemEventKind: UInt8, Sendable, CaseIterable {
+    case orientation, locale, notification, location, significantTimeChange
+
+    /// The number of kinds: the fixed number of coalescing slots per app.
+    public static let count = 5
+
+    public var name: String {
+        switch self {
+        case .orientation: "orientation"
+        case .locale: "locale"
+        case .notification: "notification"
+        case .location: "location"
+        case .significantTimeChange: "significant-time-change"
+        }
+    }
+
+    public init?(name: String) {
+        guard let k = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = k
+    }
+}
+
+/// How a launch found the app (WWDC19 session 423's terms).
+public enum LaunchKind: UInt8, Sendable, CaseIterable {
+    /// No process: created from scratch (didFinishLaunching).
+    case cold
+    /// Suspended in memory: thawed (and decompressed).
+    case warm
+    /// Still executing in the background.
+    case hot
+
+    public var name: String {
+        switch self {
+        case .cold: "cold"
+        case .warm: "warm"
+        case .hot: "hot"
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import SimKernel
+
+/// A device's user timeline: the actions in time order, plus what the oracle needs
+/// to look ahead (the time of each app's next use).
+///
+/// Built before the device runs (by the synthetic user, a scenario file or a usage
+/// trace) and shared read-only by every policy and RAM size that runs it.
+public struct Timeline: Sendable {
+    public var actions: ContiguousArray<UserAction> = []
+    /// For a use (launch, switcher-pick) at index i: the time of the next use of the
+    /// same app, or `SimTime.never`.
+    public var nextUseAfter: ContiguousArray<SimTime> = []
+    /// Each app's first use, or `SimTime.never`.
+    public var firstUse: ContiguousArray<SimTime> = []
+
+    public init() {}
+
+    public init(actions: [UserAction], appCount: Int) {
+        self.actions = ContiguousArray(actions)
+        computeNextUses(appCount: appCount)
+    }
+
+    /// Empties the timeline, keeping storage.
+    public mutating func removeAll() {
+        actions.removeAll(keepingCapacity: true)
+        nextUseAfter.removeAll(keepingCapacity: true)
+        firstUse.removeAll(keepingCapacity: true)
+    }
+
+    /// Fills `nextUseAfter` and `firstUse` by one backward pass. O(actions + apps).
+    public mutating func computeNextUses(appCount: Int) {
+        firstUse.removeAll(keepingCapacity: true)
+        firstUse.append(contentsOf: repeatElement(.never, count: appCount))
+        nextUseAfter.removeAll(keepingCapacity: true)
+        nextUseAfter.append(contentsOf: repeatElement(.never, count: actions.count))
+        var i = actions.count - 1
+        while i >= 0 {
+            let a = actions[i]
+            if a.kind.isUse && a.app >= 0 {
+                nextUseAfter[i] = firstUse[Int(a.app)]
+                firstUse[Int(a.app)] = a.time
+            }
+            i -= 1
+        }
+    }
+
+    /// The number of actions.
+    public var count: Int { actions.count }
+}

@@ -1,0 +1,122 @@
+import SimKernel
+
+/// What a trace line records, besides the message names.
+public enum TraceEvent: Sendable, Equatable {
+    case message(LifecycleMessage)
+    /// The system suspended the app (no message).
+    case suspended
+    /// The app was terminated (no message of its own; willTerminate, if any, precedes it).
+    case terminated(KillReason)
+    /// Held system events of one kind were delivered, `count` raw events coalesced
+    /// into one (1 for an app that was running).
+    case deliver(SystemEventKind, count: Int)
+
+    /// The `event` column.
+    public var name: String {
+        switch self {
+        case .message(let m): m.name
+        case .suspended: "suspended"
+        case .terminated: "terminated"
+        case .deliver: "deliver"
+        }
+    }
+}
+
+/// Extra information in the `detail` column.
+public enum TraceDetail: Sendable, Equatable {
+    case none
+    /// A launch completed with didBecomeActive: its kind and latency.
+    case launch(LaunchKind, latency: SimTime)
+    /// A kill's reason.
+    case reason(KillReason)
+    /// A delivery: `KIND/N`, and the latest value (0: none given).
+    case delivery(SystemEventKind, Int, value: Int32)
+    /// A memory warning: how much the app freed.
+    case freed(kb: Int64)
+}
+
+/// Receives the per-event trace. The device is generic over its sink, so with
+/// `NoTrace` every call compiles away.
+public protocol TraceSink {
+    mutating func record(time: SimTime, app: Int32, event: TraceEvent, detail: TraceDetail, state: AppState)
+}
+
+/// The sink that records nothing (batch runs).
+public struct NoTrace: TraceSink {
+    @inlinable public init() {}
+    @inlinable @inline(__always)
+    public mutating func record(time: SimTime, app: Int32, event: TraceEvent, detail: TraceDetail, state: AppState) {}
+}
+
+/// One trace line before it is rendered.
+public struct TraceRecord: Sendable, Equatable {
+    public var time: SimTime
+    public var app: Int32
+    public var event: TraceEvent
+    public var detail: TraceDetail
+    public var state: AppState
+}
+
+/// A sink that keeps every record (scenarios, `jetsim trace`, tests).
+public struct TraceRecorder: TraceSink {
+    public var records: [TraceRecord] = []
+    public init() {}
+    public mutating func record(time: SimTime, app: Int32, event: TraceEvent, detail: TraceDetail, state: AppState) {
+        records.append(TraceRecord(time: time, app: app, event: event, detail: detail, state: state))
+    }
+}
+
+/// Renders trace records as CSV: `time_ms,device,app,event,detail,state`.
+public enum TraceCSV {
+    public static let header = "time_ms,device,app,event,detail,state"
+
+    /// The `detail` column's text. A delivery is `KIND/N`, followed by the latest
+    /// value when the event carried one (`orientation/2 landscape`).
+    public static func detail(_ record: TraceRecord, valueName: (Int32) -> String? = { _ in nil }) -> String {
+        switch record.detail {
+        case .none:
+            return ""
+        case .launch(let kind, let latency):
+            return "\(kind.name) \(formatMillis(latency))ms"
+        case .reason(let r):
+            return r.name
+        case .delivery(let kind, let n, let value):
+            if value != 0, let v = valueName(value) { return "\(kind.name)/\(n) \(v)" }
+            return "\(kind.name)/\(n)"
+        case .freed(let kb):
+            return "freed \(kb / 1024)MB"
+        }
+    }
+
+    /// Milliseconds with up to three decimals, no trailing zeros (`1200`, `0.5`).
+    public static func formatMillis(_ t: SimTime) -> String {
+        let us = t.microseconds
+        if us % 1_000 == 0 { return String(us / 1_000) }
+        var frac = String(abs(us % 1_000))
+        frac = String(repeating: "0", count: 3 - frac.count) + frac
+        while frac.hasSuffix("0") { frac.removeLast() }
+        return "\(us / 1_000).\(frac)"
+    }
+
+    /// One CSV line (no newline). `appName` maps an app index to its name and
+    /// `valueName` an event value id to its text.
+    public static func line(_ r: TraceRecord, device: Int, appName: (Int32) -> String,
+                            valueName: (Int32) -> String? = { _ in nil }) -> String {
+        [formatMillis(r.time), String(device), CSV.escape(appName(r.app)), r.event.name,
+         CSV.escape(detail(r, valueName: valueName)), r.state.name].joined(separator: ",")
+    }
+}
+
+/// Minimal CSV quoting (RFC 4180): fields with a comma, quote or newline are quoted.
+public enum CSV {
+    public static func escape(_ field: String) -> String {
+        if field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+            var quoted = "\""
+            for ch in field {
+                if ch == "\"" { quoted += "\"\"" } else { quoted.append(ch) }
+            }
+            return quoted + "\""
+        }
+        return field
+    }
+}
