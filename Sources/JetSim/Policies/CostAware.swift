@@ -1,0 +1,75 @@
+import SimKernel
+
+/// Weights of the `cost-aware` policy: what a lost edit and a lost place cost the
+/// user, in milliseconds of their time. No published figures; chosen as the time to
+/// redo one edit and to navigate back to where one was.
+public struct CostAwareWeights: Sendable, Equatable {
+    /// Penalty per unsaved edit a kill would lose.
+    public var unsavedEditPenalty: Double
+    /// Penalty when a cold relaunch would lose the user's place.
+    public var stateLossPenalty: Double
+
+    public init(unsavedEditPenaltyMs: Double = 10_000, stateLossPenaltyMs: Double = 5_000) {
+        self.unsavedEditPenalty = unsavedEditPenaltyMs
+        self.stateLossPenalty = stateLossPenaltyMs
+    }
+}
+
+/// `cost-aware`: keep the apps whose relaunch would cost the user most. In the
+/// spirit of GreedyDual-Size-Frequency (Cao and Irani 1997; Cherkasova 1998), each
+/// candidate gets
+///
+///     H = L + launches × penalty / size
+///
+/// where `penalty` is what killing it adds to its next launch (cold launch with state
+/// restoration minus a warm or hot resume) plus the unsaved edits it would lose and
+/// the place it would lose (weighted by `CostAwareWeights`), `size` is the memory a
+/// kill frees (MiB), and `launches` is its launch count on this device so far (the
+/// frequency learned online). The victim has the lowest H, and L rises to that H:
+/// apps not used for a while age out, because every later H starts from a higher L.
+///
+/// Index: a heap keyed by H. O(log n) per update and kill.
+public struct CostAware: EvictionPolicy {
+    public static let name = "cost-aware"
+
+    var heap = IndexedHeap()
+    /// The inflation value: the H of the last victim.
+    var inflation = 0.0
+    /// L when each app was last used (its H is recomputed from it when attributes change).
+    var base: ContiguousArray<Double> = []
+    var weights = CostAwareWeights()
+
+    public init() {}
+
+    public mutating func reset(appCount: Int, context: PolicyContext) {
+        heap.reset(appCount: appCount)
+        inflation = 0
+        weights = context.costAware
+        base.removeAll(keepingCapacity: true)
+        base.append(contentsOf: repeatElement(0, count: appCount))
+    }
+
+    /// The expected cost of killing it, in ms per MiB freed, times its frequency.
+    func priority(_ c: EvictionCandidate) -> Double {
+        let launchPenalty = max(0, Double((c.coldLaunchCost - c.residentLaunchCost).microseconds) / 1_000)
+        let lossPenalty = Double(c.unsavedEdits) * weights.unsavedEditPenalty
+            + (c.preservesUIState ? 0 : weights.stateLossPenalty)
+        let sizeMB = max(Double(c.residentKB) / 1_024, 1.0 / 1_024)
+        return Double(max(c.launchCount, 1)) * (launchPenalty + lossPenalty) / sizeMB
+    }
+
+    public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
+        if c.leftFront || !heap.contains(app) { base[Int(app)] = inflation }
+        let h = base[Int(app)] + priority(c)
+        // Non-negative doubles order like their bit patterns.
+        heap.set(app, .init(Int64(bitPattern: h.bitPattern), c.lastUsed.microseconds))
+    }
+
+    public mutating func remove(_ app: Int32) { heap.remove(app) }
+
+    public mutating func victim() -> Int32? {
+        guard let v = heap.min else { return nil }
+        inflation = Double(bitPattern: UInt64(bitPattern: heap.key(of: v).primary))
+        return v
+    }
+}

@@ -1,0 +1,110 @@
+import SimKernel
+
+/// What the device tells a policy about a candidate: a resident app that is not in
+/// front. Policies keep their own index from these updates; they never scan apps.
+public struct EvictionCandidate: Sendable {
+    /// `background` (still executing) or `suspended`.
+    public var state: AppState
+    /// The background mode whose activity is still going on (`none` otherwise).
+    public var mode: BackgroundMode
+    /// Whether a background task is running.
+    public var hasBackgroundTask: Bool
+    /// Memory the kill would free.
+    public var residentKB: Int64
+    /// When the user last left it (it was in use until then).
+    public var lastUsed: SimTime
+    /// The time of this update.
+    public var now: SimTime
+    /// Launches of this app on this device so far.
+    public var launchCount: Int
+    /// What the next launch costs if it is killed (cold, with state restoration)
+    /// and if it is not (warm or hot).
+    public var coldLaunchCost: SimTime
+    public var residentLaunchCost: SimTime
+    /// Unsaved edits a kill now would lose.
+    public var unsavedEdits: Int
+    /// Whether a cold relaunch restores the user's place.
+    public var preservesUIState: Bool
+    /// When the user will next bring it to the front (`SimTime.never` if not within
+    /// the run). Only the oracle may look at this.
+    public var nextUse: SimTime
+    /// Whether this update is the app leaving the front.
+    public var leftFront: Bool
+
+    public init(state: AppState, mode: BackgroundMode = .none, hasBackgroundTask: Bool = false,
+                residentKB: Int64, lastUsed: SimTime = .zero, now: SimTime = .zero, launchCount: Int = 1,
+                coldLaunchCost: SimTime = .zero, residentLaunchCost: SimTime = .zero, unsavedEdits: Int = 0,
+                preservesUIState: Bool = true, nextUse: SimTime = .never, leftFront: Bool = false) {
+        self.state = state
+        self.mode = mode
+        self.hasBackgroundTask = hasBackgroundTask
+        self.residentKB = residentKB
+        self.lastUsed = lastUsed
+        self.now = now
+        self.launchCount = launchCount
+        self.coldLaunchCost = coldLaunchCost
+        self.residentLaunchCost = residentLaunchCost
+        self.unsavedEdits = unsavedEdits
+        self.preservesUIState = preservesUIState
+        self.nextUse = nextUse
+        self.leftFront = leftFront
+    }
+}
+
+/// Per-device inputs a policy may need besides the updates.
+public struct PolicyContext: Sendable {
+    /// The run's seed and the device index: the `random` policy's stream.
+    public var seed: UInt64
+    public var device: UInt64
+    /// Weights of the `cost-aware` policy.
+    public var costAware: CostAwareWeights
+
+    public init(seed: UInt64 = 1, device: UInt64 = 0, costAware: CostAwareWeights = .init()) {
+        self.seed = seed
+        self.device = device
+        self.costAware = costAware
+    }
+}
+
+/// Choosing which app to kill, and only that: the device owns the kill loop (when to
+/// kill, how much, and the foreground app as the last resort), as XNU separates
+/// memorystatus policy from mechanism and libCacheSim separates eviction from the
+/// cache.
+///
+/// A policy sees candidates only: resident apps that are not in front. The device
+/// calls `update` when a candidate appears or one of its attributes changes, `remove`
+/// when it stops being a candidate (it came to the front or was terminated), and
+/// `victim` when it needs memory; it then terminates the app named (which removes
+/// it). Every operation must be O(log n) or amortised O(1) in the number of
+/// candidates: no scans.
+public protocol EvictionPolicy {
+    /// The name the CLI prints and accepts.
+    static var name: String { get }
+
+    init()
+
+    /// Forgets every candidate, ready for a device with `appCount` apps (indices
+    /// 0..<appCount). Keeps storage, so a reused policy allocates only to grow.
+    mutating func reset(appCount: Int, context: PolicyContext)
+
+    /// Adds `app` as a candidate, or records a change in its attributes.
+    mutating func update(_ app: Int32, _ candidate: EvictionCandidate)
+
+    /// Removes `app` from the candidates (no-op if it is not one).
+    mutating func remove(_ app: Int32)
+
+    /// The candidate to kill next, or nil when there is none.
+    mutating func victim() -> Int32?
+}
+
+/// The policies, by CLI name: enum dispatch to a generic run, so each policy is
+/// compiled into its own specialised device loop.
+public enum PolicyName: String, Sendable, CaseIterable {
+    case largestFirst = "largest-first"
+    case lru = "lru"
+    case jetsamBands = "jetsam-bands"
+    case androidLMK = "android-lmk"
+    case costAware = "cost-aware"
+    case random = "random"
+    case oracle = "oracle"
+}

@@ -1,0 +1,188 @@
+/// A binary min-heap of app indices with a two-part key, supporting update and
+/// removal of any app in O(log n) through a position table. Ties are broken by the
+/// smaller app index, so the order is total and runs are repeatable.
+public struct IndexedHeap: Sendable {
+    public struct Key: Sendable, Equatable {
+        public var primary: Int64
+        public var secondary: Int64
+        @inlinable public init(_ primary: Int64, _ secondary: Int64 = 0) {
+            self.primary = primary
+            self.secondary = secondary
+        }
+    }
+
+    @usableFromInline var heap: ContiguousArray<Int32> = []
+    @usableFromInline var keys: ContiguousArray<Key> = []
+    /// Position of each app in `heap`, or -1.
+    @usableFromInline var position: ContiguousArray<Int32> = []
+
+    public init() {}
+
+    /// Empties the heap for apps 0..<appCount, keeping storage.
+    public mutating func reset(appCount: Int) {
+        heap.removeAll(keepingCapacity: true)
+        heap.reserveCapacity(appCount)
+        if position.count != appCount {
+            position.removeAll(keepingCapacity: true)
+            position.append(contentsOf: repeatElement(-1, count: appCount))
+            keys.removeAll(keepingCapacity: true)
+            keys.append(contentsOf: repeatElement(Key(0), count: appCount))
+        } else {
+            for i in position.indices { position[i] = -1 }
+        }
+    }
+
+    @inlinable public var count: Int { heap.count }
+    @inlinable public var isEmpty: Bool { heap.isEmpty }
+    @inlinable public func contains(_ app: Int32) -> Bool { position[Int(app)] >= 0 }
+    @inlinable public func key(of app: Int32) -> Key { keys[Int(app)] }
+
+    /// The app with the smallest key, without removing it. O(1).
+    @inlinable public var min: Int32? { heap.first }
+
+    @inlinable @inline(__always)
+    func less(_ a: Int32, _ b: Int32) -> Bool {
+        let ka = keys[Int(a)], kb = keys[Int(b)]
+        if ka.primary != kb.primary { return ka.primary < kb.primary }
+        if ka.secondary != kb.secondary { return ka.secondary < kb.secondary }
+        return a < b
+    }
+
+    /// Inserts `app` with `key`, or moves it to its new key. O(log n).
+    @inlinable
+    public mutating func set(_ app: Int32, _ key: Key) {
+        let p = Int(position[Int(app)])
+        if p < 0 {
+            keys[Int(app)] = key
+            heap.append(app)
+            position[Int(app)] = Int32(heap.count - 1)
+            siftUp(heap.count - 1)
+        } else {
+            let old = keys[Int(app)]
+            keys[Int(app)] = key
+            if old == key { return }
+            siftUp(p)
+            siftDown(Int(position[Int(app)]))
+        }
+    }
+
+    /// Removes `app` if present. O(log n).
+    @inlinable
+    public mutating func remove(_ app: Int32) {
+        let p = Int(position[Int(app)])
+        if p < 0 { return }
+        position[Int(app)] = -1
+        let last = heap.removeLast()
+        if p < heap.count {
+            heap[p] = last
+            position[Int(last)] = Int32(p)
+            siftUp(p)
+            siftDown(Int(position[Int(last)]))
+        }
+    }
+
+    @inlinable
+    mutating func siftUp(_ start: Int) {
+        var i = start
+        let app = heap[i]
+        while i > 0 {
+            let parent = (i - 1) >> 1
+            if !less(app, heap[parent]) { break }
+            heap[i] = heap[parent]
+            position[Int(heap[i])] = Int32(i)
+            i = parent
+        }
+        heap[i] = app
+        position[Int(app)] = Int32(i)
+    }
+
+    @inlinable
+    mutating func siftDown(_ start: Int) {
+        var i = start
+        let n = heap.count
+        let app = heap[i]
+        while true {
+            let l = 2 * i + 1
+            if l >= n { break }
+            var c = l
+            if l + 1 < n, less(heap[l + 1], heap[l]) { c = l + 1 }
+            if !less(heap[c], app) { break }
+            heap[i] = heap[c]
+            position[Int(heap[i])] = Int32(i)
+            i = c
+        }
+        heap[i] = app
+        position[Int(app)] = Int32(i)
+    }
+
+    /// Checks the heap and position invariants. O(n); for tests.
+    public func isValid() -> Bool {
+        for (i, app) in heap.enumerated() {
+            if position[Int(app)] != Int32(i) { return false }
+            if i > 0 && less(app, heap[(i - 1) >> 1]) { return false }
+        }
+        return position.enumerated().filter { $0.element >= 0 }.count == heap.count
+    }
+}
+
+/// An intrusive doubly-linked list of app indices: append at the tail, remove any,
+/// read the head, all O(1). Used for recency (LRU) and first-in-first-out bands.
+public struct AppList: Sendable {
+    @usableFromInline var next: ContiguousArray<Int32> = []
+    @usableFromInline var prev: ContiguousArray<Int32> = []
+    @usableFromInline var member: ContiguousArray<Bool> = []
+    public private(set) var head: Int32 = -1
+    public private(set) var tail: Int32 = -1
+    public private(set) var count = 0
+
+    public init() {}
+
+    /// Empties the list for apps 0..<appCount, keeping storage.
+    public mutating func reset(appCount: Int) {
+        head = -1; tail = -1; count = 0
+        if member.count != appCount {
+            next.removeAll(keepingCapacity: true)
+            prev.removeAll(keepingCapacity: true)
+            member.removeAll(keepingCapacity: true)
+            next.append(contentsOf: repeatElement(-1, count: appCount))
+            prev.append(contentsOf: repeatElement(-1, count: appCount))
+            member.append(contentsOf: repeatElement(false, count: appCount))
+        } else {
+            for i in member.indices { member[i] = false }
+        }
+    }
+
+    @inlinable public func contains(_ app: Int32) -> Bool { member[Int(app)] }
+
+    /// The app after `app` in the list, or -1.
+    @inlinable public func after(_ app: Int32) -> Int32 { next[Int(app)] }
+
+    /// Appends `app` (which must not be in the list) at the tail. O(1).
+    public mutating func append(_ app: Int32) {
+        precondition(!member[Int(app)], "app \(app) is already in the list")
+        member[Int(app)] = true
+        prev[Int(app)] = tail
+        next[Int(app)] = -1
+        if tail >= 0 { next[Int(tail)] = app } else { head = app }
+        tail = app
+        count += 1
+    }
+
+    /// Removes `app` if present. O(1).
+    public mutating func remove(_ app: Int32) {
+        guard member[Int(app)] else { return }
+        member[Int(app)] = false
+        let p = prev[Int(app)], n = next[Int(app)]
+        if p >= 0 { next[Int(p)] = n } else { head = n }
+        if n >= 0 { prev[Int(n)] = p } else { tail = p }
+        count -= 1
+    }
+
+    /// The apps in order; O(n), for tests and debugging.
+    public var elements: [Int32] {
+        var out: [Int32] = []
+        var a = head
+        while a >= 0 { out.append(a); a = next[Int(a)] }
+        return out
+    }
+}

@@ -1,0 +1,23 @@
+import SimKernel
+
+/// `largest-first`: kill the candidate with the largest resident footprint (seed 003:
+/// when RAM runs out the OS "begins with the ones that have the most memory
+/// reserved"). Ties go to the one left longest ago.
+///
+/// Index: a heap keyed by (−footprint, last use). O(log n) per update and kill.
+public struct LargestFirst: EvictionPolicy {
+    public static let name = "largest-first"
+    var heap = IndexedHeap()
+
+    public init() {}
+
+    public mutating func reset(appCount: Int, context: PolicyContext) { heap.reset(appCount: appCount) }
+
+    public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
+        heap.set(app, .init(-c.residentKB, c.lastUsed.microseconds))
+    }
+
+    public mutating func remove(_ app: Int32) { heap.remove(app) }
+
+    public mutating func victim() -> Int32? { heap.min }
+}

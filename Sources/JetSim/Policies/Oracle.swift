@@ -1,0 +1,30 @@
+import SimKernel
+
+/// `oracle`: the offline bound (Belady's MIN). Kill the candidate whose next use lies
+/// furthest in the future, read from the device's user timeline (which no policy or
+/// RAM size changes, so looking ahead is well defined). Apps not used again go first,
+/// larger first.
+///
+/// With equal footprints and relaunch costs this is optimal for the number of cold
+/// relaunches. With unequal sizes, killing the furthest-used app is not necessarily
+/// optimal (the problem becomes NP-hard, like caching with sizes): read it as a
+/// strong heuristic that shows how far a real policy is from what hindsight allows,
+/// not as a proven optimum.
+///
+/// Index: a heap keyed by (−next use, −footprint). O(log n).
+public struct Oracle: EvictionPolicy {
+    public static let name = "oracle"
+    var heap = IndexedHeap()
+
+    public init() {}
+
+    public mutating func reset(appCount: Int, context: PolicyContext) { heap.reset(appCount: appCount) }
+
+    public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
+        heap.set(app, .init(-c.nextUse.microseconds, -c.residentKB))
+    }
+
+    public mutating func remove(_ app: Int32) { heap.remove(app) }
+
+    public mutating func victim() -> Int32? { heap.min }
+}
