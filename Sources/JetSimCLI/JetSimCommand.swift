@@ -13,7 +13,7 @@ struct JetSimCommand: ParsableCommand {
             and compares eviction (jetsam) policies on relaunch latency and data loss.
             """,
         version: jetsimVersion,
-        subcommands: [HoldCommand.self]
+        subcommands: [ScenarioCommand.self, HoldCommand.self]
     )
 }
 

@@ -13,6 +13,9 @@ do {
 } catch let error as BadInput {
     FileHandle.standardError.write(Data("jetsim: \(error.description)\n".utf8))
     exit(2)
+} catch let error as RunFailure {
+    FileHandle.standardError.write(Data("jetsim: \(error.description)\n".utf8))
+    exit(1)
 } catch {
     let code = JetSimCommand.exitCode(for: error)
     if code == .success {

@@ -1,0 +1,385 @@
+import SimKernel
+
+/// A scripted scenario: one device, a few named apps and a timeline of user actions,
+/// as a user writes it to check the lifecycle against the seeds by reading the trace.
+///
+/// ```
+/// # comment
+/// device ram=2GB policy=lru
+/// app Mail save=on-enter-background bg-task=20s
+/// app Music mode=audio mode-time=5m
+/// app Game exits-on-suspend
+/// 0s    launch Mail
+/// 5s    home
+/// 30s   notify Music orientation landscape
+/// 60s   end
+/// ```
+///
+/// See `Workloads/scenarios/README.md` for every key and its default.
+public struct Scenario: Sendable {
+    public var source: String
+    public var appNames: [String] = []
+    public var profiles: [AppProfile] = []
+    public var params = DeviceParameters(ramKB: Scenario.defaultRAMKB)
+    public var policy: PolicyName = .jetsamBands
+    public var actions: [UserAction] = []
+    /// Event values by id (id 0 is "no value").
+    public var values: [String] = [""]
+    /// When the run stops.
+    public var endTime: SimTime = .zero
+
+    /// Plenty of RAM, so nothing is killed unless the scenario asks for it.
+    public static let defaultRAMKB: Int64 = 8 * 1_048_576
+    /// Without `end`, the run goes on this long past the last line, so that
+    /// suspensions and expiries show.
+    public static let runOn = SimTime.minutes(10)
+
+    /// Every app key with its meaning and default (for the README and `--help`).
+    public static let appKeys: [(key: String, meaning: String)] = [
+        ("footprint=SIZE", "active footprint (default 200MB)"),
+        ("background-footprint=SIZE", "footprint in the background after trimming caches (default half the footprint)"),
+        ("suspended-footprint=SIZE", "footprint while suspended (default 30% of the footprint)"),
+        ("save=STRATEGY", "on-resign-active | on-enter-background | on-terminate | periodic | never (default on-enter-background)"),
+        ("save-time=DUR", "how long a save takes (default 200ms)"),
+        ("save-interval=DUR", "period of periodic saves while in front (default 60s)"),
+        ("edits-per-min=N", "unsaved work created per minute active (default 2)"),
+        ("bg-task=DUR", "on entering the background, begin a background task needing DUR of work (default none)"),
+        ("mode=audio|location|voip[:DUR]", "background mode; its activity lasts DUR after entering the background (default none; DUR 5m)"),
+        ("mode-time=DUR", "how long the mode's activity lasts (default 5m)"),
+        ("exits-on-suspend", "UIApplicationExitsOnSuspend: terminated on every trip to the background"),
+        ("bg-handler=DUR", "how long didEnterBackground runs, before any save (default 50ms)"),
+        ("cold-launch=DUR", "launch time from no process (default 1.2s)"),
+        ("state-restore=DUR", "extra cold-launch time to restore saved UI state (default 300ms)"),
+        ("warm-launch=DUR", "resume time from suspended (default 250ms)"),
+        ("hot-launch=DUR", "resume time from the background (default 100ms)"),
+        ("preserves-state=yes|no", "whether a cold relaunch restores the user's place (default yes)"),
+    ]
+
+    /// Every device key with its meaning and default.
+    public static let deviceKeys: [(key: String, meaning: String)] = [
+        ("ram=SIZE", "total RAM (default 8GB: no pressure unless asked)"),
+        ("reserve=SIZE", "memory the OS keeps (default 25% of RAM, at most 1.5GB)"),
+        ("policy=NAME", "eviction policy (default jetsam-bands)"),
+        ("ios=4-6|7-12|13+", "background-task allowance preset: 600s, 180s, 30s (default 13+)"),
+        ("bg-allowance=DUR", "background-task allowance, overriding the preset"),
+        ("grace=DUR", "time in the background before suspension without background work (default 10s)"),
+        ("enter-bg-limit=DUR", "didEnterBackground must return within this (default 5s)"),
+        ("will-terminate-limit=DUR", "willTerminate's time; longer saves do not complete (default 5s)"),
+        ("warning-pct=N", "memory warnings below N% of RAM available (default by RAM, XNU)"),
+        ("critical-pct=N", "kill loop below N% of RAM available (default by RAM, XNU)"),
+        ("target-pct=N", "kill loop target, % of RAM available (default by RAM, XNU)"),
+        ("app-limit-pct=N", "per-app limit, % of RAM (default 60)"),
+        ("compression=RATIO", "suspended memory compression ratio (default 1: none)"),
+        ("warning-free-share=X", "share of what it can free that an app frees on a warning (default 0.5)"),
+    ]
+
+    public init(source: String) { self.source = source }
+
+    /// The app's index, or nil.
+    public func app(named name: String) -> Int32? {
+        appNames.firstIndex(of: name).map { Int32($0) }
+    }
+
+    /// Reads a scenario. Every problem is an `InputError` naming the line.
+    public static func parse(_ text: String, source: String) throws(InputError) -> Scenario {
+        var sc = Scenario(source: source)
+        var ui = UIState()
+        var lastTime = SimTime.zero
+        var sawEnd = false
+        var deviceSeen = false
+        var sawAction = false
+        var lineNo = 0
+        func fail(_ msg: String, key: String? = nil) -> InputError {
+            InputError(source: source, line: lineNo, key: key, msg)
+        }
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNo += 1
+            var line = Substring(raw)
+            if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            guard let first = words.first else { continue }
+            if sawEnd { throw fail("nothing may follow 'end'") }
+            if first == "app" {
+                if sawAction { throw fail("'app' lines must come before the timed lines") }
+                guard words.count >= 2 else { throw fail("expected 'app NAME key=value...'") }
+                let name = words[1]
+                if sc.appNames.contains(name) { throw fail("app '\(name)' is declared twice") }
+                if name == "all" { throw fail("'all' is reserved (notify all ...); choose another app name") }
+                sc.appNames.append(name)
+                sc.profiles.append(try parseApp(Array(words.dropFirst(2)), fail: fail))
+                continue
+            }
+            if first == "device" {
+                if sawAction || !sc.appNames.isEmpty { throw fail("'device' must come before the 'app' lines") }
+                if deviceSeen { throw fail("'device' is given twice") }
+                deviceSeen = true
+                try parseDevice(Array(words.dropFirst()), into: &sc, fail: fail)
+                continue
+            }
+            // A timed line.
+            let time: SimTime
+            do { time = try DurationText.parse(first) } catch {
+                throw fail("expected 'app', 'device' or a time such as 5s at the start of the line, got '\(first)'")
+            }
+            if time < lastTime {
+                throw fail("time \(first) goes backwards (the previous line was at \(lastTime)); times must not decrease")
+            }
+            lastTime = time
+            sawAction = true
+            guard words.count >= 2 else { throw fail("expected an action after the time") }
+            let action = try parseAction(Array(words.dropFirst()), time: time, scenario: &sc, fail: fail)
+            do { try ui.apply(action) } catch { throw fail(error.description, key: words[1]) }
+            if action.kind == .end {
+                sawEnd = true
+                sc.endTime = time
+            }
+            sc.actions.append(action)
+        }
+        if sc.appNames.isEmpty { throw InputError(source: source, "no apps declared: expected at least one 'app NAME' line") }
+        if !sawEnd { sc.endTime = lastTime + runOn }
+        return sc
+    }
+
+    static func parseDuration(_ v: String, key: String, fail: (String, String?) -> InputError) throws(InputError) -> SimTime {
+        do { return try DurationText.parse(v) } catch { throw fail(error.description, key) }
+    }
+
+    static func parseSize(_ v: String, key: String, fail: (String, String?) -> InputError) throws(InputError) -> Int64 {
+        guard let kb = SizeText.parseKB(v) else { throw fail("'\(v)' is not \(SizeText.expected)", key) }
+        return kb
+    }
+
+    static func parseNumber(_ v: String, key: String, range: ClosedRange<Double>, fail: (String, String?) -> InputError) throws(InputError) -> Double {
+        guard let x = Double(v), x.isFinite, range.contains(x) else {
+            throw fail("'\(v)' is not a number in \(range.lowerBound)...\(range.upperBound)", key)
+        }
+        return x
+    }
+
+    static func parseApp(_ words: [String], fail: (String, String?) -> InputError) throws(InputError) -> AppProfile {
+        var p = AppProfile(save: .onEnterBackground)
+        var background: Int64? = nil
+        var suspended: Int64? = nil
+        var modeTime: SimTime? = nil
+        for w in words {
+            let parts = w.split(separator: "=", maxSplits: 1).map(String.init)
+            let key = parts[0]
+            let value = parts.count == 2 ? parts[1] : nil
+            func need() throws(InputError) -> String {
+                guard let value, !value.isEmpty else { throw fail("expected \(key)=VALUE", key) }
+                return value
+            }
+            switch key {
+            case "footprint": p.activeKB = try parseSize(try need(), key: key, fail: fail)
+            case "background-footprint": background = try parseSize(try need(), key: key, fail: fail)
+            case "suspended-footprint": suspended = try parseSize(try need(), key: key, fail: fail)
+            case "save":
+                let v = try need()
+                guard let s = SaveStrategy(name: v) else {
+                    throw fail("'\(v)' is not a save strategy: expected on-resign-active, on-enter-background, on-terminate, periodic or never", key)
+                }
+                p.save = s
+            case "save-time": p.saveDuration = try parseDuration(try need(), key: key, fail: fail)
+            case "save-interval":
+                p.saveInterval = try parseDuration(try need(), key: key, fail: fail)
+                if p.saveInterval <= .zero { throw fail("save-interval must be positive", key) }
+            case "edits-per-min": p.unsavedEditsPerMinute = try parseNumber(try need(), key: key, range: 0...1e6, fail: fail)
+            case "bg-task":
+                p.bgTaskMedian = try parseDuration(try need(), key: key, fail: fail)
+                p.bgTaskProbability = 1
+                p.bgTaskSigma = 0
+            case "mode":
+                let v = try need()
+                let mp = v.split(separator: ":", maxSplits: 1).map(String.init)
+                guard let m = BackgroundMode(name: mp[0]), m != .none else {
+                    throw fail("'\(mp[0])' is not a background mode: expected audio, location or voip", key)
+                }
+                p.mode = m
+                if mp.count == 2 { modeTime = try parseDuration(mp[1], key: key, fail: fail) }
+            case "mode-time": modeTime = try parseDuration(try need(), key: key, fail: fail)
+            case "exits-on-suspend":
+                if value != nil { throw fail("exits-on-suspend takes no value", key) }
+                p.exitsOnSuspend = true
+            case "bg-handler": p.enterBackgroundHandler = try parseDuration(try need(), key: key, fail: fail)
+            case "cold-launch": p.coldLaunch = try parseDuration(try need(), key: key, fail: fail)
+            case "state-restore": p.stateRestore = try parseDuration(try need(), key: key, fail: fail)
+            case "warm-launch": p.warmLaunch = try parseDuration(try need(), key: key, fail: fail)
+            case "hot-launch": p.hotLaunch = try parseDuration(try need(), key: key, fail: fail)
+            case "preserves-state":
+                let v = try need()
+                guard v == "yes" || v == "no" else { throw fail("expected yes or no, got '\(v)'", key) }
+                p.preservesUIState = v == "yes"
+            default:
+                throw fail("unknown app key '\(key)'; expected one of: " + appKeys.map { String($0.key.prefix { $0 != "=" }) }.joined(separator: ", "), key)
+            }
+        }
+        p.backgroundKB = background ?? p.activeKB / 2
+        p.suspendedKB = suspended ?? p.activeKB * 3 / 10
+        if p.backgroundKB > p.activeKB || p.suspendedKB > p.backgroundKB {
+            throw fail("footprints must not grow on the way to the background: footprint >= background-footprint >= suspended-footprint", "footprint")
+        }
+        if p.mode != .none { p.modeActivityMedian = modeTime ?? .minutes(5) }
+        return p
+    }
+
+    static func parseDevice(_ words: [String], into sc: inout Scenario, fail: (String, String?) -> InputError) throws(InputError) {
+        var ram: Int64? = nil
+        var reserve: Int64? = nil
+        var overrides: [(String, String)] = []
+        for w in words {
+            let parts = w.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[1].isEmpty else { throw fail("expected key=value, got '\(w)'", parts[0]) }
+            switch parts[0] {
+            case "ram": ram = try parseSize(parts[1], key: "ram", fail: fail)
+            case "reserve": reserve = try parseSize(parts[1], key: "reserve", fail: fail)
+            case "policy":
+                guard let p = PolicyName(rawValue: parts[1]) else {
+                    throw fail("'\(parts[1])' is not a policy: expected one of \(PolicyName.allCases.map(\.rawValue).joined(separator: ", "))", "policy")
+                }
+                sc.policy = p
+            default: overrides.append((parts[0], parts[1]))
+            }
+        }
+        var d = DeviceParameters(ramKB: ram ?? defaultRAMKB, osReserveKB: reserve)
+        if d.osReserveKB >= d.ramKB { throw fail("reserve must be smaller than ram", "reserve") }
+        for (key, v) in overrides {
+            switch key {
+            case "ios":
+                guard let preset = BackgroundTimePreset(rawValue: "ios" + v) else {
+                    throw fail("'\(v)' is not an iOS preset: expected 4-6, 7-12 or 13+", key)
+                }
+                d.bgTaskAllowance = preset.allowance
+            case "bg-allowance": d.bgTaskAllowance = try parseDuration(v, key: key, fail: fail)
+            case "grace": d.backgroundGrace = try parseDuration(v, key: key, fail: fail)
+            case "enter-bg-limit": d.enterBackgroundLimit = try parseDuration(v, key: key, fail: fail)
+            case "will-terminate-limit": d.willTerminateLimit = try parseDuration(v, key: key, fail: fail)
+            case "warning-pct": d.warningAvailablePct = try parseNumber(v, key: key, range: 0...100, fail: fail)
+            case "critical-pct": d.criticalAvailablePct = try parseNumber(v, key: key, range: 0...100, fail: fail)
+            case "target-pct": d.killTargetAvailablePct = try parseNumber(v, key: key, range: 0...100, fail: fail)
+            case "app-limit-pct": d.perAppLimitPct = try parseNumber(v, key: key, range: 1...100, fail: fail)
+            case "compression": d.suspendedCompressionRatio = try parseNumber(v, key: key, range: 1...100, fail: fail)
+            case "warning-free-share": d.memoryWarningFreeShare = try parseNumber(v, key: key, range: 0...1, fail: fail)
+            default:
+                throw fail("unknown device key '\(key)'; expected one of: " + deviceKeys.map { String($0.key.prefix { $0 != "=" }) }.joined(separator: ", "), key)
+            }
+        }
+        sc.params = d
+    }
+
+    static func parseAction(_ w: [String], time: SimTime, scenario sc: inout Scenario,
+                            fail: (String, String?) -> InputError) throws(InputError) -> UserAction {
+        let verb = w[0]
+        func appArg(_ i: Int, allowAll: Bool = false) throws(InputError) -> Int32 {
+            guard i < w.count else { throw fail("'\(verb)' needs an app name", verb) }
+            if allowAll && w[i] == "all" { return UserAction.allApps }
+            guard let a = sc.app(named: w[i]) else {
+                throw fail("unknown app '\(w[i])'; declared: \(sc.appNames.joined(separator: ", "))", verb)
+            }
+            return a
+        }
+        func noMore(_ n: Int) throws(InputError) {
+            if w.count > n { throw fail("unexpected '\(w[n])' after '\(w[..<n].joined(separator: " "))'", verb) }
+        }
+        let simple: [String: UserAction.Kind] = [
+            "home": .home, "switcher": .switcher, "lock": .lock, "unlock": .unlock,
+            "power-hold": .powerHold, "power-cancel": .powerCancel, "power-off": .powerOff,
+            "call": .call, "sms": .sms, "alert": .alert, "ignore": .ignore, "answer": .answer, "end": .end,
+        ]
+        if let k = simple[verb] {
+            try noMore(1)
+            return UserAction(time: time, kind: k)
+        }
+        switch verb {
+        case "launch", "switcher-pick", "switcher-remove":
+            let app = try appArg(1)
+            try noMore(2)
+            let kind: UserAction.Kind = verb == "launch" ? .launch : verb == "switcher-pick" ? .switcherPick : .switcherRemove
+            return UserAction(time: time, kind: kind, app: app)
+        case "notify":
+            let app = try appArg(1, allowAll: true)
+            guard w.count >= 3 else { throw fail("expected 'notify APP KIND [VALUE]'", verb) }
+            guard let kind = SystemEventKind(name: w[2]) else {
+                throw fail("'\(w[2])' is not an event kind: expected \(SystemEventKind.allCases.map(\.name).joined(separator: ", "))", verb)
+            }
+            try noMore(4)
+            var value: Int32 = 0
+            if w.count == 4 {
+                if let i = sc.values.firstIndex(of: w[3]) { value = Int32(i) } else {
+                    sc.values.append(w[3])
+                    value = Int32(sc.values.count - 1)
+                }
+            }
+            return UserAction(time: time, kind: .notify, app: app, eventKind: kind, value: value)
+        case "pressure":
+            guard w.count >= 2 else { throw fail("expected 'pressure warning' or 'pressure critical [SIZE]'", verb) }
+            switch w[1] {
+            case "warning":
+                try noMore(2)
+                return UserAction(time: time, kind: .pressureWarning)
+            case "critical":
+                try noMore(3)
+                var mb: Int32 = 0
+                if w.count == 3 {
+                    let kb = try parseSize(w[2], key: "pressure", fail: fail)
+                    mb = Int32(clamping: kb / 1_024)
+                }
+                return UserAction(time: time, kind: .pressureCritical, value: mb)
+            default:
+                throw fail("'\(w[1])' is not a pressure level: expected warning or critical", verb)
+            }
+        default:
+            throw fail("unknown action '\(verb)'; expected one of: launch, home, switcher, switcher-pick, switcher-remove, lock, unlock, power-hold, power-cancel, power-off, call, sms, alert, ignore, answer, notify, pressure, end", verb)
+        }
+    }
+}
+
+/// Runs one scenario and returns its trace.
+public enum ScenarioRunner {
+    /// A scenario run's trace and what it measured.
+    public struct Result: Sendable {
+        public var records: [TraceRecord]
+        public var metrics: DeviceMetrics
+        public var latencies: LatencyHistogram
+        /// System events still held (for suspended apps) when the run ended.
+        public var heldAtEnd: Int
+    }
+
+    /// Runs the scenario with its policy (memory invariant checked after every event).
+    public static func run(_ sc: Scenario, checkInvariants: Bool = true) -> Result {
+        switch sc.policy {
+        case .largestFirst: return run(sc, LargestFirst.self, checkInvariants)
+        case .lru: return run(sc, LRU.self, checkInvariants)
+        case .jetsamBands: return run(sc, JetsamBands.self, checkInvariants)
+        case .androidLMK: return run(sc, AndroidLMK.self, checkInvariants)
+        case .costAware: return run(sc, CostAware.self, checkInvariants)
+        case .random: return run(sc, RandomEviction.self, checkInvariants)
+        case .oracle: return run(sc, Oracle.self, checkInvariants)
+        }
+    }
+
+    static func run<P: EvictionPolicy>(_ sc: Scenario, _: P.Type, _ checks: Bool) -> Result {
+        var device = Device<P, TraceRecorder>(trace: TraceRecorder())
+        let n = sc.profiles.count
+        device.reset(profiles: ContiguousArray(sc.profiles), installed: ContiguousArray((0..<n).map { Int32($0) }),
+                     params: sc.params, timeline: Timeline(actions: sc.actions, appCount: n),
+                     context: PolicyContext(seed: 1, device: 0))
+        device.checksInvariants = checks
+        var sim = Simulation(model: device)
+        sim.model.start(&sim.scheduler)
+        sim.run(until: sc.endTime)
+        let held = sim.model.apps.reduce(0) { $0 + $1.held.total }
+        return Result(records: sim.model.trace.records, metrics: sim.model.metrics,
+                      latencies: sim.model.relaunchLatency, heldAtEnd: held)
+    }
+
+    /// The trace as CSV text (header and one line per record).
+    public static func csv(_ sc: Scenario, _ records: [TraceRecord]) -> String {
+        var out = TraceCSV.header + "\n"
+        for r in records {
+            out += TraceCSV.line(r, device: 0, appName: { sc.appNames[Int($0)] },
+                                 valueName: { $0 > 0 && Int($0) < sc.values.count ? sc.values[Int($0)] : nil })
+            out += "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Writes outputs all-or-nothing: text goes to a temporary file beside the target,
+/// which is renamed into place only when complete. If the run is interrupted
+/// (SIGINT, SIGTERM) the temporary files are removed, so no partial output is left.
+enum AtomicOutput {
+    /// Temporary paths not yet renamed, as C strings the signal handler can unlink.
+    nonisolated(unsafe) static var pending: [UnsafeMutablePointer<CChar>] = []
+    nonisolated(unsafe) static var installed = false
+
+    /// Installs the SIGINT/SIGTERM handlers once.
+    static func installSignalHandlers() {
+        guard !installed else { return }
+        installed = true
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig) { s in
+                for p in AtomicOutput.pending { unlink(p) }
+                _exit(128 + s)
+            }
+        }
+    }
+
+    /// Writes `text` to `path` atomically. `path == "-"` writes to stdout.
+    static func write(_ text: String, to path: String) throws {
+        if path == "-" {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        let temp = try begin(path)
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temp))
+            try commit(temp, to: path)
+        } catch {
+            abandon(temp)
+            throw error
+        }
+    }
+
+    /// Starts an output: returns the temporary path to write to.
+    static func begin(_ path: String) throws -> String {
+        installSignalHandlers()
+        let dir = (path as NSString).deletingLastPathComponent
+        let base = (path as NSString).lastPathComponent
+        let temp = (dir.isEmpty ? "" : dir + "/") + ".\(base).tmp-\(getpid())"
+        if !dir.isEmpty {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+                throw BadInput(description: "\(path): the directory \(dir) does not exist")
+            }
+        }
+        pending.append(strdup(temp))
+        return temp
+    }
+
+    /// Renames a finished temporary file into place.
+    static func commit(_ temp: String, to path: String) throws {
+        guard rename(temp, path) == 0 else {
+            let err = String(cString: strerror(errno))
+            abandon(temp)
+            throw RunFailure(description: "cannot write \(path): \(err)")
+        }
+        forget(temp)
+    }
+
+    /// Removes a temporary file that will not be committed.
+    static func abandon(_ temp: String) {
+        unlink(temp)
+        forget(temp)
+    }
+
+    static func forget(_ temp: String) {
+        if let i = pending.firstIndex(where: { String(cString: $0) == temp }) {
+            free(pending[i])
+            pending.remove(at: i)
+        }
+    }
+}
+
+/// A run that failed for a reason other than bad input (exit status 1).
+struct RunFailure: Error, CustomStringConvertible {
+    var description: String
+}

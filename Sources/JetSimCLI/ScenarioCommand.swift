@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import JetSim
+
+/// `jetsim scenario FILE`: one device through a scripted scenario; the trace as CSV.
+struct ScenarioCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scenario",
+        abstract: "Run one device through a scripted scenario and write its lifecycle trace as CSV.",
+        discussion: """
+            Trace columns: time_ms,device,app,event,detail,state. `event` is a delegate \
+            message, `suspended`, `terminated` (detail: the reason) or `deliver` (detail: \
+            KIND/N, N raw events coalesced into one); `state` is the app's state after it. \
+            The file format and every key are in Workloads/scenarios/README.md.
+            """
+    )
+
+    @Argument(help: "The scenario file.")
+    var file: String
+
+    @Option(name: .long, help: "Write the trace here instead of stdout.")
+    var out: String = "-"
+
+    func run() throws {
+        let text = try readInput(file)
+        let scenario: Scenario
+        do { scenario = try Scenario.parse(text, source: file) } catch { throw BadInput(description: error.description) }
+        let result = ScenarioRunner.run(scenario)
+        try AtomicOutput.write(ScenarioRunner.csv(scenario, result.records), to: out)
+    }
+}
+
+/// Reads an input file as UTF-8; a missing or unreadable file is bad input.
+func readInput(_ path: String) throws -> String {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+            throw BadInput(description: "\(path): cannot read it\(isDir.boolValue ? " (it is a directory)" : "")")
+        }
+        throw BadInput(description: "\(path): no such file")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+        throw BadInput(description: "\(path): not UTF-8 text")
+    }
+    return text
+}
