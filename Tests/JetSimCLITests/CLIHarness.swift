@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// Runs the built `jetsim` binary (it sits beside the test bundle) and captures what
+/// it printed and its exit status.
+enum CLI {
+    static let binary: String = Bundle.main.bundlePath + "/jetsim"
+    /// The package root, from this file's location.
+    static let root: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    @discardableResult
+    static func run(_ args: [String], cwd: String? = nil, stdin: String? = nil) throws -> Output {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = args
+        p.currentDirectoryURL = URL(fileURLWithPath: cwd ?? root)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        if let stdin {
+            let inPipe = Pipe()
+            p.standardInput = inPipe
+            inPipe.fileHandleForWriting.write(Data(stdin.utf8))
+            try inPipe.fileHandleForWriting.close()
+        }
+        try p.run()
+        // Read both pipes before waiting so a large output cannot block the child.
+        final class Box: @unchecked Sendable { var data = Data() }
+        let outBox = Box()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { outBox.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        let outData = outBox.data
+        p.waitUntilExit()
+        return Output(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh empty directory for a test's files.
+    static func tempDir(_ name: String = #function) throws -> String {
+        let dir = NSTemporaryDirectory() + "jetsim-test-\(getpid())-\(name.filter { $0.isLetter || $0.isNumber })-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// The names of the files in a directory.
+    static func files(in dir: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+    }
+}

@@ -1,0 +1,125 @@
+import Testing
+import SimKernel
+@testable import JetSim
+
+/// Random but valid action sequences on small devices with varied apps, checked
+/// against the rules the seeds state.
+@Suite("Lifecycle properties over random action sequences")
+struct LifecyclePropertyTests {
+    /// A random scenario: 5 apps of assorted kinds, 300 actions that `UIState` accepts.
+    static func randomScenario(seed: UInt64) -> Scenario {
+        var g = Xoshiro256StarStar(seed: seed, 77)
+        var sc = Scenario(source: "random-\(seed)")
+        sc.params = DeviceParameters(ramKB: Int64(1 + g.nextIndex(3)) * 1_048_576)
+        sc.policy = PolicyName.allCases[g.nextIndex(PolicyName.allCases.count)]
+        for i in 0..<5 {
+            var p = AppProfile()
+            p.activeKB = Int64(100 + g.nextIndex(500)) * 1_024
+            p.backgroundKB = p.activeKB / 2
+            p.suspendedKB = p.activeKB / 4
+            p.save = SaveStrategy.allCases[g.nextIndex(SaveStrategy.allCases.count)]
+            p.saveDuration = .milliseconds(Int64(50 + g.nextIndex(3_000)))
+            p.saveInterval = .seconds(Int64(5 + g.nextIndex(60)))
+            if g.nextUnit() < 0.4 { p.bgTaskProbability = 1; p.bgTaskMedian = .seconds(Int64(1 + g.nextIndex(60))) }
+            if g.nextUnit() < 0.2 { p.mode = [.audio, .location, .voip][g.nextIndex(3)]; p.modeActivityMedian = .seconds(Int64(5 + g.nextIndex(120))) }
+            if g.nextUnit() < 0.1 { p.exitsOnSuspend = true }
+            if g.nextUnit() < 0.1 { p.enterBackgroundHandler = .seconds(6) }
+            p.preservesUIState = g.nextUnit() < 0.5
+            sc.appNames.append("A\(i)")
+            sc.profiles.append(p)
+        }
+        var ui = UIState()
+        var t = SimTime.zero
+        let kinds: [UserAction.Kind] = [.launch, .launch, .launch, .home, .home, .switcher, .switcherPick,
+                                        .switcherRemove, .lock, .unlock, .unlock, .powerHold, .powerCancel,
+                                        .call, .sms, .alert, .ignore, .answer, .notify, .notify,
+                                        .pressureWarning, .pressureCritical]
+        while sc.actions.count < 300 {
+            t = t + SimTime(microseconds: Int64(g.nextIndex(20_000_000)))
+            let kind = kinds[g.nextIndex(kinds.count)]
+            var action = UserAction(time: t, kind: kind)
+            if kind.takesApp { action.app = Int32(g.nextIndex(5)) }
+            if kind == .notify {
+                if g.nextUnit() < 0.2 { action.app = UserAction.allApps }
+                action.eventKind = UInt8(g.nextIndex(SystemEventKind.count))
+                action.value = Int32(g.nextIndex(3))
+            }
+            if kind == .pressureCritical { action.value = Int32(g.nextIndex(800)) }
+            do { try ui.apply(action); sc.actions.append(action) } catch {}
+        }
+        sc.endTime = t + .minutes(10)
+        return sc
+    }
+
+    /// The states a message may be sent in (before it), and the state after.
+    static func legal(_ e: TraceEvent, from s: AppState) -> Bool {
+        switch e {
+        case .message(.didFinishLaunching): return s == .notRunning
+        case .message(.didBecomeActive): return s == .inactive
+        case .message(.willResignActive): return s == .active
+        case .message(.didEnterBackground): return s == .inactive
+        case .message(.willEnterForeground): return s == .background || s == .suspended
+        case .message(.willTerminate), .message(.didReceiveMemoryWarning): return s.executesCode
+        case .message(.expirationHandler): return s == .background
+        case .suspended: return s == .background
+        case .terminated: return s.isResident
+        case .deliver: return s.executesCode
+        }
+    }
+
+    @Test("every message is legal where it is sent; suspended apps receive nothing", arguments: 0..<60)
+    func messagesLegal(seed: UInt64) {
+        let sc = Self.randomScenario(seed: seed)
+        let result = ScenarioRunner.run(sc)  // memory invariant checked after every event
+        var state = [AppState](repeating: .notRunning, count: sc.appNames.count)
+        var resuming = [Bool](repeating: false, count: sc.appNames.count)
+        var deliveredKinds = [Set<SystemEventKind>](repeating: [], count: sc.appNames.count)
+        var lastTime = SimTime.zero
+        for r in result.records {
+            let a = Int(r.app)
+            #expect(r.time >= lastTime, "trace out of time order")
+            lastTime = r.time
+            #expect(Self.legal(r.event, from: state[a]), "seed \(seed): \(r.event.name) to \(sc.appNames[a]) in state \(state[a].name) at \(r.time)")
+            if case .message(.willTerminate) = r.event { #expect(state[a] != .suspended) }
+            switch r.event {
+            case .message(.willEnterForeground):
+                resuming[a] = true
+                deliveredKinds[a] = []
+            case .message(.didBecomeActive), .terminated:
+                resuming[a] = false
+            case .deliver(let kind, let n):
+                if resuming[a] {
+                    // Coalesced: once per kind between willEnterForeground and didBecomeActive.
+                    #expect(!deliveredKinds[a].contains(kind), "seed \(seed): \(kind.name) delivered twice in one resume")
+                    deliveredKinds[a].insert(kind)
+                    #expect(n >= 1)
+                } else {
+                    #expect(n == 1, "an event for a running app is delivered at once, alone")
+                }
+            default: break
+            }
+            state[a] = r.state
+        }
+    }
+
+    @Test("held events add up: received = coalesced into deliveries + dropped + still held", arguments: 0..<30)
+    func coalescingAccounts(seed: UInt64) {
+        let sc = Self.randomScenario(seed: seed)
+        let result = ScenarioRunner.run(sc)
+        var raw = 0, deliveries = 0, immediate = 0
+        var resuming = Set<Int32>()
+        for r in result.records {
+            switch r.event {
+            case .message(.willEnterForeground): resuming.insert(r.app)
+            case .message(.didBecomeActive), .terminated: resuming.remove(r.app)
+            case .deliver(_, let n):
+                if resuming.contains(r.app) { raw += n; deliveries += 1 } else { immediate += 1 }
+            default: break
+            }
+        }
+        let m = result.metrics
+        #expect(m.coalescedReceived == raw + m.coalescedDropped + result.heldAtEnd)
+        #expect(m.coalescedDelivered == deliveries)
+        #expect(m.immediateDeliveries == immediate)
+    }
+}
