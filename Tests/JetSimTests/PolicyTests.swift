@@ -1,0 +1,173 @@
+import Testing
+import SimKernel
+import JetSim
+
+/// A candidate with the given attributes (the rest neutral).
+func cand(_ state: AppState = .suspended, kb: Int64 = 100 * 1024, lastUsed: Int64 = 0, mode: BackgroundMode = .none,
+          launches: Int = 1, cold: Int64 = 1_000, resident: Int64 = 200, unsaved: Int = 0, preserves: Bool = true,
+          nextUse: SimTime = .never, leftFront: Bool = false) -> EvictionCandidate {
+    EvictionCandidate(state: state, mode: mode, residentKB: kb, lastUsed: .seconds(lastUsed), launchCount: launches,
+                      coldLaunchCost: .milliseconds(cold), residentLaunchCost: .milliseconds(resident),
+                      unsavedEdits: unsaved, preservesUIState: preserves, nextUse: nextUse, leftFront: leftFront)
+}
+
+/// Kills victims one by one (removing each) and returns the order.
+func killOrder<P: EvictionPolicy>(_ p: inout P) -> [Int32] {
+    var order: [Int32] = []
+    while let v = p.victim() {
+        order.append(v)
+        p.remove(v)
+    }
+    return order
+}
+
+@Suite("Each policy picks the victim its definition says")
+struct PolicyChoiceTests {
+    @Test("largest-first kills the largest footprint first, and follows footprint changes")
+    func largestFirst() {
+        var p = LargestFirst()
+        p.reset(appCount: 5, context: .init())
+        p.update(0, cand(kb: 300))
+        p.update(1, cand(kb: 900))
+        p.update(2, cand(kb: 500))
+        p.update(3, cand(kb: 700))
+        #expect(p.victim() == 1)
+        p.update(1, cand(kb: 100))  // a memory warning shrank it
+        #expect(killOrder(&p) == [3, 2, 0, 1])
+    }
+
+    @Test("lru kills the app left longest ago; background state changes do not reorder")
+    func lru() {
+        var p = LRU()
+        p.reset(appCount: 4, context: .init())
+        for a: Int32 in [2, 0, 3, 1] { p.update(a, cand(.background, leftFront: true)) }
+        p.update(2, cand(.suspended))  // suspended later: still least recently used
+        p.remove(3)                     // the user came back to 3
+        p.update(3, cand(.background, leftFront: true))
+        #expect(killOrder(&p) == [2, 0, 1, 3])
+    }
+
+    @Test("jetsam-bands: idle, then background, then phone, then audio; first in, first out within a band")
+    func jetsamBands() {
+        var p = JetsamBands()
+        p.reset(appCount: 6, context: .init())
+        p.update(0, cand(.background, mode: .audio, leftFront: true))    // band 120
+        p.update(1, cand(.background, leftFront: true))                  // band 30
+        p.update(2, cand(.suspended))                                    // band 0
+        p.update(3, cand(.background, mode: .voip, leftFront: true))     // band 50
+        p.update(4, cand(.suspended))                                    // band 0, after 2
+        p.update(5, cand(.background, leftFront: true))                  // band 30, after 1
+        p.update(1, cand(.suspended))                                    // 1 drops to idle: now last there
+        p.update(2, cand(.suspended, kb: 5))                             // same band: keeps its place
+        #expect(killOrder(&p) == [2, 4, 1, 5, 3, 0])
+        #expect(JetsamBands.bandPriorities == [0, 30, 50, 120])
+    }
+
+    @Test("android-lmk: cached by recency, then previous, then services, then perceptible by size")
+    func androidLMK() {
+        var p = AndroidLMK()
+        p.reset(appCount: 7, context: .init())
+        p.update(0, cand(.background, kb: 300, lastUsed: 1, mode: .audio, leftFront: true))  // perceptible
+        p.update(1, cand(.background, kb: 900, lastUsed: 2, mode: .location, leftFront: true)) // perceptible, larger
+        p.update(2, cand(.background, lastUsed: 3, leftFront: true))   // service
+        p.update(3, cand(.background, lastUsed: 4, leftFront: true))   // service, adjusted later
+        p.update(4, cand(.background, lastUsed: 5, leftFront: true))
+        p.update(4, cand(.suspended, lastUsed: 5))                      // cached
+        p.update(5, cand(.background, lastUsed: 6, leftFront: true))
+        p.update(5, cand(.suspended, lastUsed: 6))                      // cached, newer
+        p.update(6, cand(.background, lastUsed: 7, leftFront: true))
+        p.update(6, cand(.suspended, lastUsed: 7))                      // the previous app: 700
+        #expect(killOrder(&p) == [4, 5, 6, 2, 3, 1, 0])
+    }
+
+    @Test("android-lmk: a new previous app demotes the old one to cached")
+    func androidPrevious() {
+        var p = AndroidLMK()
+        p.reset(appCount: 3, context: .init())
+        p.update(0, cand(.background, lastUsed: 1, leftFront: true))
+        p.update(0, cand(.suspended, lastUsed: 1))   // previous
+        p.update(1, cand(.background, lastUsed: 2, leftFront: true))
+        p.update(1, cand(.suspended, lastUsed: 2))   // now previous; 0 is cached
+        #expect(p.victim() == 0)
+        #expect(killOrder(&p) == [0, 1])
+    }
+
+    @Test("cost-aware kills the lowest relaunch penalty per MB first")
+    func costAware() {
+        var p = CostAware()
+        p.reset(appCount: 4, context: .init(costAware: .init(unsavedEditPenaltyMs: 10_000, stateLossPenaltyMs: 5_000)))
+        // penalty / MB: (cold - resident) ms, plus losses.
+        p.update(0, cand(kb: 100 * 1024, cold: 1_200, resident: 200))                // 1000 ms / 100 MB = 10
+        p.update(1, cand(kb: 100 * 1024, cold: 3_200, resident: 200))                // 30
+        p.update(2, cand(kb: 100 * 1024, cold: 1_200, resident: 200, unsaved: 1))     // 110
+        p.update(3, cand(kb: 50 * 1024, launches: 4, cold: 1_200, resident: 200))     // 4 * 1000 / 50 = 80
+        #expect(killOrder(&p) == [0, 1, 3, 2])
+    }
+
+    @Test("cost-aware ages: after an eviction, a newly used app starts from the inflated value")
+    func costAwareAging() {
+        var p = CostAware()
+        p.reset(appCount: 3, context: .init())
+        p.update(0, cand(kb: 100 * 1024, cold: 1_200, resident: 200))   // H = 10
+        p.update(1, cand(kb: 100 * 1024, cold: 2_200, resident: 200))   // H = 20
+        #expect(p.victim() == 0)                                          // L becomes 10
+        p.remove(0)
+        p.update(2, cand(kb: 100 * 1024, cold: 1_700, resident: 200, leftFront: true))  // H = 10 + 15 = 25
+        #expect(killOrder(&p) == [1, 2])
+    }
+
+    @Test("oracle kills the app used furthest in the future; apps never used again first, largest first")
+    func oracle() {
+        var p = Oracle()
+        p.reset(appCount: 5, context: .init())
+        p.update(0, cand(nextUse: .seconds(100)))
+        p.update(1, cand(nextUse: .seconds(500)))
+        p.update(2, cand(kb: 10, nextUse: .never))
+        p.update(3, cand(kb: 99_999, nextUse: .never))
+        p.update(4, cand(nextUse: .seconds(50)))
+        #expect(killOrder(&p) == [3, 2, 1, 0, 4])
+    }
+
+    @Test("random picks uniformly among candidates, only candidates, repeatably per seed")
+    func random() {
+        func draws(seed: UInt64) -> [Int] {
+            var counts = [Int](repeating: 0, count: 10)
+            var p = RandomEviction()
+            p.reset(appCount: 10, context: .init(seed: seed, device: 3))
+            for a: Int32 in 0..<10 { p.update(a, cand()) }
+            p.remove(7)
+            for _ in 0..<70_000 { counts[Int(p.victim()!)] += 1 }
+            return counts
+        }
+        let c = draws(seed: 5)
+        #expect(c[7] == 0)
+        let chi = c.enumerated().filter { $0.offset != 7 }.reduce(0.0) { $0 + pow(Double($1.element) - 7_777.8, 2) / 7_777.8 }
+        #expect(chi < 27.9)  // chi-square 0.999 quantile, 8 df
+        #expect(draws(seed: 5) == c)
+        #expect(draws(seed: 6) != c)
+    }
+
+    @Test("every policy returns nil when it has no candidate, and forgets removed ones")
+    func emptyAndRemoved() {
+        func check<P: EvictionPolicy>(_ type: P.Type) {
+            var p = P()
+            p.reset(appCount: 3, context: .init())
+            #expect(p.victim() == nil, "\(P.name)")
+            p.update(1, cand(.background, leftFront: true))
+            p.update(1, cand(.suspended))
+            p.remove(1)
+            p.remove(1)  // twice is harmless
+            #expect(p.victim() == nil, "\(P.name)")
+            // A reset forgets everything.
+            p.update(2, cand(.suspended, leftFront: true))
+            p.reset(appCount: 3, context: .init())
+            #expect(p.victim() == nil, "\(P.name)")
+        }
+        check(LargestFirst.self); check(LRU.self); check(JetsamBands.self); check(AndroidLMK.self)
+        check(CostAware.self); check(RandomEviction.self); check(Oracle.self)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
