@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "jetsim",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "SimKernel", targets: ["SimKernel"]),
         .library(name: "JetSim", targets: ["JetSim"]),

@@ -72,6 +72,15 @@ public struct Simulation<Model: EventHandler> {
     /// The current simulated time.
     @inlinable public var now: SimTime { scheduler.now }
 
+    /// Empties the queue, sets the clock and the counters to zero, and keeps every
+    /// buffer, so a simulation can be reused without allocating. The model is left
+    /// as it is (reset it yourself).
+    @inlinable public mutating func reset() {
+        scheduler.reset()
+        _eventsHandled = 0
+        _eventsSkipped = 0
+    }
+
     /// Schedules an event from outside the model (initial events, say).
     @inlinable public mutating func schedule(_ event: Model.Event, at time: SimTime) {
         scheduler.schedule(event, at: time)
