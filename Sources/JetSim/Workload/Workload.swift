@@ -1,0 +1,243 @@
+import SimKernel
+
+/// A workload: the fleet, its device classes, the app catalog, the user and the run.
+/// Every number has a name with its unit, a default, and (in `Workloads/*.yaml` and
+/// `Workloads/README.md`) its source in `../shared/domain-facts.md`, or the word
+/// "assumption" where nothing was published.
+public struct Workload: Sendable, Equatable {
+    public var name = "default"
+    /// The run's seed: the same seed and inputs give byte-identical results.
+    public var seed: UInt64 = 1
+    public var fleet = Fleet()
+    public var deviceClasses: [DeviceClass] = [DeviceClass()]
+    public var catalog = Catalog()
+    public var user = UserBehaviour()
+    public var policies = PolicySettings()
+    public var run = RunDefaults()
+
+    public init() {}
+
+    public struct Fleet: Sendable, Equatable {
+        public var devices = 500
+        public var duration = SimTime.days(7)
+        public init() {}
+    }
+
+    /// Which cells `jetsim run` runs when the command line does not say.
+    public struct RunDefaults: Sendable, Equatable {
+        /// Policy names, or ["all"].
+        public var policies: [String] = ["all"]
+        /// RAM sizes in KiB; empty: each device class's own RAM. Default: 2, 3 and 4 GB.
+        public var ramKB: [Int64] = [2 * 1_048_576, 3 * 1_048_576, 4 * 1_048_576]
+        public init() {}
+    }
+
+    public struct PolicySettings: Sendable, Equatable {
+        public var costAware = CostAwareWeights()
+        public init() {}
+    }
+}
+
+/// A class of devices: RAM, thresholds, time limits, and its share of the fleet.
+public struct DeviceClass: Sendable, Equatable {
+    public var name = "iphone-11"
+    /// Share of the fleet (shares are normalised over all classes).
+    public var share = 1.0
+    /// iPhone 11: 3844 MB total (StackOverflow q 5887248), rounded to 4 GB.
+    public var ramKB: Int64 = 4 * 1_048_576
+    /// nil: 25% of RAM, at most 1.5 GB (assumption, see DeviceParameters).
+    public var osReserveKB: Int64? = nil
+    /// nil: XNU's fallback for the RAM size.
+    public var warningAvailablePct: Double? = nil
+    public var criticalAvailablePct: Double? = nil
+    public var killTargetAvailablePct: Double? = nil
+    /// Crash footprint / RAM, 50-68% on phones; iPhone 11: 2068/3844 = 54%.
+    public var perAppLimitPct = 60.0
+    public var memoryWarningFreeShare = 0.5
+    public var suspendedCompressionRatio = 1.0
+    public var decompressMsPerMB = 0.5
+    public var backgroundGraceS = 10.0
+    public var enterBackgroundLimitS = 5.0
+    public var willTerminateLimitS = 5.0
+    /// The background-task allowance preset (iOS 13+: 30 s).
+    public var ios = BackgroundTimePreset.ios13plus
+    /// Overrides the preset when set.
+    public var bgTaskAllowanceS: Double? = nil
+
+    public init() {}
+
+    /// The device parameters, with `ramKB` overridden when given (thresholds that
+    /// default by RAM size follow the override).
+    public func parameters(ramKB override: Int64? = nil) -> DeviceParameters {
+        let ram = override ?? ramKB
+        return DeviceParameters(
+            ramKB: ram, osReserveKB: osReserveKB.map { min($0, ram - 1) },
+            warningAvailablePct: warningAvailablePct, criticalAvailablePct: criticalAvailablePct,
+            killTargetAvailablePct: killTargetAvailablePct, perAppLimitPct: perAppLimitPct,
+            memoryWarningFreeShare: memoryWarningFreeShare, suspendedCompressionRatio: suspendedCompressionRatio,
+            decompressPerMB: SimTime(seconds: decompressMsPerMB / 1_000),
+            backgroundGrace: SimTime(seconds: backgroundGraceS), enterBackgroundLimit: SimTime(seconds: enterBackgroundLimitS),
+            willTerminateLimit: SimTime(seconds: willTerminateLimitS),
+            bgTaskAllowance: bgTaskAllowanceS.map { SimTime(seconds: $0) } ?? ios.allowance)
+    }
+}
+
+/// The app catalog: thousands of apps drawn from archetypes, with a popularity.
+public struct Catalog: Sendable, Equatable {
+    /// Apps in the catalog.
+    public var apps = 2_000
+    /// Global popularity: Zipf over catalog rank with this exponent (assumption:
+    /// app-store downloads are heavy-tailed; 0.9 is a common fit).
+    public var popularityZipfExponent = 0.9
+    /// Apps each device installs (drawn, then clamped to 1...apps). Falaki et al.:
+    /// 10-90 apps used per user.
+    public var installedPerDevice: RealDistribution = .lognormal(median: 60, sigma: 0.4)
+    public var archetypes: [Archetype] = Archetype.defaults
+
+    public init() {}
+}
+
+/// A kind of app, with distributions for everything an app is.
+public struct Archetype: Sendable, Equatable {
+    public var name: String
+    /// Share of the catalog.
+    public var share: Double
+    public var activeMB: RealDistribution
+    /// Background footprint as a share of the active one (caches trimmed).
+    public var backgroundShare: RealDistribution = .uniform(low: 0.4, high: 0.6)
+    /// Suspended footprint as a share of the active one (seed 004: what it does not
+    /// need while suspended is destroyed).
+    public var suspendedShare: RealDistribution = .uniform(low: 0.2, high: 0.35)
+    public var coldLaunchMs: RealDistribution = .lognormal(median: 1_200, sigma: 0.4)
+    public var stateRestoreMs: RealDistribution = .lognormal(median: 300, sigma: 0.4)
+    public var warmLaunchMs: RealDistribution = .lognormal(median: 250, sigma: 0.3)
+    public var hotLaunchMs: RealDistribution = .lognormal(median: 100, sigma: 0.3)
+    public var enterBackgroundHandlerMs: RealDistribution = .lognormal(median: 40, sigma: 0.8)
+    /// Probability that a trip to the background begins a background task, and the
+    /// work it needs (seconds, lognormal by median and sigma).
+    public var bgTaskProbability = 0.1
+    public var bgTaskMedianS = 8.0
+    public var bgTaskSigma = 1.0
+    /// Probability that an app of this kind has each background mode.
+    public var modeAudio = 0.0
+    public var modeLocation = 0.0
+    public var modeVoip = 0.0
+    /// How long a mode's activity lasts after entering the background.
+    public var modeActivityMedianS = 600.0
+    public var modeActivitySigma = 1.0
+    public var exitsOnSuspendProbability = 0.0
+    /// Probability of each save strategy (normalised).
+    public var saveStrategy: [SaveStrategy: Double] = [.onEnterBackground: 0.6, .onResignActive: 0.15, .periodic: 0.1, .onTerminate: 0.1, .never: 0.05]
+    public var saveMs: RealDistribution = .lognormal(median: 150, sigma: 0.8)
+    public var saveIntervalS = 30.0
+    public var unsavedEditsPerMin: RealDistribution = .lognormal(median: 1, sigma: 0.8)
+    public var preservesUIStateProbability = 0.7
+
+    public init(name: String, share: Double, activeMB: RealDistribution) {
+        self.name = name
+        self.share = share
+        self.activeMB = activeMB
+    }
+
+    /// The default archetypes. Footprints are assumptions (no per-app figures are
+    /// published), sized against the per-app crash limits (50-68% of RAM).
+    public static var defaults: [Archetype] {
+        var social = Archetype(name: "social", share: 0.15, activeMB: .lognormal(median: 350, sigma: 0.35))
+        social.bgTaskProbability = 0.3
+        var messaging = Archetype(name: "messaging", share: 0.1, activeMB: .lognormal(median: 180, sigma: 0.3))
+        messaging.modeVoip = 0.3
+        messaging.modeActivityMedianS = 120
+        messaging.bgTaskProbability = 0.4
+        messaging.bgTaskMedianS = 5
+        var game = Archetype(name: "game", share: 0.2, activeMB: .lognormal(median: 800, sigma: 0.45))
+        game.coldLaunchMs = .lognormal(median: 3_000, sigma: 0.5)
+        game.saveStrategy = [.onResignActive: 0.3, .onEnterBackground: 0.3, .periodic: 0.2, .onTerminate: 0.1, .never: 0.1]
+        game.exitsOnSuspendProbability = 0.02
+        game.preservesUIStateProbability = 0.4
+        var maps = Archetype(name: "maps", share: 0.05, activeMB: .lognormal(median: 400, sigma: 0.3))
+        maps.modeLocation = 0.6
+        maps.modeActivityMedianS = 900
+        var music = Archetype(name: "music", share: 0.05, activeMB: .lognormal(median: 200, sigma: 0.3))
+        music.modeAudio = 0.9
+        music.modeActivityMedianS = 1_800
+        var camera = Archetype(name: "camera", share: 0.05, activeMB: .lognormal(median: 450, sigma: 0.3))
+        camera.bgTaskProbability = 0.5
+        camera.bgTaskMedianS = 15
+        camera.unsavedEditsPerMin = .lognormal(median: 3, sigma: 0.5)
+        var browser = Archetype(name: "browser", share: 0.05, activeMB: .lognormal(median: 450, sigma: 0.4))
+        browser.unsavedEditsPerMin = .lognormal(median: 0.5, sigma: 1)
+        var mail = Archetype(name: "mail", share: 0.05, activeMB: .lognormal(median: 160, sigma: 0.3))
+        mail.bgTaskProbability = 0.5
+        mail.bgTaskMedianS = 6
+        mail.unsavedEditsPerMin = .lognormal(median: 4, sigma: 0.5)
+        var productivity = Archetype(name: "productivity", share: 0.15, activeMB: .lognormal(median: 220, sigma: 0.4))
+        productivity.unsavedEditsPerMin = .lognormal(median: 6, sigma: 0.5)
+        productivity.saveStrategy = [.periodic: 0.4, .onEnterBackground: 0.3, .onResignActive: 0.1, .onTerminate: 0.15, .never: 0.05]
+        var video = Archetype(name: "video", share: 0.15, activeMB: .lognormal(median: 500, sigma: 0.35))
+        video.modeAudio = 0.1
+        video.modeActivityMedianS = 600
+        return [social, messaging, game, maps, music, camera, browser, mail, productivity, video]
+    }
+}
+
+/// The synthetic user. Rates are per day over the waking window unless named per
+/// hour of use. Sources: Falaki et al. (MobiSys 2010), Böhmer et al. (MobileHCI
+/// 2011), LiveLab (Rice); see `Workloads/README.md`.
+public struct UserBehaviour: Sendable, Equatable {
+    /// Session attempts per day (Falaki: 10-200 interactions a day; Böhmer: 59 min a
+    /// day at 71.6 s a session is ~50).
+    public var sessionsPerDay = 50.0
+    /// The waking window in hours of the day, [start, end).
+    public var wakeHour = 7.0
+    public var sleepHour = 23.0
+    /// Share of sessions that touch one app only (Falaki: ~90%).
+    public var singleAppSessionShare = 0.9
+    /// Mean number of extra apps in a multi-app session (geometric).
+    public var extraAppsMean = 1.5
+    /// Time in one app (LiveLab: half of engagements < 30 s, 90% < 4 min: lognormal
+    /// with median 30 s and sigma ln(8)/1.2816 = 1.62).
+    public var dwellS: RealDistribution = .lognormal(median: 30, sigma: 1.62)
+    /// How the user picks the next app among installed ones, by personal rank.
+    public var appChoice = AppChoice.exponential(decay: 6)
+    /// Share of app switches made through the app switcher rather than Home.
+    public var switcherShare = 0.2
+    /// Share of unlocks that go on with the app left in front (rather than Home first).
+    public var resumeFrontShare = 0.5
+    /// Share of sessions that end with Home before the lock (else the app stays in
+    /// front, inactive, while locked).
+    public var homeBeforeLockShare = 0.6
+    /// Interruptions per day over the waking window; only those that land while an
+    /// app is in use reach it.
+    public var callsPerDay = 5.0
+    public var smsPerDay = 30.0
+    public var alertsPerDay = 5.0
+    /// Share answered (or tapped), by kind.
+    public var answerCallShare = 0.6
+    public var answerSmsShare = 0.5
+    public var answerAlertShare = 0.3
+    /// Time to respond, and time spent on the answered interruption.
+    public var responseDelayS: RealDistribution = .lognormal(median: 4, sigma: 0.5)
+    public var callDurationS: RealDistribution = .lognormal(median: 90, sigma: 1)
+    public var smsReplyS: RealDistribution = .lognormal(median: 20, sigma: 0.7)
+    public var alertHandlingS: RealDistribution = .lognormal(median: 10, sigma: 0.7)
+    /// Share of answered interruptions after which the user returns to the same app.
+    public var returnAfterInterruptionShare = 0.8
+    /// Apps the user removes from the switcher per day.
+    public var switcherRemovalsPerDay = 2.0
+    /// System events: orientation changes per hour of app use (broadcast), locale
+    /// changes per day (broadcast), notifications per day (to apps by preference),
+    /// significant location changes per day (broadcast).
+    public var orientationChangesPerHourOfUse = 4.0
+    public var localeChangesPerDay = 0.01
+    public var notificationsPerDay = 60.0
+    public var locationChangesPerDay = 10.0
+
+    public init() {}
+
+    public enum AppChoice: Sendable, Equatable {
+        /// P(rank r) ∝ exp(−r / decay) (Falaki: per-user popularity fits an exponential).
+        case exponential(decay: Double)
+        /// P(rank r) ∝ 1 / r^s.
+        case zipf(exponent: Double)
+    }
+}
