@@ -1,0 +1,81 @@
+import SimKernel
+
+/// The apps of a workload, drawn once per run from the archetypes (stream: seed,
+/// catalog, app index), with their global popularity. Shared read-only by every
+/// device and thread.
+public struct AppCatalog: Sendable {
+    public var profiles: ContiguousArray<AppProfile> = []
+    public var names: [String] = []
+    /// The archetype of each app (an index into the workload's archetypes).
+    public var archetype: [Int32] = []
+    /// Popularity: Zipf over catalog rank (app 0 is the most popular).
+    public var popularity: AliasTable
+
+    static let catalogStream: UInt64 = 0xCA7A_10C0
+
+    public init(_ w: Workload) {
+        let n = w.catalog.apps
+        popularity = AliasTable(weights: (1...n).map { 1 / pow(Double($0), w.catalog.popularityZipfExponent) })
+        let archetypes = w.catalog.archetypes
+        let choice = AliasTable(weights: archetypes.map(\.share))
+        profiles.reserveCapacity(n)
+        let width = String(n).count
+        for i in 0..<n {
+            var g = Xoshiro256StarStar(seed: w.seed, Self.catalogStream, UInt64(i))
+            let k = choice.sample(&g)
+            let a = archetypes[k]
+            profiles.append(Self.draw(a, &g))
+            archetype.append(Int32(k))
+            let number = String(i + 1)
+            names.append(a.name + "-" + String(repeating: "0", count: max(0, width - number.count)) + number)
+        }
+    }
+
+    /// One app of archetype `a`.
+    static func draw(_ a: Archetype, _ g: inout Xoshiro256StarStar) -> AppProfile {
+        func ms(_ d: RealDistribution) -> SimTime { SimTime(seconds: max(0, d.sample(&g)) / 1_000) }
+        func unit(_ d: RealDistribution) -> Double { min(1, max(0, d.sample(&g))) }
+        var p = AppProfile()
+        let activeMB = max(1, a.activeMB.sample(&g))
+        p.activeKB = Int64((activeMB * 1_024).rounded())
+        p.backgroundKB = Int64((Double(p.activeKB) * unit(a.backgroundShare)).rounded())
+        p.suspendedKB = min(p.backgroundKB, Int64((Double(p.activeKB) * unit(a.suspendedShare)).rounded()))
+        p.coldLaunch = ms(a.coldLaunchMs)
+        p.stateRestore = ms(a.stateRestoreMs)
+        p.warmLaunch = ms(a.warmLaunchMs)
+        p.hotLaunch = ms(a.hotLaunchMs)
+        p.enterBackgroundHandler = ms(a.enterBackgroundHandlerMs)
+        p.bgTaskProbability = a.bgTaskProbability
+        p.bgTaskMedian = SimTime(seconds: a.bgTaskMedianS)
+        p.bgTaskSigma = a.bgTaskSigma
+        let u = g.nextUnit()
+        if u < a.modeAudio { p.mode = .audio }
+        else if u < a.modeAudio + a.modeLocation { p.mode = .location }
+        else if u < a.modeAudio + a.modeLocation + a.modeVoip { p.mode = .voip }
+        p.modeActivityMedian = SimTime(seconds: a.modeActivityMedianS)
+        p.modeActivitySigma = a.modeActivitySigma
+        p.exitsOnSuspend = g.nextUnit() < a.exitsOnSuspendProbability
+        let strategies = SaveStrategy.allCases.filter { (a.saveStrategy[$0] ?? 0) > 0 }
+        let s = AliasTable(weights: strategies.map { a.saveStrategy[$0]! })
+        p.save = strategies[s.sample(&g)]
+        p.saveDuration = ms(a.saveMs)
+        p.saveInterval = SimTime(seconds: a.saveIntervalS)
+        p.unsavedEditsPerMinute = max(0, a.unsavedEditsPerMin.sample(&g))
+        p.preservesUIState = g.nextUnit() < a.preservesUIStateProbability
+        return p
+    }
+
+    /// The catalog index of an app name, or nil.
+    public func index(named name: String) -> Int? {
+        // Names are "<archetype>-<number>"; the number is the index + 1.
+        guard let dash = name.lastIndex(of: "-"), let k = Int(name[name.index(after: dash)...]),
+              k >= 1, k <= names.count, names[k - 1] == name else { return nil }
+        return k - 1
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
