@@ -198,8 +198,12 @@ extension Device {
         cancelTimers(app, family: 0)
         apps[a].clear(AppRuntime.bgTask | AppRuntime.modeActive)
 
-        // Room for its active footprint.
-        let need = p.activeKB - apps[a].residentKB
+        // Room for its active footprint, which it reaches during launch. An app over
+        // the per-app limit grows only to the limit (others are killed to make room as
+        // it grows, as jetsam would) and is then killed for exceeding it.
+        let overLimit = p.activeKB > params.perAppLimitKB
+        let reach = overLimit ? params.perAppLimitKB : p.activeKB
+        let need = max(0, reach - apps[a].residentKB)
         makeRoom(needKB: need, launching: app, now)
         if availableKB < need {
             // Nothing else left to kill and it still does not fit: the launch fails.
@@ -217,15 +221,15 @@ extension Device {
         if kind == .cold {
             residentApps.append(app)
             apps[a].state = .inactive
-            setResident(app, p.activeKB)
+            setResident(app, max(reach, apps[a].residentKB))
             send(.didFinishLaunching, to: app, now)
         } else {
             apps[a].state = .inactive
-            setResident(app, p.activeKB)
+            setResident(app, max(reach, apps[a].residentKB))
             send(.willEnterForeground, to: app, now)
             deliverHeld(app, now)
         }
-        if p.activeKB > params.perAppLimitKB {
+        if overLimit {
             metrics.launchFailures += 1
             terminate(app, .perProcessLimit, now)
             return

@@ -1,0 +1,203 @@
+import SimKernel
+
+/// The exact state of one shard of a run, written next to its CSV as `OUT.state`,
+/// so that `jetsim merge` can combine shards into the CSV one unsharded run would
+/// have written, byte for byte.
+///
+/// Format (text, one item per line; `#` starts a comment line):
+///
+///     jetsim-state: 1
+///     inputs: <16 hex digits>      FNV-1a 64 of the resolved workload, cells and usage
+///     shard: I/N
+///     fleet_devices: D
+///     usage: none | <path> <16 hex digits: FNV-1a 64 of its bytes>
+///     cells: C
+///     cell: <policy> <ram MiB | class>          C times, each followed by:
+///     counters: <31 integers, CellAccumulator.counterNames order>
+///     latency: <count> <sum us> <min us> <max us>
+///     buckets: <index>:<count> ...               non-empty histogram buckets
+///     workload:                                  then the resolved workload YAML,
+///       <yaml, indented two spaces>              every line indented by two spaces
+public struct ShardState: Sendable {
+    public var workload: Workload
+    public var cells: [Cell]
+    public var accumulators: [CellAccumulator]
+    public var shardIndex: Int   // 1-based
+    public var shardCount: Int
+    public var fleetDevices: Int
+    public var usage: String     // "none" or "<path> <hash>"
+    public var inputs: String
+    public var workloadYAML: String
+
+    public static let version = 1
+
+    public init(workload: Workload, workloadSource: String, overrides: [String], usage: String?,
+                plan: RunPlan, result: FleetResult, usageText: String? = nil) {
+        self.workload = workload
+        cells = result.cells
+        accumulators = result.accumulators
+        shardIndex = plan.shardIndex + 1
+        shardCount = plan.shardCount
+        fleetDevices = plan.fleetSize
+        self.usage = usage.map { "\($0) \(Self.hex(Self.fnv1a(usageText ?? $0)))" } ?? "none"
+        workloadYAML = WorkloadPrinter.yaml(workload)
+        inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: fleetDevices)
+    }
+
+    /// Identifies what a run computes (not which shard it is).
+    static func inputsHash(yaml: String, cells: [Cell], usage: String, fleetDevices: Int) -> String {
+        let cellText = cells.map { "\($0.policy.rawValue)@\($0.ramKB.map(String.init) ?? "class")" }.joined(separator: ",")
+        return hex(fnv1a(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices)))
+    }
+
+    static func fnv1a(_ s: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    static func hex(_ x: UInt64) -> String {
+        let s = String(x, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    /// The state file's text.
+    public var text: String {
+        var o = "# jetsim shard state: exact accumulators of one shard (see README, \"Shards and merge\")\n"
+        o += "jetsim-state: \(Self.version)\n"
+        o += "inputs: \(inputs)\n"
+        o += "shard: \(shardIndex)/\(shardCount)\n"
+        o += "fleet_devices: \(fleetDevices)\n"
+        o += "usage: \(usage)\n"
+        o += "cells: \(cells.count)\n"
+        for (cell, a) in zip(cells, accumulators) {
+            o += "cell: \(cell.policy.rawValue) \(cell.ramKB.map { SizeText.mebibytes($0) } ?? "class")\n"
+            o += "counters: " + a.counters.map(String.init).joined(separator: " ") + "\n"
+            o += "latency: \(a.latency.count) \(a.latency.sum) \(a.latency.min) \(a.latency.max)\n"
+            o += "buckets:" + a.latency.nonEmptyBuckets.map { " \($0.index):\($0.count)" }.joined() + "\n"
+        }
+        o += "workload:\n"
+        for line in workloadYAML.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
+            o += "  " + line + "\n"
+        }
+        return o
+    }
+
+    /// Reads a state file; every problem names the file and line.
+    public static func parse(_ text: String, source: String) throws(InputError) -> ShardState {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var i = 0
+        func fail(_ m: String) -> InputError { InputError(source: source, line: i + 1, m) }
+        func next(_ key: String) throws(InputError) -> String {
+            while i < lines.count && (lines[i].hasPrefix("#") || lines[i].isEmpty) { i += 1 }
+            guard i < lines.count else { throw InputError(source: source, line: i, "ends early: expected '\(key):'") }
+            guard lines[i].hasPrefix(key + ":") else { throw fail("expected '\(key):', got '\(lines[i].prefix(40))'") }
+            let v = String(lines[i].dropFirst(key.count + 1)).trimmingCharacters()
+            i += 1
+            return v
+        }
+        func int(_ s: String, _ what: String) throws(InputError) -> Int {
+            guard let x = Int(s) else { i -= 1; throw fail("\(what): expected a whole number, got '\(s)'") }
+            return x
+        }
+        guard try next("jetsim-state") == String(version) else { i -= 1; throw fail("unsupported state version (this jetsim reads version \(version))") }
+        let inputs = try next("inputs")
+        let shard = try next("shard").split(separator: "/")
+        guard shard.count == 2, let si = Int(shard[0]), let sn = Int(shard[1]), si >= 1, si <= sn else { i -= 1; throw fail("shard: expected I/N") }
+        let fleet = try int(try next("fleet_devices"), "fleet_devices")
+        let usage = try next("usage")
+        let count = try int(try next("cells"), "cells")
+        var cells: [Cell] = []
+        var accs: [CellAccumulator] = []
+        for _ in 0..<count {
+            let parts = try next("cell").split(separator: " ").map(String.init)
+            guard parts.count == 2, let policy = PolicyName(rawValue: parts[0]) else { i -= 1; throw fail("cell: expected '<policy> <ram MiB | class>'") }
+            var ram: Int64? = nil
+            if parts[1] != "class" {
+                guard let mb = Double(parts[1]) else { i -= 1; throw fail("cell: bad RAM '\(parts[1])'") }
+                ram = Int64((mb * 1_024).rounded())
+            }
+            cells.append(Cell(policy: policy, ramKB: ram))
+            var a = CellAccumulator()
+            let counters = try next("counters").split(separator: " ").map(String.init)
+            guard counters.count == CellAccumulator.counterNames.count else {
+                i -= 1; throw fail("counters: expected \(CellAccumulator.counterNames.count) numbers, got \(counters.count)")
+            }
+            var values: [Int] = []
+            for c in counters { values.append(try int(c, "counters")) }
+            a.counters = values
+            let lat = try next("latency").split(separator: " ").compactMap { UInt64($0) }
+            guard lat.count == 4 else { i -= 1; throw fail("latency: expected count sum min max") }
+            var pairs: [(index: Int, count: UInt64)] = []
+            for b in try next("buckets").split(separator: " ") {
+                let kv = b.split(separator: ":")
+                guard kv.count == 2, let k = Int(kv[0]), let v = UInt64(kv[1]) else { i -= 1; throw fail("buckets: bad entry '\(b)'") }
+                pairs.append((k, v))
+            }
+            guard let h = LatencyHistogram(buckets: pairs, sum: lat[1], min: lat[2], max: lat[3]), h.count == lat[0] else {
+                i -= 1; throw fail("buckets: inconsistent with 'latency' (counts do not add up or an index is out of range)")
+            }
+            a.latency = h
+            accs.append(a)
+        }
+        _ = try next("workload")
+        var yaml = ""
+        while i < lines.count {
+            let l = lines[i]
+            if !l.isEmpty {
+                guard l.hasPrefix("  ") else { throw fail("workload lines must be indented by two spaces") }
+                yaml += l.dropFirst(2) + "\n"
+            }
+            i += 1
+        }
+        let w = try WorkloadDecoder.load(yaml, source: source + " (workload section)")
+        var s = ShardState(workload: w, cells: cells, accumulators: accs, shardIndex: si, shardCount: sn,
+                           fleetDevices: fleet, usage: usage, inputs: inputs, workloadYAML: yaml)
+        let expected = inputsHash(yaml: yaml, cells: cells, usage: usage, fleetDevices: fleet)
+        if expected != inputs { throw InputError(source: source, "the inputs hash does not match the content: the file was edited or damaged") }
+        s.workloadYAML = yaml
+        return s
+    }
+
+    init(workload: Workload, cells: [Cell], accumulators: [CellAccumulator], shardIndex: Int, shardCount: Int,
+         fleetDevices: Int, usage: String, inputs: String, workloadYAML: String) {
+        self.workload = workload
+        self.cells = cells
+        self.accumulators = accumulators
+        self.shardIndex = shardIndex
+        self.shardCount = shardCount
+        self.fleetDevices = fleetDevices
+        self.usage = usage
+        self.inputs = inputs
+        self.workloadYAML = workloadYAML
+    }
+
+    /// Merges the states of every shard of one run. A missing, duplicated or
+    /// mismatched shard is an error naming it.
+    public static func merge(_ states: [(source: String, state: ShardState)]) throws(InputError) -> (Workload, FleetResult) {
+        guard let first = states.first else { throw InputError(source: "merge", "no state files given") }
+        let n = first.state.shardCount
+        var bySlot = [String?](repeating: nil, count: n)
+        for (source, s) in states {
+            if s.inputs != first.state.inputs {
+                throw InputError(source: source, "its inputs (\(s.inputs)) differ from \(first.source)'s (\(first.state.inputs)): a different workload, seed, option or usage file")
+            }
+            if s.shardCount != n {
+                throw InputError(source: source, "it is shard \(s.shardIndex)/\(s.shardCount), but \(first.source) is one of \(n)")
+            }
+            if let other = bySlot[s.shardIndex - 1] {
+                throw InputError(source: source, "shard \(s.shardIndex)/\(n) is given twice (also \(other))")
+            }
+            bySlot[s.shardIndex - 1] = source
+        }
+        if let missing = bySlot.firstIndex(where: { $0 == nil }) {
+            throw InputError(source: "merge", "shard \(missing + 1)/\(n) is missing (have \(states.map { "\($0.state.shardIndex)" }.joined(separator: ", ")))")
+        }
+        var total = [CellAccumulator](repeating: CellAccumulator(), count: first.state.cells.count)
+        for (_, s) in states {
+            for c in total.indices { total[c].merge(s.accumulators[c]) }
+        }
+        return (first.state.workload, FleetResult(cells: first.state.cells, accumulators: total,
+                                                  cellSeconds: [Double](repeating: 0, count: total.count)))
+    }
+}
