@@ -13,7 +13,7 @@ struct JetSimCommand: ParsableCommand {
             and compares eviction (jetsam) policies on relaunch latency and data loss.
             """,
         version: jetsimVersion,
-        subcommands: [ScenarioCommand.self, HoldCommand.self]
+        subcommands: [RunCommand.self, ScenarioCommand.self, TraceCommand.self, MergeCommand.self, PoliciesCommand.self, ValidateCommand.self, HoldCommand.self]
     )
 }
 
