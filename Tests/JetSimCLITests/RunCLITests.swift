@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+
+let summaryHeader = "workload,policy,ram_mb,devices,duration_h,seed,launches,relaunches,cold_relaunches,relaunch_cold_ratio,relaunch_cold_ratio_ci95,relaunch_p50_ms,relaunch_p90_ms,relaunch_p99_ms,relaunch_mean_ms,kills,kills_pressure,kills_bg_expired,kills_watchdog,kills_user,kills_limit,data_loss_events,data_loss_units,data_loss_per_device_day,data_loss_per_device_day_ci95,state_loss_events,memory_warnings,coalesced_received,coalesced_delivered,coalesced_dropped,events"
+
+/// A small run, quick in a debug build.
+let small = ["--devices", "12", "--duration", "2d", "--quiet"]
+
+func rows(_ csv: String) -> [[String: String]] {
+    let lines = csv.split(separator: "\n").map(String.init)
+    let head = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    return lines.dropFirst().map { line in
+        Dictionary(uniqueKeysWithValues: zip(head, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+    }
+}
+
+@Suite("jetsim run, end to end through the binary")
+struct RunCLITests {
+    @Test("the default run succeeds: one row per policy and RAM size, under the documented header")
+    func defaultRun() throws {
+        let r = try CLI.run(["run", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first.map { $0.hasPrefix(summaryHeader + ",") } == true)
+        #expect(lines.count == 1 + 7 * 3)
+        let table = rows(r.stdout)
+        #expect(Set(table.map { $0["policy"]! }).count == 7)
+        #expect(Set(table.map { $0["ram_mb"]! }) == ["2048", "3072", "4096"])
+        #expect(table.allSatisfy { $0["devices"] == "500" && $0["duration_h"] == "168.000" })
+    }
+
+    @Test("the same inputs give byte-identical CSV, for any thread count")
+    func deterministic() throws {
+        let a = try CLI.run(["run"] + small + ["--threads", "1"])
+        let b = try CLI.run(["run"] + small + ["--threads", "2"])
+        let c = try CLI.run(["run"] + small + ["--threads", "7"])
+        #expect(a.status == 0 && b.status == 0 && c.status == 0)
+        #expect(a.stdout == b.stdout)
+        #expect(a.stdout == c.stdout)
+        let d = try CLI.run(["run"] + small + ["--seed", "2"])
+        #expect(d.stdout != a.stdout)
+    }
+
+    @Test("every cell sees the same users: relaunch counts agree across policies at one RAM size")
+    func commonRandomNumbers() throws {
+        let r = try CLI.run(["run"] + small + ["--ram", "3GB"])
+        let launches = Set(rows(r.stdout).map { $0["launches"]! })
+        #expect(launches.count == 1)
+    }
+
+    @Test("policies and RAM sizes run as a cross product; sizes in MB, GB, decimals and MiB")
+    func crossProduct() throws {
+        let r = try CLI.run(["run"] + small + ["--policy", "lru,oracle", "--ram", "1.5GB,2048MiB,3GB"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let t = rows(r.stdout)
+        #expect(t.map { $0["policy"]! } == ["lru", "oracle", "lru", "oracle", "lru", "oracle"])
+        #expect(t.map { $0["ram_mb"]! } == ["1536", "1536", "2048", "2048", "3072", "3072"])
+    }
+
+    @Test("on irm-zipf at a fixed seed, relaunch_cold_ratio of oracle <= lru <= random")
+    func irmOrdering() throws {
+        let r = try CLI.run(["run", "--workload", "Workloads/irm-zipf.yaml", "--devices", "60", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var ratio: [String: Double] = [:]
+        for row in rows(r.stdout) { ratio[row["policy"]!] = Double(row["relaunch_cold_ratio"]!) }
+        #expect(ratio["oracle"]! <= ratio["lru"]!)
+        #expect(ratio["lru"]! <= ratio["random"]!)
+    }
+
+    @Test("--out, --per-device and --perf write complete files; stdout stays empty")
+    func outputs() throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(["run"] + small + ["--policy", "lru,random", "--ram", "2GB", "--out", tmp + "/s.csv",
+                                               "--per-device", tmp + "/d.csv", "--perf", tmp + "/p.csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(CLI.files(in: tmp) == ["d.csv", "p.csv", "s.csv"])
+        let perDevice = try String(contentsOfFile: tmp + "/d.csv", encoding: .utf8).split(separator: "\n")
+        #expect(perDevice.count == 1 + 12 * 2)
+        #expect(perDevice[1].hasPrefix("0,iphone-11,lru,2048,"))
+        #expect(perDevice[2].hasPrefix("0,iphone-11,random,2048,"))
+        let perf = try String(contentsOfFile: tmp + "/p.csv", encoding: .utf8).split(separator: "\n")
+        #expect(perf.first == "policy,ram_mb,events,wall_s,events_per_s")
+        #expect(perf.last?.hasPrefix("total,,") == true)
+        // Per-device results add up to the summary.
+        let summary = rows(try String(contentsOfFile: tmp + "/s.csv", encoding: .utf8))
+        let devices = rows(perDevice.joined(separator: "\n"))
+        for policy in ["lru", "random"] {
+            let sum = devices.filter { $0["policy"] == policy }.reduce(0) { $0 + Int($1["cold_relaunches"]!)! }
+            #expect(summary.first { $0["policy"] == policy }?["cold_relaunches"] == String(sum))
+        }
+    }
+
+    @Test("--set overrides a workload key")
+    func setOverride() throws {
+        let a = try CLI.run(["run"] + small + ["--policy", "lru", "--ram", "2GB"])
+        let b = try CLI.run(["run"] + small + ["--policy", "lru", "--ram", "2GB", "--set", "user.sessions_per_day=10"])
+        #expect(b.status == 0)
+        #expect(Int(rows(b.stdout)[0]["launches"]!)! < Int(rows(a.stdout)[0]["launches"]!)!)
+    }
+
+    @Test("--usage replays a recorded trace instead of the synthetic user")
+    func usage() throws {
+        let tmp = try CLI.tempDir()
+        var csv = "device,time_s,app,duration_s\n"
+        for i in 0..<200 { csv += "d\(i % 3),\(i * 120),app\(i * 7 % 11),60\n" }
+        try csv.write(toFile: tmp + "/u.csv", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--usage", tmp + "/u.csv", "--policy", "lru", "--ram", "2GB", "--duration", "1d", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let row = rows(r.stdout)[0]
+        #expect(row["devices"] == "3")
+        #expect(row["launches"] == "200")
+    }
+
+    /// Each class of bad input: exit 2, a message that locates it, no output file.
+    @Test("bad input exits 2 with a located message and writes nothing", arguments: [
+        ("bad-yaml", ["--workload", "W"], "fleet:\n  devices: [1\n", "W:"),
+        ("unknown-key", ["--workload", "W"], "fleet:\n  devices: 10\n  colour: red\n", "W:3: fleet.colour: unknown key"),
+        ("wrong-type", ["--workload", "W"], "fleet:\n  devices: many\n", "W:2: fleet.devices: expected a whole number"),
+        ("out-of-range", ["--workload", "W"], "user:\n  switcher_share: 2\n", "W:2: user.switcher_share: 2 is out of range"),
+        ("bad-flag", ["--devise", "3"], nil, "Unknown option '--devise'"),
+        ("bad-size", ["--ram", "3XB"], nil, "--ram: '3XB' is not a size"),
+        ("bad-policy", ["--policy", "fifo"], nil, "--policy: 'fifo' is not a policy"),
+        ("bad-duration", ["--duration", "soon"], nil, "--duration: 'soon' is not a duration"),
+        ("bad-set", ["--set", "user.nope=3"], nil, "--set user.nope=3: user.nope: unknown key"),
+        ("unreadable", ["--workload", "/nonexistent/w.yaml"], nil, "/nonexistent/w.yaml: no such file"),
+        ("bad-shard", ["--shard", "5/4"], nil, "--shard: expected I/N"),
+        ("bad-threads", ["--threads", "0"], nil, "--threads"),
+    ] as [(String, [String], String?, String)])
+    func badInput(name: String, flags: [String], file: String?, message: String) throws {
+        let tmp = try CLI.tempDir(name)
+        var args = flags
+        var expected = message
+        if let file {
+            try file.write(toFile: tmp + "/w.yaml", atomically: true, encoding: .utf8)
+            args = args.map { $0 == "W" ? tmp + "/w.yaml" : $0 }
+            expected = expected.replacingOccurrences(of: "W:", with: tmp + "/w.yaml:")
+        }
+        let r = try CLI.run(["run", "--devices", "2", "--duration", "1h", "--out", tmp + "/out.csv"] + args)
+        #expect(r.status == 2, "\(name): status \(r.status), \(r.stderr)")
+        #expect(r.stderr.contains(expected), "\(name): \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp + "/out.csv"))
+        #expect(CLI.files(in: tmp).allSatisfy { $0 == "w.yaml" })
+    }
+
+    @Test("an output in a missing directory is a bad-input error before any work")
+    func missingDirectory() throws {
+        let r = try CLI.run(["run", "--devices", "2", "--duration", "1h", "--out", "/nonexistent/dir/x.csv"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("/nonexistent/dir"))
+    }
+}
+
+@Suite("jetsim trace, policies, validate")
+struct OtherCommandTests {
+    @Test("trace writes the scenario trace's columns for a small synthetic run")
+    func trace() throws {
+        let r = try CLI.run(["trace", "--duration", "1d", "--policy", "lru", "--ram", "2GB"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first == "time_ms,device,app,event,detail,state")
+        #expect(lines.count > 100)
+        #expect(lines.contains { $0.contains(",didFinishLaunching,,inactive") })
+        let again = try CLI.run(["trace", "--duration", "1d", "--policy", "lru", "--ram", "2GB"])
+        #expect(again.stdout == r.stdout)
+    }
+
+    @Test("trace refuses more than one cell")
+    func traceOneCell() throws {
+        let r = try CLI.run(["trace", "--duration", "1h", "--policy", "lru,oracle", "--ram", "2GB"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("exactly one policy and one RAM size"))
+    }
+
+    @Test("policies prints one name per line")
+    func policies() throws {
+        let r = try CLI.run(["policies"])
+        #expect(r.stdout == "largest-first\nlru\njetsam-bands\nandroid-lmk\ncost-aware\nrandom\noracle\n")
+    }
+
+    @Test("validate prints the resolved workload, which validates again")
+    func validate() throws {
+        let r = try CLI.run(["validate", "Workloads/small-ram.yaml"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("ram_mb: 2048"))
+        #expect(r.stdout.contains("sessions_per_day: 50"))
+        let tmp = try CLI.tempDir()
+        try r.stdout.write(toFile: tmp + "/resolved.yaml", atomically: true, encoding: .utf8)
+        let again = try CLI.run(["validate", tmp + "/resolved.yaml"])
+        #expect(again.status == 0)
+        #expect(again.stdout.split(separator: "\n").dropFirst() == r.stdout.split(separator: "\n").dropFirst())
+        let bad = try CLI.run(["validate", "Workloads/small-ram.yaml", "--set", "fleet.devices=0"])
+        #expect(bad.status == 2 && bad.stderr.contains("fleet.devices"))
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+import SimKernel
+import JetSim
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+func loadShipped(_ name: String) throws -> Workload {
+    let path = root + "/Workloads/" + name
+    return try WorkloadDecoder.load(try String(contentsOfFile: path, encoding: .utf8), source: path)
+}
+
+@Suite("Workload files: defaults, round trips and located errors")
+struct WorkloadFileTests {
+    static let shipped = ["default.yaml", "small-ram.yaml", "large-ram.yaml", "mixed-fleet.yaml", "stress.yaml", "irm-zipf.yaml"]
+
+    @Test("default.yaml is what the binary has compiled in (run scripts/embed-default-workload.sh after editing it)")
+    func embedded() throws {
+        let file = try String(contentsOfFile: root + "/Workloads/default.yaml", encoding: .utf8)
+        #expect(file == defaultWorkloadText + "\n" || file == defaultWorkloadText)
+    }
+
+    @Test("default.yaml states exactly the built-in defaults")
+    func defaultsAgree() throws {
+        #expect(try loadShipped("default.yaml") == Workload())
+        #expect(try WorkloadDecoder.load("", source: "empty") == Workload())
+    }
+
+    @Test("every shipped workload loads, and prints back to itself", arguments: shipped)
+    func roundTrip(name: String) throws {
+        let w = try loadShipped(name)
+        let printed = WorkloadPrinter.yaml(w)
+        #expect(try WorkloadDecoder.load(printed, source: "printed") == w)
+    }
+
+    /// (YAML, line, key path, words of the message)
+    @Test("bad workloads name the file, line, key path and what was expected", arguments: [
+        ("fleet:\n  devices: 10\n  colour: red\n", 3, "fleet.colour", "unknown key"),
+        ("fleet:\n  devices: ten\n", 2, "fleet.devices", "expected a whole number"),
+        ("fleet:\n  devices: -3\n", 2, "fleet.devices", "out of range"),
+        ("user:\n  switcher_share: 1.5\n", 2, "user.switcher_share", "out of range"),
+        ("user:\n  dwell_s: {gamma: {k: 2}}\n", 2, "user.dwell_s", "expected one of {constant"),
+        ("user:\n  dwell_s: {lognormal: {median: 30}}\n", 2, "user.dwell_s.lognormal", "expected {median: M, sigma: S}"),
+        ("device_classes:\n  - name: a\n    ram_mb: 2048\n    ios: 14\n", 4, "device_classes.a.ios", "not an iOS preset"),
+        ("catalog:\n  archetypes:\n    - name: x\n      share: 1\n", 3, "catalog.archetypes.x.active_mb", "missing"),
+        ("fleet: [1, 2]\n", 1, "fleet", "expected a mapping"),
+        ("run:\n  policies: [lru, fifo]\n", 2, "run.policies", "'fifo' (item 1) is not a policy"),
+        ("user:\n  wake_hour: 20\n  sleep_hour: 8\n", 1, "user.sleep_hour", "later than wake_hour"),
+        ("fleet:\n  devices: 10\n  devices: 20\n", 2, "devices", "duplicate key"),
+    ])
+    func located(yaml: String, line: Int, key: String, words: String) {
+        #expect {
+            _ = try WorkloadDecoder.load(yaml, source: "w.yaml")
+        } throws: { error in
+            guard let e = error as? InputError else { return false }
+            return e.source == "w.yaml" && e.line == line && e.key == key && e.message.contains(words)
+        }
+    }
+
+    @Test("malformed YAML is reported at its line")
+    func syntax() {
+        #expect {
+            _ = try WorkloadDecoder.load("fleet:\n  devices: 10\n bad: [\n", source: "w.yaml")
+        } throws: { error in
+            guard let e = error as? InputError else { return false }
+            return e.line != nil && e.message.contains("not valid YAML")
+        }
+    }
+
+    @Test("--set overrides any key, including list elements by name or index")
+    func overrides() throws {
+        let w = try WorkloadDecoder.load("", source: "d", overrides: [
+            "user.sessions_per_day=80", "device_classes.iphone-11.ram_mb=3072",
+            "catalog.archetypes.game.active_mb={lognormal: {median: 900, sigma: 0.5}}",
+            "catalog.archetypes.0.share=0.25", "run.policies=[lru, oracle]",
+        ])
+        #expect(w.user.sessionsPerDay == 80)
+        #expect(w.deviceClasses[0].ramKB == 3 * 1_048_576)
+        #expect(w.catalog.archetypes[2].activeMB == .lognormal(median: 900, sigma: 0.5))
+        #expect(w.catalog.archetypes[0].share == 0.25)
+        #expect(w.run.policies == ["lru", "oracle"])
+    }
+
+    @Test("bad overrides are located at the --set flag", arguments: [
+        ("user.sessions_per_dya=80", "user.sessions_per_dya", "unknown key"),
+        ("user.sessions_per_day=lots", "user.sessions_per_day", "expected a number"),
+        ("device_classes.pixel.ram_mb=2048", "device_classes.pixel", "no list element"),
+        ("novalue", nil, "expected KEY=VALUE"),
+    ] as [(String, String?, String)])
+    func badOverride(assignment: String, key: String?, words: String) {
+        #expect {
+            _ = try WorkloadDecoder.load("", source: "d", overrides: [assignment])
+        } throws: { error in
+            guard let e = error as? InputError else { return false }
+            return e.source == "--set \(assignment)" && e.key == key && e.message.contains(words)
+        }
+    }
+}
+
+@Suite("The synthetic user")
+struct UserModelTests {
+    static func timeline(_ w: Workload, device: UInt64, apps: Int = 40) -> Timeline {
+        var t = Timeline()
+        var scratch = ContiguousArray<UserAction>()
+        UserModel(w.user, seed: w.seed).generate(device: device, appCount: apps, duration: w.fleet.duration, into: &t, scratch: &scratch)
+        return t
+    }
+
+    @Test("every generated action makes sense where it stands (UIState accepts all)", arguments: ["default.yaml", "stress.yaml", "irm-zipf.yaml"])
+    func valid(name: String) throws {
+        var w = try loadShipped(name)
+        w.fleet.duration = .days(3)
+        for d in UInt64(0)..<20 {
+            let t = Self.timeline(w, device: d)
+            var ui = UIState()
+            var last = SimTime.zero
+            for a in t.actions {
+                #expect(a.time >= last)
+                last = a.time
+                try ui.apply(a)
+            }
+            #expect(t.actions.count > 50)
+        }
+    }
+
+    @Test("sessions per day match the configured rate")
+    func sessionRate() {
+        var w = Workload()
+        w.fleet.duration = .days(20)
+        var unlocks = 0
+        for d in UInt64(0)..<20 { unlocks += Self.timeline(w, device: d).actions.filter { $0.kind == .unlock }.count }
+        let perDay = Double(unlocks) / (20 * 20)
+        // Poisson(50/day) over 400 device-days: SE 0.35/day; a few sessions per day are
+        // lost where one would start after the window closes.
+        #expect(perDay > 47 && perDay < 51, "\(perDay) sessions/day")
+    }
+
+    @Test("app choice follows the exponential popularity law (chi-square)")
+    func appChoice() {
+        var w = Workload()
+        w.fleet.duration = .days(60)
+        w.user.callsPerDay = 0; w.user.smsPerDay = 0; w.user.alertsPerDay = 0
+        w.user.resumeFrontShare = 0
+        w.user.singleAppSessionShare = 1
+        let n = 40
+        var counts = [Int](repeating: 0, count: n)
+        for d in UInt64(0)..<10 {
+            for a in Self.timeline(w, device: d, apps: n).actions where a.kind == .launch { counts[Int(a.app)] += 1 }
+        }
+        let total = Double(counts.reduce(0, +))
+        let weights = (0..<n).map { exp(-Double($0) / 6) }
+        let norm = weights.reduce(0, +)
+        var chi = 0.0, df = -1
+        for r in 0..<n {
+            let e = weights[r] / norm * total
+            if e >= 20 { chi += pow(Double(counts[r]) - e, 2) / e; df += 1 }
+        }
+        // Consecutive sessions may pick the app still in front (no new launch), which
+        // thins the top ranks slightly: compare over ranks 1... with a loose bound.
+        #expect(df > 10)
+        #expect(chi / Double(df) < 3, "chi2/df = \(chi / Double(df))")
+    }
+
+    @Test("each random process has its own stream: more calls do not move the notifications")
+    func independentStreams() {
+        var a = Workload(), b = Workload()
+        b.user.callsPerDay = 40
+        let ta = Self.timeline(a, device: 3), tb = Self.timeline(b, device: 3)
+        func notes(_ t: Timeline) -> [SimTime] { t.actions.filter { $0.kind == .notify && $0.eventKind == SystemEventKind.notification.rawValue }.map(\.time) }
+        #expect(notes(ta) == notes(tb))
+        #expect(ta.actions.filter { $0.kind == .call }.count < tb.actions.filter { $0.kind == .call }.count)
+        _ = a
+    }
+
+    @Test("the oracle's next-use times point at the next launch of the same app")
+    func nextUse() {
+        let t = Self.timeline(Workload(), device: 1)
+        for (i, a) in t.actions.enumerated() where a.kind.isUse {
+            let next = t.actions[(i + 1)...].first { $0.kind.isUse && $0.app == a.app }
+            #expect(t.nextUseAfter[i] == (next?.time ?? .never))
+        }
+    }
+}
+
+@Suite("Usage traces")
+struct UsageReplayTests {
+    @Test("a trace becomes unlocks, launches, Home and locks, per device")
+    func replay() throws {
+        let csv = "device,time_s,app,duration_s,extra\nphoneA,0,Mail,30,x\nphoneB,10,Maps,20,y\nphoneA,40,Music,100,z\nphoneA,500,Mail,10,w\n"
+        let r = try UsageReplay.parse(csv, source: "u.csv")
+        #expect(r.devices == ["phoneA", "phoneB"])
+        #expect(r.appNames[0] == ["Mail", "Music"])
+    }
+
+    @Test("bad traces name the line and column", arguments: [
+        ("device,time_s,app\nA,0,Mail\n", 1, "duration_s"),
+        ("device,time_s,app,duration_s\nA,soon,Mail,3\n", 2, "time_s"),
+        ("device,time_s,app,duration_s\nA,0,,3\n", 2, "app"),
+    ])
+    func bad(csv: String, line: Int, key: String) {
+        #expect {
+            _ = try UsageReplay.parse(csv, source: "u.csv")
+        } throws: { error in
+            guard let e = error as? InputError else { return false }
+            return e.line == line && e.key == key
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
