@@ -28,9 +28,9 @@ struct MergeCommand: ParsableCommand {
                 throw BadInput(description: e.description)
             }
         }
-        let merged: (Workload, FleetResult)
+        let merged: (Workload, FleetResult, [String])
         do { merged = try ShardState.merge(parsed) } catch { throw BadInput(description: error.description) }
-        let text = format == .csv ? Summary.csv(workload: merged.0, result: merged.1) : Summary.table(workload: merged.0, result: merged.1)
+        let text = format == .csv ? Summary.csv(workload: merged.0, result: merged.1, overrides: merged.2) : Summary.table(workload: merged.0, result: merged.1)
         try AtomicOutput.write(text, to: out)
     }
 }

@@ -84,12 +84,12 @@ struct RunCommand: ParsableCommand {
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
 
         // Outputs.
-        let text = fmt == .csv ? Summary.csv(workload: workload, result: result) : Summary.table(workload: workload, result: result)
+        let text = fmt == .csv ? Summary.csv(workload: workload, result: result, overrides: sim.overrides) : Summary.table(workload: workload, result: result)
         if let summaryTemp, let out {
             try Data(text.utf8).write(to: URL(fileURLWithPath: summaryTemp))
             if let stateTemp {
                 let state = ShardState(workload: workload, workloadSource: sim.workloadSource, overrides: sim.overrides,
-                                       usage: sim.usage, plan: plan, result: result)
+                                       usage: sim.usage, plan: plan, result: result, usageText: try sim.usage.map(readInput))
                 try Data(state.text.utf8).write(to: URL(fileURLWithPath: stateTemp))
                 try AtomicOutput.commit(stateTemp, to: out + ".state")
             }

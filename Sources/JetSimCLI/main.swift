@@ -7,6 +7,14 @@ import Foundation
 //   2  bad input: a bad flag, option value, workload or scenario file
 // swift-argument-parser's own usage errors (64 by default) are mapped to 2, so that a
 // script can tell bad input from a failed run.
+// A parent may have started us with SIGINT/SIGTERM blocked (a blocked mask survives
+// exec); unblock them before any thread starts, so Ctrl-C always cleans up outputs.
+var unblock = sigset_t()
+sigemptyset(&unblock)
+sigaddset(&unblock, SIGINT)
+sigaddset(&unblock, SIGTERM)
+sigprocmask(SIG_UNBLOCK, &unblock, nil)
+
 do {
     var command = try JetSimCommand.parseAsRoot()
     try command.run()

@@ -273,10 +273,7 @@ extension Device {
             saveOnTerminate(app)
         }
         let lost = unsavedEdits(app)
-        if lost > 0 {
-            metrics.dataLossEvents += 1
-            metrics.dataLossUnits += lost
-        }
+        if lost > 0 { metrics.countLoss(lost, strategy: profile(app).save) }
         if apps[a].has(AppRuntime.saveInFlight) { metrics.savesAbandoned += 1 }
         metrics.coalescedDropped += apps[a].held.total
         metrics.countKill(reason)

@@ -29,6 +29,12 @@ public struct DeviceMetrics: Sendable, Equatable {
     /// Kills of an app holding unsaved work, and the edits lost.
     public var dataLossEvents = 0
     public var dataLossUnits = 0
+    /// Lost edits by the save strategy of the app that lost them.
+    public var lossOnResignActive = 0
+    public var lossOnEnterBackground = 0
+    public var lossOnTerminate = 0
+    public var lossPeriodic = 0
+    public var lossNever = 0
     /// Cold relaunches that lost the user's place (app killed by the system, UI state
     /// not preserved).
     public var stateLossEvents = 0
@@ -62,6 +68,19 @@ public struct DeviceMetrics: Sendable, Equatable {
         case .perProcessLimit: killsLimit
         case .exitsOnSuspend: killsExitsOnSuspend
         case .powerOff: killsPowerOff
+        }
+    }
+
+    /// Counts edits lost by an app with save strategy `s`.
+    @inlinable public mutating func countLoss(_ units: Int, strategy s: SaveStrategy) {
+        dataLossEvents += 1
+        dataLossUnits += units
+        switch s {
+        case .onResignActive: lossOnResignActive += units
+        case .onEnterBackground: lossOnEnterBackground += units
+        case .onTerminate: lossOnTerminate += units
+        case .periodic: lossPeriodic += units
+        case .never: lossNever += units
         }
     }
 

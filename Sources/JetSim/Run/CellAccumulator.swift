@@ -46,6 +46,12 @@ public struct CellAccumulator: Sendable, Equatable {
     public var sumColdSquared = 0
     public var sumColdTimesRelaunches = 0
     public var sumLossUnitsSquared = 0
+    /// Lost edits by save strategy.
+    public var lossOnResignActive = 0
+    public var lossOnEnterBackground = 0
+    public var lossOnTerminate = 0
+    public var lossPeriodic = 0
+    public var lossNever = 0
     public var latency = LatencyHistogram()
 
     public init() {}
@@ -59,7 +65,7 @@ public struct CellAccumulator: Sendable, Equatable {
              killsExitsOnSuspend, killsPowerOff, foregroundKills, dataLossEvents, dataLossUnits, stateLossEvents,
              memoryWarnings, coalescedReceived, coalescedDelivered, coalescedDropped, immediateDeliveries,
              savesCompleted, savesAbandoned, events, sumRelaunchesSquared, sumColdSquared, sumColdTimesRelaunches,
-             sumLossUnitsSquared]
+             sumLossUnitsSquared, lossOnResignActive, lossOnEnterBackground, lossOnTerminate, lossPeriodic, lossNever]
         }
         set {
             precondition(newValue.count == Self.counterNames.count)
@@ -74,6 +80,8 @@ public struct CellAccumulator: Sendable, Equatable {
             coalescedDelivered = next(); coalescedDropped = next(); immediateDeliveries = next()
             savesCompleted = next(); savesAbandoned = next(); events = next(); sumRelaunchesSquared = next()
             sumColdSquared = next(); sumColdTimesRelaunches = next(); sumLossUnitsSquared = next()
+            lossOnResignActive = next(); lossOnEnterBackground = next(); lossOnTerminate = next()
+            lossPeriodic = next(); lossNever = next()
         }
     }
 
@@ -85,6 +93,7 @@ public struct CellAccumulator: Sendable, Equatable {
         "data_loss_events", "data_loss_units", "state_loss_events", "memory_warnings", "coalesced_received",
         "coalesced_delivered", "coalesced_dropped", "immediate_deliveries", "saves_completed", "saves_abandoned",
         "events", "sum_relaunches_sq", "sum_cold_sq", "sum_cold_x_relaunches", "sum_loss_units_sq",
+        "loss_on_resign_active", "loss_on_enter_background", "loss_on_terminate", "loss_periodic", "loss_never",
     ]
 
     /// Adds one device's results.
@@ -120,6 +129,11 @@ public struct CellAccumulator: Sendable, Equatable {
         sumColdSquared += m.coldRelaunches * m.coldRelaunches
         sumColdTimesRelaunches += m.coldRelaunches * m.relaunches
         sumLossUnitsSquared += m.dataLossUnits * m.dataLossUnits
+        lossOnResignActive += m.lossOnResignActive
+        lossOnEnterBackground += m.lossOnEnterBackground
+        lossOnTerminate += m.lossOnTerminate
+        lossPeriodic += m.lossPeriodic
+        lossNever += m.lossNever
     }
 
     /// Adds another accumulator (exact).

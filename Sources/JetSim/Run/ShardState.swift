@@ -26,6 +26,8 @@ public struct ShardState: Sendable {
     public var shardCount: Int
     public var fleetDevices: Int
     public var usage: String     // "none" or "<path> <hash>"
+    /// The --set overrides, in order (for the summary's `overrides` column).
+    public var overrides: [String]
     public var inputs: String
     public var workloadYAML: String
 
@@ -40,14 +42,15 @@ public struct ShardState: Sendable {
         shardCount = plan.shardCount
         fleetDevices = plan.fleetSize
         self.usage = usage.map { "\($0) \(Self.hex(Self.fnv1a(usageText ?? $0)))" } ?? "none"
+        self.overrides = overrides
         workloadYAML = WorkloadPrinter.yaml(workload)
-        inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: fleetDevices)
+        inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: fleetDevices, overrides: overrides)
     }
 
     /// Identifies what a run computes (not which shard it is).
-    static func inputsHash(yaml: String, cells: [Cell], usage: String, fleetDevices: Int) -> String {
+    static func inputsHash(yaml: String, cells: [Cell], usage: String, fleetDevices: Int, overrides: [String]) -> String {
         let cellText = cells.map { "\($0.policy.rawValue)@\($0.ramKB.map(String.init) ?? "class")" }.joined(separator: ",")
-        return hex(fnv1a(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices)))
+        return hex(fnv1a(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices) + "\n" + overrides.joined(separator: "\u{1F}")))
     }
 
     static func fnv1a(_ s: String) -> UInt64 {
@@ -69,6 +72,8 @@ public struct ShardState: Sendable {
         o += "shard: \(shardIndex)/\(shardCount)\n"
         o += "fleet_devices: \(fleetDevices)\n"
         o += "usage: \(usage)\n"
+        o += "overrides: \(overrides.count)\n"
+        for x in overrides { o += "set: \(x)\n" }
         o += "cells: \(cells.count)\n"
         for (cell, a) in zip(cells, accumulators) {
             o += "cell: \(cell.policy.rawValue) \(cell.ramKB.map { SizeText.mebibytes($0) } ?? "class")\n"
@@ -106,6 +111,9 @@ public struct ShardState: Sendable {
         guard shard.count == 2, let si = Int(shard[0]), let sn = Int(shard[1]), si >= 1, si <= sn else { i -= 1; throw fail("shard: expected I/N") }
         let fleet = try int(try next("fleet_devices"), "fleet_devices")
         let usage = try next("usage")
+        let overrideCount = try int(try next("overrides"), "overrides")
+        var overrides: [String] = []
+        for _ in 0..<overrideCount { overrides.append(try next("set")) }
         let count = try int(try next("cells"), "cells")
         var cells: [Cell] = []
         var accs: [CellAccumulator] = []
@@ -152,15 +160,16 @@ public struct ShardState: Sendable {
         }
         let w = try WorkloadDecoder.load(yaml, source: source + " (workload section)")
         var s = ShardState(workload: w, cells: cells, accumulators: accs, shardIndex: si, shardCount: sn,
-                           fleetDevices: fleet, usage: usage, inputs: inputs, workloadYAML: yaml)
-        let expected = inputsHash(yaml: yaml, cells: cells, usage: usage, fleetDevices: fleet)
+                           fleetDevices: fleet, usage: usage, overrides: overrides, inputs: inputs, workloadYAML: yaml)
+        let expected = inputsHash(yaml: yaml, cells: cells, usage: usage, fleetDevices: fleet, overrides: overrides)
         if expected != inputs { throw InputError(source: source, "the inputs hash does not match the content: the file was edited or damaged") }
         s.workloadYAML = yaml
         return s
     }
 
     init(workload: Workload, cells: [Cell], accumulators: [CellAccumulator], shardIndex: Int, shardCount: Int,
-         fleetDevices: Int, usage: String, inputs: String, workloadYAML: String) {
+         fleetDevices: Int, usage: String, overrides: [String], inputs: String, workloadYAML: String) {
+        self.overrides = overrides
         self.workload = workload
         self.cells = cells
         self.accumulators = accumulators
@@ -174,7 +183,7 @@ public struct ShardState: Sendable {
 
     /// Merges the states of every shard of one run. A missing, duplicated or
     /// mismatched shard is an error naming it.
-    public static func merge(_ states: [(source: String, state: ShardState)]) throws(InputError) -> (Workload, FleetResult) {
+    public static func merge(_ states: [(source: String, state: ShardState)]) throws(InputError) -> (Workload, FleetResult, [String]) {
         guard let first = states.first else { throw InputError(source: "merge", "no state files given") }
         let n = first.state.shardCount
         var bySlot = [String?](repeating: nil, count: n)
@@ -198,6 +207,6 @@ public struct ShardState: Sendable {
             for c in total.indices { total[c].merge(s.accumulators[c]) }
         }
         return (first.state.workload, FleetResult(cells: first.state.cells, accumulators: total,
-                                                  cellSeconds: [Double](repeating: 0, count: total.count)))
+                                                  cellSeconds: [Double](repeating: 0, count: total.count)), first.state.overrides)
     }
 }

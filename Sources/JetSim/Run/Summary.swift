@@ -14,12 +14,14 @@ public enum Summary {
         // Appended after the fixed set:
         "warm_relaunches", "hot_relaunches", "launch_failures", "kills_exits_on_suspend", "kills_power_off",
         "kills_foreground", "immediate_deliveries", "saves_completed", "saves_abandoned",
+        "data_loss_units_on_resign_active", "data_loss_units_on_enter_background", "data_loss_units_on_terminate",
+        "data_loss_units_periodic", "data_loss_units_never", "overrides",
     ]
 
     public static var header: String { columns.joined(separator: ",") }
 
     /// The values of one row, in column order.
-    public static func values(workload: Workload, cell: Cell, acc a: CellAccumulator) -> [String] {
+    public static func values(workload: Workload, cell: Cell, acc a: CellAccumulator, overrides: [String] = []) -> [String] {
         let days = workload.fleet.duration.seconds / 86_400
         let ram = ramLabel(cell, workload)
         let ratio = a.relaunches > 0 ? Double(a.coldRelaunches) / Double(a.relaunches) : .nan
@@ -41,14 +43,16 @@ public enum Summary {
             String(a.warmRelaunches), String(a.hotRelaunches), String(a.launchFailures),
             String(a.killsExitsOnSuspend), String(a.killsPowerOff), String(a.foregroundKills),
             String(a.immediateDeliveries), String(a.savesCompleted), String(a.savesAbandoned),
+            String(a.lossOnResignActive), String(a.lossOnEnterBackground), String(a.lossOnTerminate),
+            String(a.lossPeriodic), String(a.lossNever), CSV.escape(overrides.joined(separator: ";")),
         ]
     }
 
     /// The CSV text: header and one line per cell.
-    public static func csv(workload: Workload, result: FleetResult) -> String {
+    public static func csv(workload: Workload, result: FleetResult, overrides: [String] = []) -> String {
         var out = header + "\n"
         for (cell, acc) in zip(result.cells, result.accumulators) {
-            out += values(workload: workload, cell: cell, acc: acc).joined(separator: ",") + "\n"
+            out += values(workload: workload, cell: cell, acc: acc, overrides: overrides).joined(separator: ",") + "\n"
         }
         return out
     }
