@@ -130,6 +130,9 @@ public struct DeviceParameters: Sendable, Equatable {
     public var suspendedCompressionRatio: Double
     /// Time to decompress one MiB of compressed memory on resume.
     public var decompressPerMB: SimTime
+    /// Launch-to-launch variation: each launch's latency is multiplied by a lognormal
+    /// factor with median 1 and this sigma (0: every launch of an app takes the same).
+    public var launchJitterSigma: Double
     /// Time from didEnterBackground to suspension for an app with no background work.
     public var backgroundGrace: SimTime
     /// didEnterBackground must return within this, or the watchdog kills the app.
@@ -144,7 +147,7 @@ public struct DeviceParameters: Sendable, Equatable {
         warningAvailablePct: Double? = nil, criticalAvailablePct: Double? = nil,
         killTargetAvailablePct: Double? = nil, perAppLimitPct: Double = 60,
         memoryWarningFreeShare: Double = 0.5, suspendedCompressionRatio: Double = 1,
-        decompressPerMB: SimTime = .microseconds(500),
+        decompressPerMB: SimTime = .microseconds(500), launchJitterSigma: Double = 0,
         backgroundGrace: SimTime = .seconds(10), enterBackgroundLimit: SimTime = .seconds(5),
         willTerminateLimit: SimTime = .seconds(5),
         bgTaskAllowance: SimTime = BackgroundTimePreset.ios13plus.allowance
@@ -159,6 +162,7 @@ public struct DeviceParameters: Sendable, Equatable {
         self.memoryWarningFreeShare = memoryWarningFreeShare
         self.suspendedCompressionRatio = suspendedCompressionRatio
         self.decompressPerMB = decompressPerMB
+        self.launchJitterSigma = launchJitterSigma
         self.backgroundGrace = backgroundGrace
         self.enterBackgroundLimit = enterBackgroundLimit
         self.willTerminateLimit = willTerminateLimit

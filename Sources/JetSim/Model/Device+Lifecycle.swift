@@ -234,7 +234,13 @@ extension Device {
             terminate(app, .perProcessLimit, now)
             return
         }
-        let latency: SimTime = kind == .cold ? coldLatency(p) : kind == .warm ? warmLatency(p) : p.hotLaunch
+        var latency: SimTime = kind == .cold ? coldLatency(p) : kind == .warm ? warmLatency(p) : p.hotLaunch
+        if params.launchJitterSigma > 0 {
+            // Keyed by the app's launch number, which the user alone decides: the
+            // same jitter for this launch under every policy and RAM size.
+            var g = Xoshiro256StarStar(seed: drawKey, UInt64(app), UInt64(apps[a].launches), Self.drawLaunchJitter)
+            latency = lognormal(latency, params.launchJitterSigma, &g)
+        }
         if isRelaunch {
             metrics.relaunches += 1
             switch kind {

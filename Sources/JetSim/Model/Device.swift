@@ -182,6 +182,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// Purposes of per-app random draws.
     static var drawBackgroundTask: UInt64 { 1 }
     static var drawModeActivity: UInt64 { 2 }
+    static var drawLaunchJitter: UInt64 { 3 }
 
     /// Prepares the device for a run, reusing every buffer: `installed` apps (indices
     /// into `profiles`), parameters, the timeline, and the policy's context.

@@ -36,6 +36,7 @@ device_classes:
     memory_warning_free_share: 0.5    # share of what it can free that an app frees on a warning (assumption)
     suspended_compression_ratio: 1    # 1 = no compressor; 2 models iOS's compressor (assumption)
     decompress_ms_per_mb: 0.5         # decompression cost on a warm launch (assumption)
+    launch_jitter_sigma: 0.25         # launch-to-launch latency variation, lognormal sigma (assumption)
     background_grace_s: 10            # "about ten seconds" before suspension (seed 004)
     enter_background_limit_s: 5       # didEnterBackground must return in ~5 s (Apple)
     will_terminate_limit_s: 5         # willTerminate's "limited (albeit undocumented)" time (seed 000; assumption 5 s)

@@ -71,6 +71,7 @@ public struct Scenario: Sendable {
         ("app-limit-pct=N", "per-app limit, % of RAM (default 60)"),
         ("compression=RATIO", "suspended memory compression ratio (default 1: none)"),
         ("warning-free-share=X", "share of what it can free that an app frees on a warning (default 0.5)"),
+        ("launch-jitter=SIGMA", "launch-to-launch latency variation, lognormal sigma (default 0: exact latencies)"),
     ]
 
     public init(source: String) { self.source = source }
@@ -259,6 +260,7 @@ public struct Scenario: Sendable {
             case "app-limit-pct": d.perAppLimitPct = try parseNumber(v, key: key, range: 1...100, fail: fail)
             case "compression": d.suspendedCompressionRatio = try parseNumber(v, key: key, range: 1...100, fail: fail)
             case "warning-free-share": d.memoryWarningFreeShare = try parseNumber(v, key: key, range: 0...1, fail: fail)
+            case "launch-jitter": d.launchJitterSigma = try parseNumber(v, key: key, range: 0...5, fail: fail)
             default:
                 throw fail("unknown device key '\(key)'; expected one of: " + deviceKeys.map { String($0.key.prefix { $0 != "=" }) }.joined(separator: ", "), key)
             }

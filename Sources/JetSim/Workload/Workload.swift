@@ -56,6 +56,8 @@ public struct DeviceClass: Sendable, Equatable {
     public var memoryWarningFreeShare = 0.5
     public var suspendedCompressionRatio = 1.0
     public var decompressMsPerMB = 0.5
+    /// Launch-to-launch variation of latency (lognormal sigma; assumption).
+    public var launchJitterSigma = 0.25
     public var backgroundGraceS = 10.0
     public var enterBackgroundLimitS = 5.0
     public var willTerminateLimitS = 5.0
@@ -75,7 +77,7 @@ public struct DeviceClass: Sendable, Equatable {
             warningAvailablePct: warningAvailablePct, criticalAvailablePct: criticalAvailablePct,
             killTargetAvailablePct: killTargetAvailablePct, perAppLimitPct: perAppLimitPct,
             memoryWarningFreeShare: memoryWarningFreeShare, suspendedCompressionRatio: suspendedCompressionRatio,
-            decompressPerMB: SimTime(seconds: decompressMsPerMB / 1_000),
+            decompressPerMB: SimTime(seconds: decompressMsPerMB / 1_000), launchJitterSigma: launchJitterSigma,
             backgroundGrace: SimTime(seconds: backgroundGraceS), enterBackgroundLimit: SimTime(seconds: enterBackgroundLimitS),
             willTerminateLimit: SimTime(seconds: willTerminateLimitS),
             bgTaskAllowance: bgTaskAllowanceS.map { SimTime(seconds: $0) } ?? ios.allowance)

@@ -83,6 +83,7 @@ public enum WorkloadDecoder {
         if let v = f.take("memory_warning_free_share") { c.memoryWarningFreeShare = try number(v, 0...1) }
         if let v = f.take("suspended_compression_ratio") { c.suspendedCompressionRatio = try number(v, 1...100) }
         if let v = f.take("decompress_ms_per_mb") { c.decompressMsPerMB = try number(v, 0...1_000) }
+        if let v = f.take("launch_jitter_sigma") { c.launchJitterSigma = try number(v, 0...5) }
         if let v = f.take("background_grace_s") { c.backgroundGraceS = try number(v, 0...86_400) }
         if let v = f.take("enter_background_limit_s") { c.enterBackgroundLimitS = try number(v, 0...86_400) }
         if let v = f.take("will_terminate_limit_s") { c.willTerminateLimitS = try number(v, 0...86_400) }

@@ -29,6 +29,7 @@ public enum WorkloadPrinter {
             line(4, "memory_warning_free_share: \(num(c.memoryWarningFreeShare))")
             line(4, "suspended_compression_ratio: \(num(c.suspendedCompressionRatio))")
             line(4, "decompress_ms_per_mb: \(num(c.decompressMsPerMB))")
+            line(4, "launch_jitter_sigma: \(num(c.launchJitterSigma))")
             line(4, "background_grace_s: \(num(c.backgroundGraceS))")
             line(4, "enter_background_limit_s: \(num(c.enterBackgroundLimitS))")
             line(4, "will_terminate_limit_s: \(num(c.willTerminateLimitS))")
