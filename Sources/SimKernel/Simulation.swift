@@ -107,6 +107,14 @@ public struct Simulation<Model: EventHandler> {
     /// later than now). Events after `end` stay pending for a later call.
     @inlinable
     public mutating func run(until end: SimTime) {
+        var none = NoRunObserver()
+        run(until: end, observer: &none)
+    }
+
+    /// `run(until:)`, telling `observer` how many events were pending after each one
+    /// handled (for measurements; with `NoRunObserver` it compiles away).
+    @inlinable
+    public mutating func run<O: RunObserver>(until end: SimTime, observer: inout O) {
         while let entry = scheduler.queue.popMin(notAfter: end) {
             if model.isCancelled(entry.event) {
                 _eventsSkipped &+= 1
@@ -115,6 +123,7 @@ public struct Simulation<Model: EventHandler> {
             scheduler._now = entry.time
             _eventsHandled &+= 1
             model.handle(entry.event, scheduler: &scheduler)
+            observer.handled(pending: scheduler.queue.count)
         }
         if end > scheduler._now { scheduler._now = end }
     }
@@ -123,4 +132,29 @@ public struct Simulation<Model: EventHandler> {
     @inlinable public mutating func runToCompletion() {
         while step() {}
     }
+}
+
+/// Watches a run event by event (see `Simulation.run(until:observer:)`).
+public protocol RunObserver {
+    mutating func handled(pending: Int)
+}
+
+/// The observer that does nothing.
+public struct NoRunObserver: RunObserver {
+    @inlinable public init() {}
+    @inlinable @inline(__always) public mutating func handled(pending: Int) {}
+}
+
+/// Averages the number of pending events over a run.
+public struct PendingAverage: RunObserver {
+    /// Events handled, and the sum of the pending counts after each.
+    public var events = 0
+    public var pendingSum = 0
+    public init() {}
+    @inlinable public mutating func handled(pending: Int) {
+        events &+= 1
+        pendingSum &+= pending
+    }
+    /// The mean number of pending events after each event handled.
+    public var mean: Double { events == 0 ? 0 : Double(pendingSum) / Double(events) }
 }

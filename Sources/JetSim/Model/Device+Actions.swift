@@ -51,11 +51,8 @@ extension Device {
                 enterBackground(app, now, &s)
                 terminate(app, .powerOff, now)
             }
-            var app = residentApps.head
-            while app >= 0 {
-                let next = residentApps.after(app)
-                terminate(app, .powerOff, now)
-                app = next
+            for a in apps.indices where apps[a].state.isResident {
+                terminate(Int32(a), .powerOff, now)
             }
             poweredOff = true
         case .call, .sms, .alert:
@@ -70,11 +67,10 @@ extension Device {
         case .notify:
             let kind = SystemEventKind(rawValue: action.eventKind) ?? .notification
             if action.app == UserAction.allApps {
-                var app = residentApps.head
-                while app >= 0 {
-                    let next = residentApps.after(app)
-                    systemEvent(kind, value: action.value, to: app, now)
-                    app = next
+                // A broadcast (orientation, locale, location): a few an hour, so a pass
+                // over the apps costs less than keeping a list of resident ones.
+                for a in apps.indices where apps[a].state.isResident {
+                    systemEvent(kind, value: action.value, to: Int32(a), now)
                 }
             } else {
                 systemEvent(kind, value: action.value, to: action.app, now)

@@ -219,7 +219,6 @@ extension Device {
         }
         front = app
         if kind == .cold {
-            residentApps.append(app)
             apps[a].state = .inactive
             setResident(app, max(reach, apps[a].residentKB))
             send(.didFinishLaunching, to: app, now)
@@ -294,7 +293,6 @@ extension Device {
         apps[a].lastKill = reason.rawValue
         for family in 0..<3 { cancelTimers(app, family: family) }
         policy.remove(app)
-        residentApps.remove(app)
         if front == app { front = -1 }
         trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
     }

@@ -38,22 +38,18 @@ extension Device {
 
     /// didReceiveMemoryWarning to every app that executes code (not suspended); each
     /// frees its share of what it can: down to its background footprint when in
-    /// front, to its suspended footprint when in the background.
+    /// front, to its suspended footprint when in the background. Warnings are
+    /// edge-triggered and rare, so a pass over the apps is cheaper than keeping a list.
     mutating func sendMemoryWarnings(except skip: Int32 = -1, _ now: SimTime) {
-        var app = residentApps.head
-        while app >= 0 {
-            let next = residentApps.after(app)
-            let a = Int(app)
-            if app != skip && apps[a].state.executesCode {
-                let p = profile(app)
-                let floor = apps[a].state == .background ? suspendedResidentKB(p) : p.backgroundKB
-                let freed = Int64(Double(max(0, apps[a].residentKB - floor)) * params.memoryWarningFreeShare)
-                setResident(app, apps[a].residentKB - freed)
-                metrics.memoryWarnings += 1
-                send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
-                if apps[a].state == .background { policy.update(app, candidate(app, now)) }
-            }
-            app = next
+        for a in apps.indices where apps[a].state.executesCode && a != Int(skip) {
+            let app = Int32(a)
+            let p = profile(app)
+            let floor = apps[a].state == .background ? suspendedResidentKB(p) : p.backgroundKB
+            let freed = Int64(Double(max(0, apps[a].residentKB - floor)) * params.memoryWarningFreeShare)
+            setResident(app, apps[a].residentKB - freed)
+            metrics.memoryWarnings += 1
+            send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
+            if apps[a].state == .background { policy.update(app, candidate(app, now)) }
         }
     }
 

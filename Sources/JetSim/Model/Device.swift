@@ -1,23 +1,26 @@
 import SimKernel
 
 /// One app's state on one device. A plain struct in a contiguous array, indexed by
-/// the app's index on the device; together with its timer stamps and its share of a
-/// policy's index it stays under 128 bytes.
+/// the app's index on the device: 72 bytes, laid out so that with its timer stamps,
+/// its installed-app entry and its share of any policy's index it stays under 128
+/// bytes (`Device.stateBytes`).
 public struct AppRuntime: Sendable, Equatable {
     public var state: AppState = .notRunning
     @usableFromInline var flags: UInt8 = 0
     /// The reason of the last kill (raw value), or `noKill`; cleared by a launch.
     @usableFromInline var lastKill: UInt8 = AppRuntime.noKill
-    /// Resident memory now.
-    public var residentKB: Int64 = 0
+    /// Held (coalesced) system events: count and latest value per kind.
+    @usableFromInline var held = HeldEvents()
+    /// Resident memory now, KiB (32 bits: up to 2 TiB).
+    @usableFromInline var resident: Int32 = 0
     /// Trips to the background so far (keys its per-trip random draws).
     @usableFromInline var backgroundEntries: UInt32 = 0
     /// Launches on this device so far.
     public var launches: UInt32 = 0
-    /// Not suspended before this (didEnterBackground + the grace).
-    @usableFromInline var suspendNotBefore: SimTime = .zero
-    /// When it last became active (unsaved work accrues while active).
-    @usableFromInline var activeSince: SimTime = .zero
+    /// When the current state's clock started: when it became active (unsaved work
+    /// accrues while active), or, in the background, the time before which it is not
+    /// suspended (didEnterBackground + the grace). One field: the two never overlap.
+    @usableFromInline var stateTime: SimTime = .zero
     /// Active time whose edits are not saved yet, in microseconds.
     public var unsavedMicros: Int64 = 0
     /// The unsaved amount the save in flight will clear when it completes.
@@ -26,8 +29,6 @@ public struct AppRuntime: Sendable, Equatable {
     public var lastUsed: SimTime = .zero
     /// When the user will next bring it to the front (oracle only).
     @usableFromInline var nextUse: SimTime = .never
-    /// Held (coalesced) system events: count and latest value per kind.
-    @usableFromInline var held = HeldEvents()
 
     static let noKill: UInt8 = 0xFF
     @usableFromInline static let bgTask: UInt8 = 1, modeActive: UInt8 = 2, saveInFlight: UInt8 = 4
@@ -36,14 +37,30 @@ public struct AppRuntime: Sendable, Equatable {
     @inlinable mutating func set(_ f: UInt8) { flags |= f }
     @inlinable mutating func clear(_ f: UInt8) { flags &= ~f }
 
+    /// Resident memory now, KiB.
+    public var residentKB: Int64 {
+        @inlinable get { Int64(resident) }
+        @inlinable set { resident = Int32(newValue) }
+    }
+    /// When it last became active (meaningful while active).
+    @inlinable var activeSince: SimTime {
+        get { stateTime }
+        set { stateTime = newValue }
+    }
+    /// Not suspended before this (meaningful while in the background).
+    @inlinable var suspendNotBefore: SimTime {
+        get { stateTime }
+        set { stateTime = newValue }
+    }
+
     public init() {}
 }
 
 /// System events held for a suspended app: per kind, how many arrived and the latest
-/// value. Fixed size: nothing allocated per event.
+/// value. Fixed size (15 bytes): nothing allocated per event.
 public struct HeldEvents: Sendable, Equatable {
+    @usableFromInline var values: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0)
     @usableFromInline var counts: (UInt16, UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0, 0)
-    @usableFromInline var values: (Int16, Int16, Int16, Int16, Int16) = (0, 0, 0, 0, 0)
 
     public init() {}
 
@@ -67,9 +84,10 @@ public struct HeldEvents: Sendable, Equatable {
         }
     }
 
-    /// Holds one more event of kind `k` with `value` (the latest value wins).
+    /// Holds one more event of kind `k` with `value` (the latest value wins; values
+    /// are interned ids below 256).
     @inlinable public mutating func hold(_ k: SystemEventKind, value: Int32) {
-        let v = Int16(clamping: value)
+        let v = UInt8(clamping: value)
         switch k.rawValue {
         case 0: counts.0 &+= counts.0 < .max ? 1 : 0; values.0 = v
         case 1: counts.1 &+= counts.1 < .max ? 1 : 0; values.1 = v
@@ -162,8 +180,6 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public var metrics = DeviceMetrics()
     /// Relaunch latencies; the runner swaps in its accumulator for the run.
     public var relaunchLatency = LatencyHistogram()
-    /// Resident apps, for warnings and broadcast events.
-    var residentApps = AppList()
     public internal(set) var availableKB: Int64 = 0
     /// The app in front (-1: none).
     public internal(set) var front: Int32 = -1
@@ -199,7 +215,6 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         for a in 0..<min(n, timeline.firstUse.count) { apps[a].nextUse = timeline.firstUse[a] }
         timers.reset(slots: 3 * n)
         policy.reset(appCount: n, context: context)
-        residentApps.reset(appCount: n)
         metrics = DeviceMetrics()
         availableKB = params.ramKB - params.osReserveKB
         front = -1
@@ -280,5 +295,19 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         precondition(availableKB + resident + params.osReserveKB == params.ramKB,
                      "memory not conserved: available \(availableKB) + resident \(resident) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
         precondition(availableKB >= 0, "available memory is negative: \(availableKB) KiB")
+    }
+}
+
+extension Device {
+    /// Bytes of simulator state the device holds (array capacities, not counts),
+    /// including its policy's index: for the 128-bytes-per-installed-app target.
+    /// The event queue and the lent inputs (timeline) are per-device overhead.
+    public var stateBytes: (perApp: Int, fixed: Int) {
+        let apps = self.apps.capacity * MemoryLayout<AppRuntime>.stride
+            + timers.count * MemoryLayout<UInt32>.stride
+            + installed.capacity * MemoryLayout<Int32>.stride
+            + policy.stateBytes
+        let fixed = MemoryLayout<Self>.size
+        return (apps, fixed)
     }
 }

@@ -16,82 +16,70 @@ import SimKernel
 public struct AndroidLMK: EvictionPolicy {
     public static let name = "android-lmk"
 
-    static let none: UInt8 = 0, cached: UInt8 = 1, previousClass: UInt8 = 2, service: UInt8 = 3, perceptible: UInt8 = 4
-
-    var cachedHeap = IndexedHeap()
-    var services = AppList()
-    var perceptibleHeap = IndexedHeap()
-    var category: ContiguousArray<UInt8> = []
-    var lastUsed: ContiguousArray<Int64> = []
-    /// The app most recently left by the user, or -1.
+    /// The heaps: cached apps by last use; services by the time they became one
+    /// (first in, first out); perceptible apps by size, largest first. One key table
+    /// for the three.
+    static let cached = 0, service = 1, perceptible = 2
+    var heaps = IndexedHeaps(count: 3)
+    /// The app most recently left by the user, or -1; held at adj 700 while suspended
+    /// (outside the heaps).
     var previous: Int32 = -1
+    var previousHeld = false
+    var previousLastUsed: Int64 = 0
+    /// A counter for first-in-first-out order among services.
+    var adjustments: Int64 = 0
 
     public init() {}
 
     public mutating func reset(appCount: Int, context: PolicyContext) {
-        cachedHeap.reset(appCount: appCount)
-        services.reset(appCount: appCount)
-        perceptibleHeap.reset(appCount: appCount)
-        category.removeAll(keepingCapacity: true)
-        category.append(contentsOf: repeatElement(Self.none, count: appCount))
-        lastUsed.removeAll(keepingCapacity: true)
-        lastUsed.append(contentsOf: repeatElement(0, count: appCount))
+        heaps.reset(appCount: appCount)
         previous = -1
+        previousHeld = false
+        adjustments = 0
     }
 
-    /// The oom_score_adj class of a candidate (the previous app only when suspended:
-    /// a service or perceptible app keeps its lower adj).
-    func classOf(_ app: Int32, _ c: EvictionCandidate) -> UInt8 {
-        if c.mode != .none { return Self.perceptible }
-        if c.state == .background { return Self.service }
-        return app == previous ? Self.previousClass : Self.cached
-    }
+    public var stateBytes: Int { heaps.stateBytes }
 
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
-        lastUsed[Int(app)] = c.lastUsed.microseconds
         if c.leftFront && previous != app {
-            let old = previous
-            previous = app
             // The former previous app, if it was held at 700, drops to cached.
-            if old >= 0 && category[Int(old)] == Self.previousClass { place(old, Self.cached, residentKB: 0) }
+            if previous >= 0 && previousHeld {
+                heaps.set(previous, .init(previousLastUsed), in: Self.cached)
+            }
+            previous = app
+            previousHeld = false
         }
-        place(app, classOf(app, c), residentKB: c.residentKB)
-    }
-
-    mutating func place(_ app: Int32, _ cls: UInt8, residentKB: Int64) {
-        let a = Int(app)
-        let old = category[a]
-        if old != cls {
-            detach(app)
-            category[a] = cls
+        if c.mode != .none {
+            if app == previous { previousHeld = false }
+            heaps.set(app, .init(-c.residentKB, c.lastUsed.microseconds), in: Self.perceptible)
+        } else if c.state == .background {
+            if app == previous { previousHeld = false }
+            if heaps.heap(of: app) != Self.service {
+                adjustments += 1
+                heaps.set(app, .init(adjustments), in: Self.service)
+            }
+        } else if app == previous {
+            // Suspended and the previous app: adj 700, outside the heaps.
+            heaps.remove(app)
+            previousHeld = true
+            previousLastUsed = c.lastUsed.microseconds
+        } else {
+            heaps.set(app, .init(c.lastUsed.microseconds), in: Self.cached)
         }
-        switch cls {
-        case Self.cached: cachedHeap.set(app, .init(lastUsed[a]))
-        case Self.service: if !services.contains(app) { services.append(app) }
-        case Self.perceptible: perceptibleHeap.set(app, .init(-residentKB, lastUsed[a]))
-        default: break
-        }
-    }
-
-    mutating func detach(_ app: Int32) {
-        switch category[Int(app)] {
-        case Self.cached: cachedHeap.remove(app)
-        case Self.service: services.remove(app)
-        case Self.perceptible: perceptibleHeap.remove(app)
-        default: break
-        }
-        category[Int(app)] = Self.none
     }
 
     public mutating func remove(_ app: Int32) {
-        detach(app)
-        if previous == app { previous = -1 }
+        heaps.remove(app)
+        if previous == app {
+            previous = -1
+            previousHeld = false
+        }
     }
 
     public mutating func victim() -> Int32? {
-        if let a = cachedHeap.min { return a }
-        if previous >= 0 && category[Int(previous)] == Self.previousClass { return previous }
-        if services.head >= 0 { return services.head }
-        return perceptibleHeap.min
+        if let a = heaps.min(Self.cached) { return a }
+        if previous >= 0 && previousHeld { return previous }
+        if let a = heaps.min(Self.service) { return a }
+        return heaps.min(Self.perceptible)
     }
 }

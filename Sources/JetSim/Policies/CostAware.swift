@@ -67,6 +67,8 @@ public struct CostAware: EvictionPolicy {
 
     public mutating func remove(_ app: Int32) { heap.remove(app) }
 
+    public var stateBytes: Int { heap.stateBytes + base.capacity * 8 }
+
     public mutating func victim() -> Int32? {
         guard let v = heap.min else { return nil }
         inflation = Double(bitPattern: UInt64(bitPattern: heap.key(of: v).primary))

@@ -95,6 +95,9 @@ public protocol EvictionPolicy {
 
     /// The candidate to kill next, or nil when there is none.
     mutating func victim() -> Int32?
+
+    /// Bytes of per-app storage the policy's index holds (capacities).
+    var stateBytes: Int { get }
 }
 
 /// The policies, by CLI name: enum dispatch to a generic run, so each policy is

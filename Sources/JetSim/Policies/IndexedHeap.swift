@@ -115,6 +115,11 @@ public struct IndexedHeap: Sendable {
         position[Int(app)] = Int32(i)
     }
 
+    /// Bytes of storage held (capacities).
+    public var stateBytes: Int {
+        heap.capacity * 4 + keys.capacity * MemoryLayout<Key>.stride + position.capacity * 4
+    }
+
     /// Checks the heap and position invariants. O(n); for tests.
     public func isValid() -> Bool {
         for (i, app) in heap.enumerated() {
@@ -178,11 +183,126 @@ public struct AppList: Sendable {
         count -= 1
     }
 
+    /// Bytes of storage held (capacities).
+    public var stateBytes: Int { next.capacity * 4 + prev.capacity * 4 + member.capacity }
+
     /// The apps in order; O(n), for tests and debugging.
     public var elements: [Int32] {
         var out: [Int32] = []
         var a = head
         while a >= 0 { out.append(a); a = next[Int(a)] }
         return out
+    }
+}
+
+/// Several binary min-heaps over the same apps, each app in at most one, sharing one
+/// key and position table (so a policy with several orders pays for one set of keys).
+/// Ties are broken by the smaller app index.
+public struct IndexedHeaps: Sendable {
+    @usableFromInline var heaps: [ContiguousArray<Int32>]
+    @usableFromInline var keys: ContiguousArray<IndexedHeap.Key> = []
+    @usableFromInline var position: ContiguousArray<Int32> = []
+    /// The heap each app is in, or -1.
+    @usableFromInline var heapOf: ContiguousArray<Int8> = []
+
+    public init(count: Int) { heaps = Array(repeating: [], count: count) }
+
+    public mutating func reset(appCount: Int) {
+        for h in heaps.indices {
+            heaps[h].removeAll(keepingCapacity: true)
+            heaps[h].reserveCapacity(appCount)
+        }
+        if position.count != appCount {
+            position.removeAll(keepingCapacity: true)
+            position.append(contentsOf: repeatElement(-1, count: appCount))
+            heapOf.removeAll(keepingCapacity: true)
+            heapOf.append(contentsOf: repeatElement(-1, count: appCount))
+            keys.removeAll(keepingCapacity: true)
+            keys.append(contentsOf: repeatElement(.init(0), count: appCount))
+        } else {
+            for i in position.indices { position[i] = -1; heapOf[i] = -1 }
+        }
+    }
+
+    /// The heap `app` is in, or -1.
+    @inlinable public func heap(of app: Int32) -> Int { Int(heapOf[Int(app)]) }
+    @inlinable public func count(_ h: Int) -> Int { heaps[h].count }
+    @inlinable public func min(_ h: Int) -> Int32? { heaps[h].first }
+
+    @inlinable func less(_ a: Int32, _ b: Int32) -> Bool {
+        let ka = keys[Int(a)], kb = keys[Int(b)]
+        if ka.primary != kb.primary { return ka.primary < kb.primary }
+        if ka.secondary != kb.secondary { return ka.secondary < kb.secondary }
+        return a < b
+    }
+
+    /// Puts `app` in heap `h` with `key` (moving it from another heap if needed). O(log n).
+    public mutating func set(_ app: Int32, _ key: IndexedHeap.Key, in h: Int) {
+        if heap(of: app) != h { remove(app) }
+        let p = Int(position[Int(app)])
+        keys[Int(app)] = key
+        if p < 0 {
+            heaps[h].append(app)
+            heapOf[Int(app)] = Int8(h)
+            position[Int(app)] = Int32(heaps[h].count - 1)
+            siftUp(h, heaps[h].count - 1)
+        } else {
+            siftUp(h, p)
+            siftDown(h, Int(position[Int(app)]))
+        }
+    }
+
+    /// Removes `app` from its heap, if any. O(log n).
+    public mutating func remove(_ app: Int32) {
+        let h = heap(of: app)
+        guard h >= 0 else { return }
+        let p = Int(position[Int(app)])
+        position[Int(app)] = -1
+        heapOf[Int(app)] = -1
+        let last = heaps[h].removeLast()
+        if p < heaps[h].count {
+            heaps[h][p] = last
+            position[Int(last)] = Int32(p)
+            siftUp(h, p)
+            siftDown(h, Int(position[Int(last)]))
+        }
+    }
+
+    mutating func siftUp(_ h: Int, _ start: Int) {
+        var i = start
+        let app = heaps[h][i]
+        while i > 0 {
+            let parent = (i - 1) >> 1
+            if !less(app, heaps[h][parent]) { break }
+            heaps[h][i] = heaps[h][parent]
+            position[Int(heaps[h][i])] = Int32(i)
+            i = parent
+        }
+        heaps[h][i] = app
+        position[Int(app)] = Int32(i)
+    }
+
+    mutating func siftDown(_ h: Int, _ start: Int) {
+        var i = start
+        let n = heaps[h].count
+        let app = heaps[h][i]
+        while true {
+            let l = 2 * i + 1
+            if l >= n { break }
+            var c = l
+            if l + 1 < n, less(heaps[h][l + 1], heaps[h][l]) { c = l + 1 }
+            if !less(heaps[h][c], app) { break }
+            heaps[h][i] = heaps[h][c]
+            position[Int(heaps[h][i])] = Int32(i)
+            i = c
+        }
+        heaps[h][i] = app
+        position[Int(app)] = Int32(i)
+    }
+
+    /// Bytes of storage held (capacities).
+    public var stateBytes: Int {
+        heaps.reduce(0) { $0 + $1.capacity * 4 } + keys.capacity * MemoryLayout<IndexedHeap.Key>.stride
+            + position.capacity * 4 + heapOf.capacity
     }
 }

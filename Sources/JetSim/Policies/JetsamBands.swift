@@ -50,6 +50,8 @@ public struct JetsamBands: EvictionPolicy {
 
     public mutating func remove(_ app: Int32) { bands.remove(app) }
 
+    public var stateBytes: Int { bands.stateBytes }
+
     public mutating func victim() -> Int32? {
         for b in 0..<4 where bands.head(b) >= 0 { return bands.head(b) }
         return nil

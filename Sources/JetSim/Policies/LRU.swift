@@ -20,5 +20,7 @@ public struct LRU: EvictionPolicy {
 
     public mutating func remove(_ app: Int32) { order.remove(app) }
 
+    public var stateBytes: Int { order.stateBytes }
+
     public mutating func victim() -> Int32? { order.head >= 0 ? order.head : nil }
 }

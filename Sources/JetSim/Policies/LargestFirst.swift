@@ -19,5 +19,7 @@ public struct LargestFirst: EvictionPolicy {
 
     public mutating func remove(_ app: Int32) { heap.remove(app) }
 
+    public var stateBytes: Int { heap.stateBytes }
+
     public mutating func victim() -> Int32? { heap.min }
 }

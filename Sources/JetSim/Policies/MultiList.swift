@@ -44,6 +44,9 @@ public struct MultiList: Sendable {
         tails[l] = app
     }
 
+    /// Bytes of storage held (capacities).
+    public var stateBytes: Int { next.capacity * 4 + prev.capacity * 4 + listOf.capacity }
+
     /// Removes `app` from its list, if any. O(1).
     public mutating func remove(_ app: Int32) {
         let a = Int(app)

@@ -40,6 +40,8 @@ public struct RandomEviction: EvictionPolicy {
         position[Int(app)] = -1
     }
 
+    public var stateBytes: Int { members.capacity * 4 + position.capacity * 4 }
+
     public mutating func victim() -> Int32? {
         members.isEmpty ? nil : members[rng.nextIndex(members.count)]
     }

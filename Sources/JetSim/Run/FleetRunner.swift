@@ -60,7 +60,7 @@ public enum FleetRunner {
         let results = Mutex<[(accumulators: [CellAccumulator], seconds: [Double])]>([])
         let shared = Shared(plan: plan, catalog: catalog)
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            var worker = Worker(shared: shared)
+            var worker = DeviceWorker(shared: shared)
             while true {
                 let c = next.add(1, ordering: .relaxed).oldValue
                 if c >= chunks { break }
@@ -90,7 +90,7 @@ public enum FleetRunner {
     }
 
     /// Read-only inputs shared by the workers.
-    final class Shared: Sendable {
+    public final class Shared: Sendable {
         let plan: RunPlan
         let catalog: AppCatalog
         let classChoice: AliasTable
@@ -98,7 +98,7 @@ public enum FleetRunner {
         let user: UserModel
         let context: PolicyContext
 
-        init(plan: RunPlan, catalog: AppCatalog) {
+        public init(plan: RunPlan, catalog: AppCatalog) {
             self.plan = plan
             self.catalog = catalog
             let w = plan.workload
@@ -106,85 +106,6 @@ public enum FleetRunner {
             classParams = w.deviceClasses.map { c in plan.cells.map { c.parameters(ramKB: $0.ramKB) } }
             user = UserModel(w.user, seed: w.seed)
             context = PolicyContext(seed: w.seed, costAware: w.policies.costAware)
-        }
-    }
-
-    /// One worker's reusable state: nothing is allocated per event, and after the
-    /// first devices nothing per device either.
-    struct Worker {
-        let shared: Shared
-        var inputs: DeviceInputs
-        var sims = PolicySimulations()
-        var accumulators: [CellAccumulator]
-        var seconds: [Double]
-
-        init(shared: Shared) {
-            self.shared = shared
-            inputs = DeviceInputs(plan: shared.plan, catalog: shared.catalog)
-            accumulators = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count)
-            seconds = [Double](repeating: 0, count: shared.plan.cells.count)
-        }
-
-        /// Runs device `d` in every cell; returns the events handled.
-        mutating func runDevice(_ d: Int, rows: inout String?) -> Int {
-            let plan = shared.plan
-            let classIndex = inputs.build(device: d)
-            var context = shared.context
-            context.device = UInt64(d)
-            var events = 0
-            let clock = ContinuousClock()
-            for (ci, cell) in plan.cells.enumerated() {
-                let params = shared.classParams[classIndex][ci]
-                let start = clock.now
-                let (metrics, e) = runCell(cell.policy, params: params, context: context, cell: ci)
-                let elapsed = start.duration(to: clock.now)
-                seconds[ci] += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-                accumulators[ci].add(metrics, events: e)
-                events += e
-                if rows != nil {
-                    rows! += PerDeviceRow.line(device: d, deviceClass: plan.usage == nil ? plan.workload.deviceClasses[classIndex].name : "usage",
-                                               cell: cell, ramKB: params.ramKB, apps: inputs.installed.count,
-                                               duration: plan.workload.fleet.duration, metrics: metrics, events: e)
-                }
-            }
-            return events
-        }
-
-        /// Runs the current device in one cell, with the policy's own specialised loop.
-        mutating func runCell(_ policy: PolicyName, params: DeviceParameters, context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
-            let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context)
-            switch policy {
-            case .largestFirst: return Self.simulate(&sims.largestFirst, io, &accumulators[cell].latency)
-            case .lru: return Self.simulate(&sims.lru, io, &accumulators[cell].latency)
-            case .jetsamBands: return Self.simulate(&sims.jetsamBands, io, &accumulators[cell].latency)
-            case .androidLMK: return Self.simulate(&sims.androidLMK, io, &accumulators[cell].latency)
-            case .costAware: return Self.simulate(&sims.costAware, io, &accumulators[cell].latency)
-            case .random: return Self.simulate(&sims.random, io, &accumulators[cell].latency)
-            case .oracle: return Self.simulate(&sims.oracle, io, &accumulators[cell].latency)
-            }
-        }
-
-        struct CellInputs {
-            let shared: Shared
-            let installed: ContiguousArray<Int32>
-            let timeline: Timeline
-            let params: DeviceParameters
-            let context: PolicyContext
-        }
-
-        static func simulate<P: EvictionPolicy>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
-                                               _ latency: inout LatencyHistogram) -> (DeviceMetrics, Int) {
-            sim.reset()
-            // Lend the device this worker's buffers for the run, and take them back
-            // after, so that they stay uniquely owned (no copy-on-write next device).
-            sim.model.reset(profiles: io.shared.catalog.profiles, installed: io.installed, params: io.params,
-                            timeline: io.timeline, context: io.context)
-            swap(&sim.model.relaunchLatency, &latency)
-            sim.model.start(&sim.scheduler)
-            sim.run(until: io.shared.plan.workload.fleet.duration)
-            swap(&sim.model.relaunchLatency, &latency)
-            sim.model.releaseInputs()
-            return (sim.model.metrics, sim.eventsHandled)
         }
     }
 
@@ -299,5 +220,90 @@ public struct DeviceInputs {
             keyed.sort { $0.0 > $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
             for i in 0..<k { installed.append(keyed[i].1) }
         }
+    }
+}
+
+/// One worker's reusable state: nothing is allocated per event, and after the
+/// first devices nothing per device either.
+public struct DeviceWorker {
+    let shared: FleetRunner.Shared
+    var inputs: DeviceInputs
+    var sims = FleetRunner.PolicySimulations()
+    /// Per-cell results so far.
+    public internal(set) var accumulators: [CellAccumulator]
+    var seconds: [Double]
+
+    public init(shared: FleetRunner.Shared) {
+        self.shared = shared
+        inputs = DeviceInputs(plan: shared.plan, catalog: shared.catalog)
+        accumulators = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count)
+        seconds = [Double](repeating: 0, count: shared.plan.cells.count)
+    }
+
+    /// Runs device `d` in every cell; returns the events handled.
+    public mutating func runDevice(_ d: Int) -> Int {
+        var none: String? = nil
+        return runDevice(d, rows: &none)
+    }
+
+    mutating func runDevice(_ d: Int, rows: inout String?) -> Int {
+        let plan = shared.plan
+        let classIndex = inputs.build(device: d)
+        var context = shared.context
+        context.device = UInt64(d)
+        var events = 0
+        let clock = ContinuousClock()
+        for (ci, cell) in plan.cells.enumerated() {
+            let params = shared.classParams[classIndex][ci]
+            let start = clock.now
+            let (metrics, e) = runCell(cell.policy, params: params, context: context, cell: ci)
+            let elapsed = start.duration(to: clock.now)
+            seconds[ci] += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            accumulators[ci].add(metrics, events: e)
+            events += e
+            if rows != nil {
+                rows! += PerDeviceRow.line(device: d, deviceClass: plan.usage == nil ? plan.workload.deviceClasses[classIndex].name : "usage",
+                                           cell: cell, ramKB: params.ramKB, apps: inputs.installed.count,
+                                           duration: plan.workload.fleet.duration, metrics: metrics, events: e)
+            }
+        }
+        return events
+    }
+
+    /// Runs the current device in one cell, with the policy's own specialised loop.
+    mutating func runCell(_ policy: PolicyName, params: DeviceParameters, context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
+        let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context)
+        switch policy {
+        case .largestFirst: return Self.simulate(&sims.largestFirst, io, &accumulators[cell].latency)
+        case .lru: return Self.simulate(&sims.lru, io, &accumulators[cell].latency)
+        case .jetsamBands: return Self.simulate(&sims.jetsamBands, io, &accumulators[cell].latency)
+        case .androidLMK: return Self.simulate(&sims.androidLMK, io, &accumulators[cell].latency)
+        case .costAware: return Self.simulate(&sims.costAware, io, &accumulators[cell].latency)
+        case .random: return Self.simulate(&sims.random, io, &accumulators[cell].latency)
+        case .oracle: return Self.simulate(&sims.oracle, io, &accumulators[cell].latency)
+        }
+    }
+
+    struct CellInputs {
+        let shared: FleetRunner.Shared
+        let installed: ContiguousArray<Int32>
+        let timeline: Timeline
+        let params: DeviceParameters
+        let context: PolicyContext
+    }
+
+    static func simulate<P: EvictionPolicy>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
+                                           _ latency: inout LatencyHistogram) -> (DeviceMetrics, Int) {
+        sim.reset()
+        // Lend the device this worker's buffers for the run, and take them back
+        // after, so that they stay uniquely owned (no copy-on-write next device).
+        sim.model.reset(profiles: io.shared.catalog.profiles, installed: io.installed, params: io.params,
+                        timeline: io.timeline, context: io.context)
+        swap(&sim.model.relaunchLatency, &latency)
+        sim.model.start(&sim.scheduler)
+        sim.run(until: io.shared.plan.workload.fleet.duration)
+        swap(&sim.model.relaunchLatency, &latency)
+        sim.model.releaseInputs()
+        return (sim.model.metrics, sim.eventsHandled)
     }
 }

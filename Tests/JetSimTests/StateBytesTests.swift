@@ -1,0 +1,35 @@
+import Testing
+import SimKernel
+import JetSim
+
+@Suite("Simulator state per installed app")
+struct StateBytesTests {
+    static func bytesPerApp<P: EvictionPolicy>(_: P.Type, apps n: Int) -> Double {
+        var d = Device<P, NoTrace>(trace: NoTrace())
+        d.reset(profiles: [AppProfile()], installed: ContiguousArray(repeating: 0, count: n),
+                params: DeviceParameters(), timeline: Timeline(actions: [], appCount: n), context: PolicyContext())
+        return Double(d.stateBytes.perApp) / Double(n)
+    }
+
+    @Test("an app's runtime record is 72 bytes")
+    func runtimeSize() {
+        #expect(MemoryLayout<AppRuntime>.stride == 72)
+    }
+
+    @Test("at most 128 bytes of state per installed app, for every policy", arguments: PolicyName.allCases)
+    func atMost128(policy: PolicyName) {
+        let n = 10_000
+        let bytes: Double
+        switch policy {
+        case .largestFirst: bytes = Self.bytesPerApp(LargestFirst.self, apps: n)
+        case .lru: bytes = Self.bytesPerApp(LRU.self, apps: n)
+        case .jetsamBands: bytes = Self.bytesPerApp(JetsamBands.self, apps: n)
+        case .androidLMK: bytes = Self.bytesPerApp(AndroidLMK.self, apps: n)
+        case .costAware: bytes = Self.bytesPerApp(CostAware.self, apps: n)
+        case .random: bytes = Self.bytesPerApp(RandomEviction.self, apps: n)
+        case .oracle: bytes = Self.bytesPerApp(Oracle.self, apps: n)
+        }
+        #expect(bytes <= 128, "\(policy.rawValue): \(bytes) bytes per app")
+        print("state-bytes \(policy.rawValue) \(bytes)")
+    }
+}
