@@ -44,19 +44,19 @@ public struct AndroidLMK: EvictionPolicy {
         if c.leftFront && previous != app {
             // The former previous app, if it was held at 700, drops to cached.
             if previous >= 0 && previousHeld {
-                heaps.set(previous, .init(previousLastUsed), in: Self.cached)
+                heaps.set(previous, previousLastUsed, in: Self.cached)
             }
             previous = app
             previousHeld = false
         }
         if c.mode != .none {
             if app == previous { previousHeld = false }
-            heaps.set(app, .init(-c.residentKB, c.lastUsed.microseconds), in: Self.perceptible)
+            heaps.set(app, -c.residentKB, in: Self.perceptible)
         } else if c.state == .background {
             if app == previous { previousHeld = false }
             if heaps.heap(of: app) != Self.service {
                 adjustments += 1
-                heaps.set(app, .init(adjustments), in: Self.service)
+                heaps.set(app, adjustments, in: Self.service)
             }
         } else if app == previous {
             // Suspended and the previous app: adj 700, outside the heaps.
@@ -64,7 +64,7 @@ public struct AndroidLMK: EvictionPolicy {
             previousHeld = true
             previousLastUsed = c.lastUsed.microseconds
         } else {
-            heaps.set(app, .init(c.lastUsed.microseconds), in: Self.cached)
+            heaps.set(app, c.lastUsed.microseconds, in: Self.cached)
         }
     }
 

@@ -35,8 +35,9 @@ public struct CostAware: EvictionPolicy {
     var heap = IndexedHeap()
     /// The inflation value: the H of the last victim.
     var inflation = 0.0
-    /// L when each app was last used (its H is recomputed from it when attributes change).
-    var base: ContiguousArray<Double> = []
+    /// L when each app was last used (its H is recomputed from it when attributes
+    /// change). Single precision: 4 bytes an app, ample for ordering.
+    var base: ContiguousArray<Float> = []
     var weights = CostAwareWeights()
 
     public init() {}
@@ -59,15 +60,15 @@ public struct CostAware: EvictionPolicy {
     }
 
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
-        if c.leftFront || !heap.contains(app) { base[Int(app)] = inflation }
-        let h = base[Int(app)] + priority(c)
+        if c.leftFront || !heap.contains(app) { base[Int(app)] = Float(inflation) }
+        let h = Double(base[Int(app)]) + priority(c)
         // Non-negative doubles order like their bit patterns.
         heap.set(app, .init(Int64(bitPattern: h.bitPattern), c.lastUsed.microseconds))
     }
 
     public mutating func remove(_ app: Int32) { heap.remove(app) }
 
-    public var stateBytes: Int { heap.stateBytes + base.capacity * 8 }
+    public var stateBytes: Int { heap.stateBytes + base.capacity * 4 }
 
     public mutating func victim() -> Int32? {
         guard let v = heap.min else { return nil }

@@ -197,10 +197,10 @@ public struct AppList: Sendable {
 
 /// Several binary min-heaps over the same apps, each app in at most one, sharing one
 /// key and position table (so a policy with several orders pays for one set of keys).
-/// Ties are broken by the smaller app index.
+/// Keys are single 64-bit integers; ties are broken by the smaller app index.
 public struct IndexedHeaps: Sendable {
     @usableFromInline var heaps: [ContiguousArray<Int32>]
-    @usableFromInline var keys: ContiguousArray<IndexedHeap.Key> = []
+    @usableFromInline var keys: ContiguousArray<Int64> = []
     @usableFromInline var position: ContiguousArray<Int32> = []
     /// The heap each app is in, or -1.
     @usableFromInline var heapOf: ContiguousArray<Int8> = []
@@ -218,7 +218,7 @@ public struct IndexedHeaps: Sendable {
             heapOf.removeAll(keepingCapacity: true)
             heapOf.append(contentsOf: repeatElement(-1, count: appCount))
             keys.removeAll(keepingCapacity: true)
-            keys.append(contentsOf: repeatElement(.init(0), count: appCount))
+            keys.append(contentsOf: repeatElement(0, count: appCount))
         } else {
             for i in position.indices { position[i] = -1; heapOf[i] = -1 }
         }
@@ -231,13 +231,11 @@ public struct IndexedHeaps: Sendable {
 
     @inlinable func less(_ a: Int32, _ b: Int32) -> Bool {
         let ka = keys[Int(a)], kb = keys[Int(b)]
-        if ka.primary != kb.primary { return ka.primary < kb.primary }
-        if ka.secondary != kb.secondary { return ka.secondary < kb.secondary }
-        return a < b
+        return ka < kb || (ka == kb && a < b)
     }
 
     /// Puts `app` in heap `h` with `key` (moving it from another heap if needed). O(log n).
-    public mutating func set(_ app: Int32, _ key: IndexedHeap.Key, in h: Int) {
+    public mutating func set(_ app: Int32, _ key: Int64, in h: Int) {
         if heap(of: app) != h { remove(app) }
         let p = Int(position[Int(app)])
         keys[Int(app)] = key
@@ -302,7 +300,7 @@ public struct IndexedHeaps: Sendable {
 
     /// Bytes of storage held (capacities).
     public var stateBytes: Int {
-        heaps.reduce(0) { $0 + $1.capacity * 4 } + keys.capacity * MemoryLayout<IndexedHeap.Key>.stride
+        heaps.reduce(0) { $0 + $1.capacity * 4 } + keys.capacity * 8
             + position.capacity * 4 + heapOf.capacity
     }
 }
