@@ -39,5 +39,11 @@ let package = Package(
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ModelBenchmarks",
+            dependencies: ["JetSim", "SimKernel", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/ModelBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

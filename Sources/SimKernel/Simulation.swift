@@ -12,10 +12,25 @@ public protocol EventHandler {
 
     /// Handles `event` at the scheduler's current time; may schedule further events.
     mutating func handle(_ event: Event, scheduler: inout Scheduler<Event>)
+
+    /// The time of the model's next *input*, or nil when it has none left. Inputs are
+    /// events the model feeds from its own time-ordered stream (a precomputed
+    /// timeline, say) instead of pushing each one through the queue: they cost no heap
+    /// operation. Ordering is exactly as if each input had been scheduled at the moment
+    /// the previous input was handled (or at the start, for the first): by time, and
+    /// at equal times by that moment against the events' sequence numbers. The default
+    /// is nil: no inputs.
+    var nextInputTime: SimTime? { get }
+
+    /// Handles the next input at the scheduler's current time (its `nextInputTime`),
+    /// and advances the input stream.
+    mutating func handleInput(scheduler: inout Scheduler<Event>)
 }
 
 extension EventHandler {
     @inlinable public func isCancelled(_ event: Event) -> Bool { false }
+    @inlinable public var nextInputTime: SimTime? { nil }
+    @inlinable public mutating func handleInput(scheduler: inout Scheduler<Event>) {}
 }
 
 /// The clock and the future event set, as a model sees them while handling an event.
@@ -59,6 +74,8 @@ public struct Simulation<Model: EventHandler> {
     public var scheduler: Scheduler<Model.Event>
     @usableFromInline var _eventsHandled: Int = 0
     @usableFromInline var _eventsSkipped: Int = 0
+    /// The sequence number the model's next input counts as scheduled with.
+    @usableFromInline var inputSequence: UInt64 = 0
     /// Events handed to the model so far.
     @inlinable public var eventsHandled: Int { _eventsHandled }
     /// Cancelled events skipped so far.
@@ -79,6 +96,7 @@ public struct Simulation<Model: EventHandler> {
         scheduler.reset()
         _eventsHandled = 0
         _eventsSkipped = 0
+        inputSequence = 0
     }
 
     /// Schedules an event from outside the model (initial events, say).
@@ -86,11 +104,36 @@ public struct Simulation<Model: EventHandler> {
         scheduler.schedule(event, at: time)
     }
 
-    /// Handles the next live event, skipping cancelled ones. Returns `false` when no
-    /// live event was left.
+    /// Handles the next live event (or input), skipping cancelled events. Returns
+    /// `false` when nothing was left.
     @inlinable @discardableResult
     public mutating func step() -> Bool {
-        while let entry = scheduler.queue.popMin() {
+        var none = NoRunObserver()
+        return next(notAfter: .never, observer: &none)
+    }
+
+    /// Whether the model's next input comes before the queue's next event: earlier in
+    /// time, or at the same time and "scheduled" (when the previous input was handled)
+    /// no later than that event.
+    @inlinable @inline(__always)
+    mutating func inputFirst(_ input: SimTime) -> Bool {
+        guard let top = scheduler.queue.min() else { return true }
+        return input < top.time || (input == top.time && inputSequence <= top.sequence)
+    }
+
+    /// Handles one event or input with time ≤ `end`; false if there was none.
+    @inlinable @inline(__always)
+    mutating func next<O: RunObserver>(notAfter end: SimTime, observer: inout O) -> Bool {
+        while true {
+            if let input = model.nextInputTime, input <= end, inputFirst(input) {
+                scheduler._now = input
+                _eventsHandled &+= 1
+                model.handleInput(scheduler: &scheduler)
+                inputSequence = scheduler.queue.pushedCount
+                observer.handled(pending: scheduler.queue.count)
+                return true
+            }
+            guard let entry = scheduler.queue.popMin(notAfter: end) else { return false }
             if model.isCancelled(entry.event) {
                 _eventsSkipped &+= 1
                 continue
@@ -98,9 +141,9 @@ public struct Simulation<Model: EventHandler> {
             scheduler._now = entry.time
             _eventsHandled &+= 1
             model.handle(entry.event, scheduler: &scheduler)
+            observer.handled(pending: scheduler.queue.count)
             return true
         }
-        return false
     }
 
     /// Handles every event with time ≤ `end`, then sets the clock to `end` (if it is
@@ -115,16 +158,7 @@ public struct Simulation<Model: EventHandler> {
     /// handled (for measurements; with `NoRunObserver` it compiles away).
     @inlinable
     public mutating func run<O: RunObserver>(until end: SimTime, observer: inout O) {
-        while let entry = scheduler.queue.popMin(notAfter: end) {
-            if model.isCancelled(entry.event) {
-                _eventsSkipped &+= 1
-                continue
-            }
-            scheduler._now = entry.time
-            _eventsHandled &+= 1
-            model.handle(entry.event, scheduler: &scheduler)
-            observer.handled(pending: scheduler.queue.count)
-        }
+        while next(notAfter: end, observer: &observer) {}
         if end > scheduler._now { scheduler._now = end }
     }
 

@@ -182,3 +182,64 @@ struct SimulationTests {
         #expect(sim.now == .seconds(2))
     }
 }
+
+@Suite("Model inputs interleave with queued events exactly as if each had been queued")
+struct InputStreamTests {
+    /// Events are (time, id); handling an event with id < 1000 schedules a timer at
+    /// `time + delay` (often equal to a later input's time, to force ties).
+    struct Model: EventHandler {
+        struct Event { var id: Int }
+        var inputs: [(SimTime, Int)]
+        var viaInputs: Bool
+        var nextInput = 0
+        var log: [Int] = []
+        let delays: [Int64]
+
+        var nextInputTime: SimTime? { viaInputs && nextInput < inputs.count ? inputs[nextInput].0 : nil }
+
+        mutating func handleInput(scheduler: inout Scheduler<Event>) {
+            let id = inputs[nextInput].1
+            nextInput += 1
+            react(id, &scheduler)
+        }
+
+        mutating func handle(_ e: Event, scheduler: inout Scheduler<Event>) {
+            if !viaInputs && e.id < 1_000 {
+                // The queued version of the stream: the next input is pushed right after
+                // this one is handled.
+                react(e.id, &scheduler)
+                nextInput += 1
+                if nextInput < inputs.count { scheduler.schedule(Event(id: inputs[nextInput].1), at: inputs[nextInput].0) }
+                return
+            }
+            react(e.id, &scheduler)
+        }
+
+        mutating func react(_ id: Int, _ s: inout Scheduler<Event>) {
+            log.append(id)
+            if id < 1_000 {
+                s.schedule(Event(id: 1_000 + id), after: .seconds(delays[id % delays.count]))
+            }
+        }
+    }
+
+    @Test("the same order as pushing each input after the previous one, ties included", arguments: 0..<20)
+    func sameOrder(seed: UInt64) {
+        var g = Xoshiro256StarStar(seed: seed, 9)
+        var t: Int64 = 0
+        var inputs: [(SimTime, Int)] = []
+        for i in 0..<300 {
+            t += Int64(g.nextIndex(3))  // many equal times
+            inputs.append((.seconds(t), i))
+        }
+        let delays = (0..<7).map { _ in Int64(g.nextIndex(4)) }
+        var a = Simulation(model: Model(inputs: inputs, viaInputs: true, delays: delays))
+        a.run(until: .seconds(10_000))
+        var b = Simulation(model: Model(inputs: inputs, viaInputs: false, delays: delays))
+        b.schedule(.init(id: inputs[0].1), at: inputs[0].0)
+        b.run(until: .seconds(10_000))
+        #expect(a.model.log == b.model.log)
+        #expect(a.eventsHandled == b.eventsHandled)
+        #expect(a.model.log.count == 600)
+    }
+}

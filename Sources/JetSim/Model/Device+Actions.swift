@@ -67,11 +67,7 @@ extension Device {
         case .notify:
             let kind = SystemEventKind(rawValue: action.eventKind) ?? .notification
             if action.app == UserAction.allApps {
-                // A broadcast (orientation, locale, location): a few an hour, so a pass
-                // over the apps costs less than keeping a list of resident ones.
-                for a in apps.indices where apps[a].state.isResident {
-                    systemEvent(kind, value: action.value, to: Int32(a), now)
-                }
+                broadcast(kind, value: action.value, now)
             } else {
                 systemEvent(kind, value: action.value, to: action.app, now)
             }

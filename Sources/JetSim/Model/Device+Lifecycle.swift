@@ -19,7 +19,7 @@ extension Device {
     func unsavedEdits(_ app: Int32) -> Int {
         let micros = apps[Int(app)].unsavedMicros
         guard micros > 0 else { return 0 }
-        return Int(Double(micros) * profile(app).unsavedEditsPerMinute / 60_000_000)
+        return Int(Double(micros) * profiles[pi(app)].unsavedEditsPerMinute / 60_000_000)
     }
 
     /// Adds the active time since `activeSince` to the unsaved work.
@@ -40,32 +40,32 @@ extension Device {
 
     /// What a suspended app keeps resident after the device's compression.
 
-    func suspendedResidentKB(_ p: AppProfile) -> Int64 {
-        params.suspendedCompressionRatio <= 1 ? p.suspendedKB
-            : Int64((Double(p.suspendedKB) / params.suspendedCompressionRatio).rounded())
+    func suspendedResidentKB(_ p: Int) -> Int64 {
+        params.suspendedCompressionRatio <= 1 ? profiles[p].suspendedKB
+            : Int64((Double(profiles[p].suspendedKB) / params.suspendedCompressionRatio).rounded())
     }
 
     /// The policy's view of a candidate.
 
     func candidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) -> EvictionCandidate {
         let r = apps[Int(app)]
-        let p = profile(app)
+        let p = pi(app)
         return EvictionCandidate(
-            state: r.state, mode: r.has(AppRuntime.modeActive) ? p.mode : .none,
+            state: r.state, mode: r.has(AppRuntime.modeActive) ? profiles[p].mode : .none,
             hasBackgroundTask: r.has(AppRuntime.bgTask), residentKB: r.residentKB,
             lastUsed: r.lastUsed, now: now, launchCount: Int(r.launches),
             coldLaunchCost: coldLatency(p),
-            residentLaunchCost: r.state == .suspended ? warmLatency(p) : p.hotLaunch,
-            unsavedEdits: unsavedEdits(app), preservesUIState: p.preservesUIState,
+            residentLaunchCost: r.state == .suspended ? warmLatency(p) : profiles[p].hotLaunch,
+            unsavedEdits: unsavedEdits(app), preservesUIState: profiles[p].preservesUIState,
             nextUse: r.nextUse, leftFront: leftFront)
     }
 
-    func coldLatency(_ p: AppProfile) -> SimTime { p.coldLaunch + (p.preservesUIState ? p.stateRestore : .zero) }
+    func coldLatency(_ p: Int) -> SimTime { profiles[p].coldLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero) }
 
-    func warmLatency(_ p: AppProfile) -> SimTime {
-        guard params.suspendedCompressionRatio > 1 else { return p.warmLaunch }
+    func warmLatency(_ p: Int) -> SimTime {
+        guard params.suspendedCompressionRatio > 1 else { return profiles[p].warmLaunch }
         // Decompression of the suspended footprint, per MiB.
-        return p.warmLaunch + SimTime(microseconds: params.decompressPerMB.microseconds * p.suspendedKB / 1_024)
+        return profiles[p].warmLaunch + SimTime(microseconds: params.decompressPerMB.microseconds * profiles[p].suspendedKB / 1_024)
     }
 
     // MARK: Front and back
@@ -77,7 +77,7 @@ extension Device {
         accrueUnsaved(app, now)
         apps[Int(app)].state = .inactive
         send(.willResignActive, to: app, now)
-        if profile(app).save == .onResignActive { startSave(app, now, &s) }
+        if profiles[pi(app)].save == .onResignActive { startSave(app, now, &s) }
     }
 
     /// didBecomeActive for an inactive app in front (not a launch).
@@ -95,32 +95,32 @@ extension Device {
         let a = Int(app)
         guard apps[a].state == .inactive || apps[a].state == .active else { return }
         if apps[a].state == .active { resignActive(app, now, &s) }
-        let p = profile(app)
+        let p = pi(app)
         apps[a].state = .background
         apps[a].lastUsed = now
         apps[a].backgroundEntries &+= 1
         if front == app { front = -1 }
         cancelTimers(app, family: 2)  // no periodic saves in the background
-        setResident(app, min(apps[a].residentKB, p.backgroundKB))  // trims its caches
+        setResident(app, min(apps[a].residentKB, profiles[p].backgroundKB))  // trims its caches
         send(.didEnterBackground, to: app, now)
 
         // The handler runs; saving here is part of it.
-        var handler = p.enterBackgroundHandler
-        if p.save == .onEnterBackground {
+        var handler = profiles[p].enterBackgroundHandler
+        if profiles[p].save == .onEnterBackground {
             startSave(app, now, &s)
-            handler += p.saveDuration
+            handler += profiles[p].saveDuration
         }
         if handler > params.enterBackgroundLimit {
             scheduleTimer(.watchdogKill, app, at: now + params.enterBackgroundLimit, &s)
-        } else if p.exitsOnSuspend {
+        } else if profiles[p].exitsOnSuspend {
             scheduleTimer(.exitOnSuspend, app, at: now + handler, &s)
         } else {
             let trip = UInt64(apps[a].backgroundEntries)
             // A background task, with the work it needs.
-            if p.bgTaskProbability > 0 {
+            if profiles[p].bgTaskProbability > 0 {
                 var g = Xoshiro256StarStar(seed: drawKey, UInt64(app), trip, Self.drawBackgroundTask)
-                if p.bgTaskProbability >= 1 || g.nextUnit() < p.bgTaskProbability {
-                    let work = lognormal(p.bgTaskMedian, p.bgTaskSigma, &g)
+                if profiles[p].bgTaskProbability >= 1 || g.nextUnit() < profiles[p].bgTaskProbability {
+                    let work = lognormal(profiles[p].bgTaskMedian, profiles[p].bgTaskSigma, &g)
                     apps[a].set(AppRuntime.bgTask)
                     if work <= params.bgTaskAllowance {
                         scheduleTimer(.bgTaskDone, app, at: now + work, &s)
@@ -130,9 +130,9 @@ extension Device {
                 }
             }
             // A background mode's activity.
-            if p.mode != .none {
+            if profiles[p].mode != .none {
                 var g = Xoshiro256StarStar(seed: drawKey, UInt64(app), trip, Self.drawModeActivity)
-                let activity = lognormal(p.modeActivityMedian, p.modeActivitySigma, &g)
+                let activity = lognormal(profiles[p].modeActivityMedian, profiles[p].modeActivitySigma, &g)
                 if activity > .zero {
                     apps[a].set(AppRuntime.modeActive)
                     scheduleTimer(.modeEnded, app, at: now + activity, &s)
@@ -172,7 +172,10 @@ extension Device {
             metrics.savesAbandoned += 1
         }
         apps[a].state = .suspended
-        setResident(app, min(apps[a].residentKB, suspendedResidentKB(profile(app))))
+        stopRunning(app)
+        suspendedCount += 1
+        apps[a].broadcastMark = broadcastCount
+        setResident(app, min(apps[a].residentKB, suspendedResidentKB(pi(app))))
         trace.record(time: now, app: app, event: .suspended, detail: .none, state: .suspended)
         policy.update(app, candidate(app, now))
     }
@@ -184,7 +187,7 @@ extension Device {
     mutating func launch(_ app: Int32, actionIndex: Int, _ s: inout Scheduler<DeviceEvent>) {
         let now = s.now
         let a = Int(app)
-        let p = profile(app)
+        let p = pi(app)
         let prior = apps[a].state
         let kind: LaunchKind = prior == .notRunning ? .cold : prior == .suspended ? .warm : .hot
         let isRelaunch = apps[a].launches > 0
@@ -201,8 +204,8 @@ extension Device {
         // Room for its active footprint, which it reaches during launch. An app over
         // the per-app limit grows only to the limit (others are killed to make room as
         // it grows, as jetsam would) and is then killed for exceeding it.
-        let overLimit = p.activeKB > params.perAppLimitKB
-        let reach = overLimit ? params.perAppLimitKB : p.activeKB
+        let overLimit = profiles[p].activeKB > params.perAppLimitKB
+        let reach = overLimit ? params.perAppLimitKB : profiles[p].activeKB
         let need = max(0, reach - apps[a].residentKB)
         makeRoom(needKB: need, launching: app, now)
         if availableKB < need {
@@ -220,20 +223,25 @@ extension Device {
         front = app
         if kind == .cold {
             apps[a].state = .inactive
+            running.append(app)
             setResident(app, max(reach, apps[a].residentKB))
             send(.didFinishLaunching, to: app, now)
         } else {
             apps[a].state = .inactive
+            if kind == .warm {
+                running.append(app)
+                suspendedCount -= 1
+            }
             setResident(app, max(reach, apps[a].residentKB))
             send(.willEnterForeground, to: app, now)
-            deliverHeld(app, now)
+            if kind == .warm { deliverHeld(app, now) }
         }
         if overLimit {
             metrics.launchFailures += 1
             terminate(app, .perProcessLimit, now)
             return
         }
-        var latency: SimTime = kind == .cold ? coldLatency(p) : kind == .warm ? warmLatency(p) : p.hotLaunch
+        var latency: SimTime = kind == .cold ? coldLatency(p) : kind == .warm ? warmLatency(p) : profiles[p].hotLaunch
         if params.launchJitterSigma > 0 {
             // Keyed by the app's launch number, which the user alone decides: the
             // same jitter for this launch under every policy and RAM size.
@@ -245,7 +253,7 @@ extension Device {
             switch kind {
             case .cold:
                 metrics.coldRelaunches += 1
-                if let reason = KillReason(rawValue: apps[a].lastKill), reason.losesUserPlace, !p.preservesUIState {
+                if let reason = KillReason(rawValue: apps[a].lastKill), reason.losesUserPlace, !profiles[p].preservesUIState {
                     metrics.stateLossEvents += 1
                 }
             case .warm: metrics.warmRelaunches += 1
@@ -258,9 +266,9 @@ extension Device {
         apps[a].state = .active
         apps[a].activeSince = now
         send(.didBecomeActive, to: app, now, detail: .launch(kind, latency: latency))
-        if p.save == .periodic {
+        if profiles[p].save == .periodic {
             cancelTimers(app, family: 2)
-            scheduleTimer(.periodicSave, app, at: now + p.saveInterval, &s)
+            scheduleTimer(.periodicSave, app, at: now + profiles[p].saveInterval, &s)
         }
     }
 
@@ -278,9 +286,14 @@ extension Device {
             saveOnTerminate(app)
         }
         let lost = unsavedEdits(app)
-        if lost > 0 { metrics.countLoss(lost, strategy: profile(app).save) }
+        if lost > 0 { metrics.countLoss(lost, strategy: profiles[pi(app)].save) }
         if apps[a].has(AppRuntime.saveInFlight) { metrics.savesAbandoned += 1 }
-        metrics.coalescedDropped += apps[a].held.total
+        if apps[a].state == .suspended {
+            metrics.coalescedDropped += heldTotal(app)
+            suspendedCount -= 1
+        } else {
+            stopRunning(app)
+        }
         metrics.countKill(reason)
         setResident(app, 0)
         let launches = apps[a].launches
@@ -308,7 +321,7 @@ extension Device {
         guard apps[a].unsavedMicros > 0 else { return }
         apps[a].saveSnapshot = apps[a].unsavedMicros
         apps[a].set(AppRuntime.saveInFlight)
-        scheduleTimer(.saveDone, app, at: now + profile(app).saveDuration, &s)
+        scheduleTimer(.saveDone, app, at: now + profiles[pi(app)].saveDuration, &s)
     }
 
     mutating func completeSave(_ app: Int32, _ now: SimTime) {
@@ -324,9 +337,9 @@ extension Device {
     /// An on-terminate app saves inside willTerminate, if the save fits its limit.
     mutating func saveOnTerminate(_ app: Int32) {
         let a = Int(app)
-        let p = profile(app)
-        guard p.save == .onTerminate, apps[a].unsavedMicros > 0 else { return }
-        if p.saveDuration <= params.willTerminateLimit {
+        let p = pi(app)
+        guard profiles[p].save == .onTerminate, apps[a].unsavedMicros > 0 else { return }
+        if profiles[p].saveDuration <= params.willTerminateLimit {
             apps[a].unsavedMicros = 0
             metrics.savesCompleted += 1
         } else {
@@ -353,17 +366,48 @@ extension Device {
     }
 
     /// Delivers held events, one per kind (after willEnterForeground, before
-    /// didBecomeActive).
+    /// didBecomeActive): those addressed to the app while it was suspended, and the
+    /// broadcasts it missed since its mark.
     mutating func deliverHeld(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        guard apps[a].held.total > 0 else { return }
+        let mark = Int(apps[a].broadcastMark) * SystemEventKind.count
         for k in SystemEventKind.allCases {
-            let n = apps[a].held.count(k)
+            let missed = Int(broadcastTotals[Int(k.rawValue)] - broadcastHistory[mark + Int(k.rawValue)])
+            let n = apps[a].held.count(k) + missed
             if n > 0 {
                 metrics.coalescedDelivered += 1
-                trace.record(time: now, app: app, event: .deliver(k, count: n), detail: .delivery(k, n, value: apps[a].held.value(k)), state: apps[a].state)
+                let value = missed > 0 ? Int32(broadcastLatest[Int(k.rawValue)]) : apps[a].held.value(k)
+                trace.record(time: now, app: app, event: .deliver(k, count: n), detail: .delivery(k, n, value: value), state: apps[a].state)
             }
         }
         apps[a].held = HeldEvents()
+    }
+
+    /// The number of broadcasts so far.
+    var broadcastCount: UInt32 { UInt32(broadcastHistory.count / SystemEventKind.count - 1) }
+
+    /// Events held for a suspended app: addressed to it, plus broadcasts it missed.
+    func heldTotal(_ app: Int32) -> Int {
+        apps[Int(app)].held.total + Int(broadcastCount - apps[Int(app)].broadcastMark)
+    }
+
+    /// An event for every app (orientation, locale, location): delivered at once to
+    /// each running app; counted as held by every suspended one, which finds out what
+    /// it missed when it resumes. O(running apps), not O(apps).
+    mutating func broadcast(_ kind: SystemEventKind, value: Int32, _ now: SimTime) {
+        let k = Int(kind.rawValue)
+        broadcastTotals[k] &+= 1
+        broadcastLatest[k] = UInt8(clamping: value)
+        broadcastHistory.append(contentsOf: broadcastTotals)
+        metrics.coalescedReceived += suspendedCount
+        for app in running {
+            metrics.immediateDeliveries += 1
+            trace.record(time: now, app: app, event: .deliver(kind, count: 1), detail: .delivery(kind, 1, value: value), state: apps[Int(app)].state)
+        }
+    }
+
+    /// Takes an app off the running list (it stopped executing code).
+    mutating func stopRunning(_ app: Int32) {
+        if let i = running.firstIndex(of: app) { running.remove(at: i) }
     }
 }

@@ -38,13 +38,13 @@ extension Device {
 
     /// didReceiveMemoryWarning to every app that executes code (not suspended); each
     /// frees its share of what it can: down to its background footprint when in
-    /// front, to its suspended footprint when in the background. Warnings are
-    /// edge-triggered and rare, so a pass over the apps is cheaper than keeping a list.
+    /// front, to its suspended footprint when in the background. Goes through the
+    /// running list, so its cost does not grow with the apps installed.
     mutating func sendMemoryWarnings(except skip: Int32 = -1, _ now: SimTime) {
-        for a in apps.indices where apps[a].state.executesCode && a != Int(skip) {
-            let app = Int32(a)
-            let p = profile(app)
-            let floor = apps[a].state == .background ? suspendedResidentKB(p) : p.backgroundKB
+        for app in running where app != skip {
+            let a = Int(app)
+            let p = pi(app)
+            let floor = apps[a].state == .background ? suspendedResidentKB(p) : profiles[p].backgroundKB
             let freed = Int64(Double(max(0, apps[a].residentKB - floor)) * params.memoryWarningFreeShare)
             setResident(app, apps[a].residentKB - freed)
             metrics.memoryWarnings += 1

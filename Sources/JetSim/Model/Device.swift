@@ -1,7 +1,7 @@
 import SimKernel
 
 /// One app's state on one device. A plain struct in a contiguous array, indexed by
-/// the app's index on the device: 72 bytes, laid out so that with its timer stamps,
+/// the app's index on the device: 80 bytes, laid out so that with its timer stamps,
 /// its installed-app entry and its share of any policy's index it stays under 128
 /// bytes (`Device.stateBytes`).
 public struct AppRuntime: Sendable, Equatable {
@@ -17,6 +17,9 @@ public struct AppRuntime: Sendable, Equatable {
     @usableFromInline var backgroundEntries: UInt32 = 0
     /// Launches on this device so far.
     public var launches: UInt32 = 0
+    /// The number of broadcast events when it was suspended: it has missed the ones
+    /// after (see `Device.broadcast`).
+    @usableFromInline var broadcastMark: UInt32 = 0
     /// When the current state's clock started: when it became active (unsaved work
     /// accrues while active), or, in the background, the time before which it is not
     /// suspended (didEnterBackground + the grace). One field: the two never overlap.
@@ -111,7 +114,8 @@ public struct HeldEvents: Sendable, Equatable {
 /// app timers carry a generation stamp so that cancelled ones are skipped.
 public struct DeviceEvent: Sendable {
     public enum Kind: UInt8, Sendable {
-        /// The next action of the user timeline (`index`).
+        /// Unused: user actions are the engine's inputs (`handleInput`), kept so the
+        /// raw values of the timer kinds stay put.
         case userAction
         /// The background grace ended: suspend if no work is left.
         case suspendDue
@@ -181,6 +185,18 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// Relaunch latencies; the runner swaps in its accumulator for the run.
     public var relaunchLatency = LatencyHistogram()
     public internal(set) var availableKB: Int64 = 0
+    /// Apps executing code (active, inactive, background), in the order they started:
+    /// few at a time, so warnings and broadcasts go through this list, not all apps.
+    var running = ContiguousArray<Int32>()
+    /// Apps suspended now.
+    var suspendedCount = 0
+    /// Broadcast events (to every app) so far, by kind, and their latest values.
+    var broadcastTotals = ContiguousArray<UInt32>(repeating: 0, count: SystemEventKind.count)
+    var broadcastLatest = ContiguousArray<UInt8>(repeating: 0, count: SystemEventKind.count)
+    /// The totals after each broadcast (five per entry; entry 0 is all zeros): what a
+    /// suspended app missed since its mark is `totals - history[mark]`, without ever
+    /// visiting suspended apps when an event is broadcast.
+    var broadcastHistory = ContiguousArray<UInt32>()
     /// The app in front (-1: none).
     public internal(set) var front: Int32 = -1
     var locked = false
@@ -188,6 +204,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var powerDialog = false
     var interrupted = false
     public internal(set) var poweredOff = false
+    /// The timeline index of the next user action.
+    var nextAction = 0
     /// Memory warnings were sent and available memory has not recovered since.
     var warned = false
     /// Verify the memory invariant after every event (tests).
@@ -217,19 +235,41 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         policy.reset(appCount: n, context: context)
         metrics = DeviceMetrics()
         availableKB = params.ramKB - params.osReserveKB
+        running.removeAll(keepingCapacity: true)
+        suspendedCount = 0
+        for k in 0..<SystemEventKind.count { broadcastTotals[k] = 0; broadcastLatest[k] = 0 }
+        broadcastHistory.removeAll(keepingCapacity: true)
+        broadcastHistory.append(contentsOf: broadcastTotals)
         front = -1
         locked = false; switcherOpen = false; powerDialog = false; interrupted = false; poweredOff = false
         warned = false
+        nextAction = 0
     }
 
-    /// Schedules the first user action. Call once after `reset`.
-    public func start(_ scheduler: inout Scheduler<DeviceEvent>) {
-        if !timeline.actions.isEmpty {
-            scheduler.schedule(DeviceEvent(.userAction, app: -1, index: 0), at: timeline.actions[0].time)
-        }
+    /// Readies the device to run. The user timeline is fed to the engine as the
+    /// model's input stream (no queue traffic per action). Call once after `reset`.
+    public func start(_ scheduler: inout Scheduler<DeviceEvent>) {}
+
+    /// The next user action's time: the engine interleaves the timeline with the
+    /// device's timers (see `EventHandler.nextInputTime`).
+    public var nextInputTime: SimTime? {
+        nextAction < timeline.actions.count ? timeline.actions[nextAction].time : nil
     }
 
-    @inlinable public func profile(_ app: Int32) -> AppProfile { profiles[Int(installed[Int(app)])] }
+    /// Performs the next user action.
+    public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
+        let i = nextAction
+        nextAction += 1
+        perform(timeline.actions[i], index: i, &s)
+        if checksInvariants { checkMemoryInvariant() }
+    }
+
+    /// The profile of an app (a copy: for reports and tests).
+    public func profile(_ app: Int32) -> AppProfile { profiles[Int(installed[Int(app)])] }
+
+    /// The index of an app's profile in `profiles`. The model reads profile fields in
+    /// place (`profiles[pi(app)].activeKB`) rather than copying the 170-byte profile.
+    @inline(__always) func pi(_ app: Int32) -> Int { Int(installed[Int(app)]) }
 
     public func isCancelled(_ e: DeviceEvent) -> Bool {
         if e.kind == .userAction { return false }
@@ -239,11 +279,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
         switch e.kind {
         case .userAction:
-            let i = Int(e.index)
-            perform(timeline.actions[i], index: i, &s)
-            if i + 1 < timeline.actions.count {
-                s.schedule(DeviceEvent(.userAction, app: -1, index: Int32(i + 1)), at: timeline.actions[i + 1].time)
-            }
+            // User actions arrive as inputs (handleInput), never through the queue.
+            preconditionFailure("user actions are inputs, not queued events")
         case .suspendDue:
             suspendIfIdle(e.app, s.now)
         case .bgTaskDone:
@@ -268,7 +305,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
             let a = Int(e.app)
             if apps[a].state == .active || apps[a].state == .inactive {
                 startSave(e.app, s.now, &s)
-                scheduleTimer(.periodicSave, e.app, at: s.now + profile(e.app).saveInterval, &s)
+                scheduleTimer(.periodicSave, e.app, at: s.now + profiles[pi(e.app)].saveInterval, &s)
             }
         }
         if checksInvariants { checkMemoryInvariant() }
@@ -299,6 +336,18 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 }
 
 extension Device {
+    /// Sizes the device's buffers for `apps` apps, so that resets up to that size never
+    /// allocate (the policy's index included), and the event queue for `events` pending.
+    public mutating func reserve(apps n: Int, actions: Int, events: Int, queue: inout EventQueue<DeviceEvent>) {
+        apps.reserveCapacity(n)
+        timers.reset(slots: 3 * n)
+        timers.reset(slots: 0)
+        policy.reset(appCount: n, context: PolicyContext())
+        running.reserveCapacity(64)
+        broadcastHistory.reserveCapacity(SystemEventKind.count * max(64, actions / 8))
+        queue.reserveCapacity(events)
+    }
+
     /// Bytes of simulator state the device holds (array capacities, not counts),
     /// including its policy's index: for the 128-bytes-per-installed-app target.
     /// The event queue and the lent inputs (timeline) are per-device overhead.

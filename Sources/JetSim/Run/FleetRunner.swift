@@ -172,6 +172,35 @@ public struct DeviceInputs {
         user = UserModel(plan.workload.user, seed: plan.workload.seed)
     }
 
+    /// A generous bound on the apps a device installs (the 99.99th percentile of
+    /// the installed-apps distribution, drawn), and on its timeline's length.
+    var likelyMaxApps: Int {
+        if let usage = plan.usage { return usage.appNames.map(\.count).max() ?? 1 }
+        var g = Xoshiro256StarStar(seed: plan.workload.seed, 0xB0D)
+        var draws = (0..<10_000).map { _ in plan.workload.catalog.installedPerDevice.sample(&g) }
+        draws.sort()
+        return min(catalog.profiles.count, max(1, Int(draws[9_998].rounded(.up)) + 1))
+    }
+
+    var likelyMaxActions: Int {
+        let u = plan.workload.user
+        let days = plan.workload.fleet.duration.seconds / 86_400
+        // Per session at most a handful of actions per app, plus interruptions; and the
+        // all-day events. Doubled for the tail.
+        let perDay = u.sessionsPerDay * (6 + 4 * u.extraAppsMean) + u.callsPerDay + u.smsPerDay + u.alertsPerDay
+            + u.notificationsPerDay + u.localeChangesPerDay + u.locationChangesPerDay + 24 * u.orientationChangesPerHourOfUse
+        return Int(2 * perDay * max(days, 1)) + 256
+    }
+
+    /// Reserves room for a device of `apps` apps and `actions` timeline actions.
+    mutating func reserve(apps: Int, actions: Int) {
+        timeline.actions.reserveCapacity(actions)
+        timeline.nextUseAfter.reserveCapacity(actions)
+        timeline.firstUse.reserveCapacity(apps)
+        scratch.reserveCapacity(actions / 2)
+        installed.reserveCapacity(apps)
+    }
+
     /// Fills the buffers for device `d`; returns its device class index.
     public mutating func build(device d: Int) -> Int {
         let device = UInt64(d)
@@ -232,23 +261,29 @@ public struct DeviceWorker {
     /// Per-cell results so far.
     public internal(set) var accumulators: [CellAccumulator]
     var seconds: [Double]
+    /// The device class of the inputs built last (-1: none yet).
+    var lastClass = -1
 
     public init(shared: FleetRunner.Shared) {
         self.shared = shared
         inputs = DeviceInputs(plan: shared.plan, catalog: shared.catalog)
         accumulators = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count)
         seconds = [Double](repeating: 0, count: shared.plan.cells.count)
+        reserve()
     }
 
-    /// Runs device `d` in every cell; returns the events handled.
-    public mutating func runDevice(_ d: Int) -> Int {
+    /// Runs device `d` in every cell; returns the events handled. With
+    /// `reusingInputs`, the inputs built by the previous call (for the same device) are
+    /// run again without being rebuilt: for benchmarks that time the simulation alone.
+    public mutating func runDevice(_ d: Int, reusingInputs: Bool = false) -> Int {
         var none: String? = nil
-        return runDevice(d, rows: &none)
+        return runDevice(d, rows: &none, reusingInputs: reusingInputs)
     }
 
-    mutating func runDevice(_ d: Int, rows: inout String?) -> Int {
+    mutating func runDevice(_ d: Int, rows: inout String?, reusingInputs: Bool = false) -> Int {
         let plan = shared.plan
-        let classIndex = inputs.build(device: d)
+        if !reusingInputs || lastClass < 0 { lastClass = inputs.build(device: d) }
+        let classIndex = lastClass
         var context = shared.context
         context.device = UInt64(d)
         var events = 0
@@ -270,17 +305,53 @@ public struct DeviceWorker {
         return events
     }
 
+    /// Sizes every buffer for the largest device the workload is likely to produce, so
+    /// that a fleet run allocates a fixed amount, not more as the fleet grows (a rarer,
+    /// larger device still works: its buffers grow once).
+    mutating func reserve() {
+        let apps = inputs.likelyMaxApps
+        let actions = inputs.likelyMaxActions
+        inputs.reserve(apps: apps, actions: actions)
+        let events = 64 + apps
+        sims.largestFirst.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.largestFirst.scheduler.queue)
+        sims.lru.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.lru.scheduler.queue)
+        sims.jetsamBands.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.jetsamBands.scheduler.queue)
+        sims.androidLMK.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.androidLMK.scheduler.queue)
+        sims.costAware.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.costAware.scheduler.queue)
+        sims.random.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.random.scheduler.queue)
+        sims.oracle.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.oracle.scheduler.queue)
+    }
+
+    /// Runs device `d` in the first cell only, averaging the number of pending events
+    /// over the run (for comparing the model with the engine's hold rate at the same
+    /// queue size). Returns the events handled and that mean.
+    public mutating func measurePending(_ d: Int) -> (events: Int, meanPending: Double) {
+        let classIndex = inputs.build(device: d)
+        var context = shared.context
+        context.device = UInt64(d)
+        var observer = PendingAverage()
+        let (_, e) = runCell(shared.plan.cells[0].policy, params: shared.classParams[classIndex][0],
+                             context: context, cell: 0, observer: &observer)
+        return (e, observer.mean)
+    }
+
     /// Runs the current device in one cell, with the policy's own specialised loop.
     mutating func runCell(_ policy: PolicyName, params: DeviceParameters, context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
+        var none = NoRunObserver()
+        return runCell(policy, params: params, context: context, cell: cell, observer: &none)
+    }
+
+    mutating func runCell<O: RunObserver>(_ policy: PolicyName, params: DeviceParameters, context: PolicyContext,
+                                          cell: Int, observer: inout O) -> (DeviceMetrics, Int) {
         let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context)
         switch policy {
-        case .largestFirst: return Self.simulate(&sims.largestFirst, io, &accumulators[cell].latency)
-        case .lru: return Self.simulate(&sims.lru, io, &accumulators[cell].latency)
-        case .jetsamBands: return Self.simulate(&sims.jetsamBands, io, &accumulators[cell].latency)
-        case .androidLMK: return Self.simulate(&sims.androidLMK, io, &accumulators[cell].latency)
-        case .costAware: return Self.simulate(&sims.costAware, io, &accumulators[cell].latency)
-        case .random: return Self.simulate(&sims.random, io, &accumulators[cell].latency)
-        case .oracle: return Self.simulate(&sims.oracle, io, &accumulators[cell].latency)
+        case .largestFirst: return Self.simulate(&sims.largestFirst, io, &accumulators[cell].latency, &observer)
+        case .lru: return Self.simulate(&sims.lru, io, &accumulators[cell].latency, &observer)
+        case .jetsamBands: return Self.simulate(&sims.jetsamBands, io, &accumulators[cell].latency, &observer)
+        case .androidLMK: return Self.simulate(&sims.androidLMK, io, &accumulators[cell].latency, &observer)
+        case .costAware: return Self.simulate(&sims.costAware, io, &accumulators[cell].latency, &observer)
+        case .random: return Self.simulate(&sims.random, io, &accumulators[cell].latency, &observer)
+        case .oracle: return Self.simulate(&sims.oracle, io, &accumulators[cell].latency, &observer)
         }
     }
 
@@ -292,8 +363,8 @@ public struct DeviceWorker {
         let context: PolicyContext
     }
 
-    static func simulate<P: EvictionPolicy>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
-                                           _ latency: inout LatencyHistogram) -> (DeviceMetrics, Int) {
+    static func simulate<P: EvictionPolicy, O: RunObserver>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
+                                                            _ latency: inout LatencyHistogram, _ observer: inout O) -> (DeviceMetrics, Int) {
         sim.reset()
         // Lend the device this worker's buffers for the run, and take them back
         // after, so that they stay uniquely owned (no copy-on-write next device).
@@ -301,7 +372,7 @@ public struct DeviceWorker {
                         timeline: io.timeline, context: io.context)
         swap(&sim.model.relaunchLatency, &latency)
         sim.model.start(&sim.scheduler)
-        sim.run(until: io.shared.plan.workload.fleet.duration)
+        sim.run(until: io.shared.plan.workload.fleet.duration, observer: &observer)
         swap(&sim.model.relaunchLatency, &latency)
         sim.model.releaseInputs()
         return (sim.model.metrics, sim.eventsHandled)

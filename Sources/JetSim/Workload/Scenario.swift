@@ -369,7 +369,9 @@ public enum ScenarioRunner {
         var sim = Simulation(model: device)
         sim.model.start(&sim.scheduler)
         sim.run(until: sc.endTime)
-        let held = sim.model.apps.reduce(0) { $0 + $1.held.total }
+        let held = sim.model.apps.indices.reduce(0) {
+            $0 + (sim.model.apps[$1].state == .suspended ? sim.model.heldTotal(Int32($1)) : 0)
+        }
         return Result(records: sim.model.trace.records, metrics: sim.model.metrics,
                       latencies: sim.model.relaunchLatency, heldAtEnd: held)
     }
