@@ -47,17 +47,21 @@ extension Device {
 
     /// The policy's view of a candidate.
 
+    @inline(__always)
     func candidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) -> EvictionCandidate {
-        let r = apps[Int(app)]
+        // Fields are read in place: copying the whole app record here showed up as
+        // memcpy in profiles.
+        let a = Int(app)
         let p = pi(app)
+        let state = apps[a].state
         return EvictionCandidate(
-            state: r.state, mode: r.has(AppRuntime.modeActive) ? profiles[p].mode : .none,
-            hasBackgroundTask: r.has(AppRuntime.bgTask), residentKB: r.residentKB,
-            lastUsed: r.lastUsed, now: now, launchCount: Int(r.launches),
+            state: state, mode: apps[a].has(AppRuntime.modeActive) ? profiles[p].mode : .none,
+            hasBackgroundTask: apps[a].has(AppRuntime.bgTask), residentKB: apps[a].residentKB,
+            lastUsed: apps[a].lastUsed, now: now, launchCount: Int(apps[a].launches),
             coldLaunchCost: coldLatency(p),
-            residentLaunchCost: r.state == .suspended ? warmLatency(p) : profiles[p].hotLaunch,
+            residentLaunchCost: state == .suspended ? warmLatency(p) : profiles[p].hotLaunch,
             unsavedEdits: unsavedEdits(app), preservesUIState: profiles[p].preservesUIState,
-            nextUse: r.nextUse, leftFront: leftFront)
+            nextUse: apps[a].nextUse, leftFront: leftFront)
     }
 
     func coldLatency(_ p: Int) -> SimTime { profiles[p].coldLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero) }

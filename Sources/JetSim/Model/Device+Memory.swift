@@ -27,13 +27,16 @@ extension Device {
 
     /// Kills candidates in the policy's order until `availableKB >= target` or no
     /// candidate is left.
+    @inline(never)  // a function of its own: profilers can attribute kill cost to it
     mutating func killLoop(untilAvailable target: Int64, _ now: SimTime) {
+        trace.killLoop(began: true)
         while availableKB < target {
             guard let victim = policy.victim() else { break }
             precondition(victim != front && apps[Int(victim)].state.isResident,
                          "\(Policy.name) named app \(victim), which is not a candidate")
             terminate(victim, .memoryPressure, now)
         }
+        trace.killLoop(began: false)
     }
 
     /// didReceiveMemoryWarning to every app that executes code (not suspended); each

@@ -39,6 +39,14 @@ public enum TraceDetail: Sendable, Equatable {
 /// `NoTrace` every call compiles away.
 public protocol TraceSink {
     mutating func record(time: SimTime, app: Int32, event: TraceEvent, detail: TraceDetail, state: AppState)
+
+    /// Called when the kill loop starts (`true`) and ends (`false`): a hook for
+    /// measuring it (see the stress benchmarks). Default: nothing.
+    mutating func killLoop(began: Bool)
+}
+
+extension TraceSink {
+    @inlinable @inline(__always) public mutating func killLoop(began: Bool) {}
 }
 
 /// The sink that records nothing (batch runs).

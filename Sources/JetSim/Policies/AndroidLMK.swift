@@ -40,6 +40,7 @@ public struct AndroidLMK: EvictionPolicy {
 
     public var stateBytes: Int { heaps.stateBytes }
 
+    @inline(__always)
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
         if c.leftFront && previous != app {
             // The former previous app, if it was held at 700, drops to cached.

@@ -59,6 +59,7 @@ public struct CostAware: EvictionPolicy {
         return Double(max(c.launchCount, 1)) * (launchPenalty + lossPenalty) / sizeMB
     }
 
+    @inline(__always)
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
         if c.leftFront || !heap.contains(app) { base[Int(app)] = Float(inflation) }
         let h = Double(base[Int(app)]) + priority(c)

@@ -42,6 +42,7 @@ public struct JetsamBands: EvictionPolicy {
         }
     }
 
+    @inline(__always)
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
         let b = Self.band(of: c)
         // Entering a band (or re-entering it) appends; staying in it keeps the place.

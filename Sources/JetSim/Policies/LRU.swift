@@ -13,6 +13,7 @@ public struct LRU: EvictionPolicy {
 
     public mutating func reset(appCount: Int, context: PolicyContext) { order.reset(appCount: appCount) }
 
+    @inline(__always)
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
         // Only leaving the front is a use; state changes in the background are not.
         if !order.contains(app) { order.append(app) }

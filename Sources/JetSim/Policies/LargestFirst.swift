@@ -13,6 +13,7 @@ public struct LargestFirst: EvictionPolicy {
 
     public mutating func reset(appCount: Int, context: PolicyContext) { heap.reset(appCount: appCount) }
 
+    @inline(__always)
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
         heap.set(app, .init(-c.residentKB, c.lastUsed.microseconds))
     }

@@ -23,6 +23,7 @@ public struct RandomEviction: EvictionPolicy {
         rng = Xoshiro256StarStar(seed: context.seed, context.device, Self.streamID)
     }
 
+    @inline(__always)
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
         guard position[Int(app)] < 0 else { return }
         position[Int(app)] = Int32(members.count)
