@@ -92,7 +92,7 @@ let benchmarks: @Sendable () -> Void = {
     for devices in [100, 1_000] {
         Benchmark("Fleet_\(devices)_devices_1d_7policies", configuration: .init(
             metrics: [.wallClock, .mallocCountTotal, .devicesPerSecond, .eventsPerSecond], maxDuration: .seconds(5), maxIterations: 20,
-            thresholds: [.mallocCountTotal: .init(absolute: [.p90: 200])]
+            thresholds: [.mallocCountTotal: .init(absolute: [.p90: 50])]
         ), closure: { benchmark in
             let plan = defaultPlan(devices: devices, days: 1, cells: PolicyName.allCases.map { Cell(policy: $0, ramKB: 3 * 1_048_576) }, threads: 2)
             benchmark.startMeasurement()
