@@ -33,3 +33,17 @@ struct StateBytesTests {
         print("state-bytes \(policy.rawValue) \(bytes)")
     }
 }
+
+@Suite("Fixed per-device overhead")
+struct FixedOverheadTests {
+    @Test("the device value itself is small and does not grow with apps")
+    func fixed() {
+        var d = Device<LRU, NoTrace>(trace: NoTrace())
+        let small = d.stateBytes.fixed
+        d.reset(profiles: [AppProfile()], installed: ContiguousArray(repeating: 0, count: 5_000),
+                params: DeviceParameters(), timeline: Timeline(actions: [], appCount: 5_000), context: PolicyContext())
+        #expect(d.stateBytes.fixed == small)
+        #expect(small < 1_024)
+        print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
+    }
+}
