@@ -96,4 +96,75 @@ public struct DeviceMetrics: Sendable, Equatable {
         case .powerOff: killsPowerOff += 1
         }
     }
+
+    /// Every counter, in a fixed order: how shard states store metrics, and how they
+    /// add up (`add`). Names are in `counterNames`.
+    public var counters: [Int] {
+        get {
+            [launches, relaunches, coldRelaunches, warmRelaunches, hotRelaunches, launchFailures,
+             Int(relaunchLatencySumMicros), killsPressure, killsBgExpired, killsWatchdog, killsUser, killsLimit,
+             killsExitsOnSuspend, killsPowerOff, foregroundKills, dataLossEvents, dataLossUnits,
+             lossOnResignActive, lossOnEnterBackground, lossOnTerminate, lossPeriodic, lossNever,
+             stateLossEvents, memoryWarnings, coalescedReceived, coalescedDelivered, coalescedDropped,
+             immediateDeliveries, savesCompleted, savesAbandoned]
+        }
+        set {
+            precondition(newValue.count == Self.counterNames.count)
+            var i = 0
+            func next() -> Int { defer { i += 1 }; return newValue[i] }
+            launches = next(); relaunches = next(); coldRelaunches = next(); warmRelaunches = next()
+            hotRelaunches = next(); launchFailures = next(); relaunchLatencySumMicros = Int64(next())
+            killsPressure = next(); killsBgExpired = next(); killsWatchdog = next(); killsUser = next()
+            killsLimit = next(); killsExitsOnSuspend = next(); killsPowerOff = next(); foregroundKills = next()
+            dataLossEvents = next(); dataLossUnits = next(); lossOnResignActive = next()
+            lossOnEnterBackground = next(); lossOnTerminate = next(); lossPeriodic = next(); lossNever = next()
+            stateLossEvents = next(); memoryWarnings = next(); coalescedReceived = next()
+            coalescedDelivered = next(); coalescedDropped = next(); immediateDeliveries = next()
+            savesCompleted = next(); savesAbandoned = next()
+        }
+    }
+
+    public static let counterNames = [
+        "launches", "relaunches", "cold_relaunches", "warm_relaunches", "hot_relaunches", "launch_failures",
+        "relaunch_latency_sum_us", "kills_pressure", "kills_bg_expired", "kills_watchdog", "kills_user",
+        "kills_limit", "kills_exits_on_suspend", "kills_power_off", "kills_foreground", "data_loss_events",
+        "data_loss_units", "loss_on_resign_active", "loss_on_enter_background", "loss_on_terminate",
+        "loss_periodic", "loss_never", "state_loss_events", "memory_warnings", "coalesced_received",
+        "coalesced_delivered", "coalesced_dropped", "immediate_deliveries", "saves_completed", "saves_abandoned",
+    ]
+
+    /// Adds another device's (or shard's) counters, exactly. Field by field (the
+    /// same fields as `counters`; a test checks they agree), so it never allocates.
+    public mutating func add(_ o: DeviceMetrics) {
+        launches += o.launches
+        relaunches += o.relaunches
+        coldRelaunches += o.coldRelaunches
+        warmRelaunches += o.warmRelaunches
+        hotRelaunches += o.hotRelaunches
+        launchFailures += o.launchFailures
+        relaunchLatencySumMicros += o.relaunchLatencySumMicros
+        killsPressure += o.killsPressure
+        killsBgExpired += o.killsBgExpired
+        killsWatchdog += o.killsWatchdog
+        killsUser += o.killsUser
+        killsLimit += o.killsLimit
+        killsExitsOnSuspend += o.killsExitsOnSuspend
+        killsPowerOff += o.killsPowerOff
+        foregroundKills += o.foregroundKills
+        dataLossEvents += o.dataLossEvents
+        dataLossUnits += o.dataLossUnits
+        lossOnResignActive += o.lossOnResignActive
+        lossOnEnterBackground += o.lossOnEnterBackground
+        lossOnTerminate += o.lossOnTerminate
+        lossPeriodic += o.lossPeriodic
+        lossNever += o.lossNever
+        stateLossEvents += o.stateLossEvents
+        memoryWarnings += o.memoryWarnings
+        coalescedReceived += o.coalescedReceived
+        coalescedDelivered += o.coalescedDelivered
+        coalescedDropped += o.coalescedDropped
+        immediateDeliveries += o.immediateDeliveries
+        savesCompleted += o.savesCompleted
+        savesAbandoned += o.savesAbandoned
+    }
 }
