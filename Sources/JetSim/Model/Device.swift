@@ -110,13 +110,11 @@ public struct HeldEvents: Sendable, Equatable {
     }
 }
 
-/// A device event: a small plain struct. User actions carry their timeline index;
-/// app timers carry a generation stamp so that cancelled ones are skipped.
+/// A device timer event: a small plain struct with a generation stamp, so that
+/// cancelled ones are skipped. (User actions are not events: the engine takes the
+/// timeline as the device's input stream.)
 public struct DeviceEvent: Sendable {
     public enum Kind: UInt8, Sendable {
-        /// Unused: user actions are the engine's inputs (`handleInput`), kept so the
-        /// raw values of the timer kinds stay put.
-        case userAction
         /// The background grace ended: suspend if no work is left.
         case suspendDue
         /// The background task finished its work.
@@ -138,13 +136,11 @@ public struct DeviceEvent: Sendable {
     public var kind: Kind
     public var app: Int32
     public var stamp: UInt32
-    public var index: Int32
 
-    @inlinable init(_ kind: Kind, app: Int32, stamp: UInt32 = 0, index: Int32 = 0) {
+    @inlinable init(_ kind: Kind, app: Int32, stamp: UInt32 = 0) {
         self.kind = kind
         self.app = app
         self.stamp = stamp
-        self.index = index
     }
 
     /// The timer slot family of an app timer: background work, save, periodic save.
@@ -272,15 +268,11 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     @inline(__always) func pi(_ app: Int32) -> Int { Int(installed[Int(app)]) }
 
     public func isCancelled(_ e: DeviceEvent) -> Bool {
-        if e.kind == .userAction { return false }
         return !timers.isCurrent(3 * Int(e.app) + e.slotFamily, e.stamp)
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
         switch e.kind {
-        case .userAction:
-            // User actions arrive as inputs (handleInput), never through the queue.
-            preconditionFailure("user actions are inputs, not queued events")
         case .suspendDue:
             suspendIfIdle(e.app, s.now)
         case .bgTaskDone:

@@ -93,18 +93,14 @@ public enum FleetRunner {
     public final class Shared: Sendable {
         let plan: RunPlan
         let catalog: AppCatalog
-        let classChoice: AliasTable
         let classParams: [[DeviceParameters]]  // [class][cell]
-        let user: UserModel
         let context: PolicyContext
 
         public init(plan: RunPlan, catalog: AppCatalog) {
             self.plan = plan
             self.catalog = catalog
             let w = plan.workload
-            classChoice = AliasTable(weights: w.deviceClasses.map(\.share))
             classParams = w.deviceClasses.map { c in plan.cells.map { c.parameters(ramKB: $0.ramKB) } }
-            user = UserModel(w.user, seed: w.seed)
             context = PolicyContext(seed: w.seed, costAware: w.policies.costAware)
         }
     }
