@@ -303,11 +303,16 @@ extension Device {
         let launches = apps[a].launches
         let nextUse = apps[a].nextUse
         let lastUsed = apps[a].lastUsed
+        let generations = apps[a].generations
         apps[a] = AppRuntime()
         apps[a].launches = launches
         apps[a].nextUse = nextUse
         apps[a].lastUsed = lastUsed
         apps[a].lastKill = reason.rawValue
+        // Timer generations outlive the process, or a timer of the dead one could
+        // match a timer of the next one: carry them over, then make every pending
+        // timer stale.
+        apps[a].generations = generations
         for family in 0..<3 { cancelTimers(app, family: family) }
         policy.remove(app)
         if front == app { front = -1 }

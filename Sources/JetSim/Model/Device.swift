@@ -13,13 +13,16 @@ public struct AppRuntime: Sendable, Equatable {
     @usableFromInline var held = HeldEvents()
     /// Resident memory now, KiB (32 bits: up to 2 TiB).
     @usableFromInline var resident: Int32 = 0
-    /// Trips to the background so far (keys its per-trip random draws).
-    @usableFromInline var backgroundEntries: UInt32 = 0
     /// Launches on this device so far.
     public var launches: UInt32 = 0
     /// The number of broadcast events when it was suspended: it has missed the ones
     /// after (see `Device.broadcast`).
     @usableFromInline var broadcastMark: UInt32 = 0
+    /// Trips to the background so far, modulo 2^16 (keys its per-trip random draws).
+    @usableFromInline var backgroundEntries: UInt16 = 0
+    /// Timer generations (lazy cancellation, as the engine's `GenerationTable` does,
+    /// kept here so a timer costs no separate array): background work, save, periodic.
+    @usableFromInline var generations: (UInt16, UInt16, UInt16) = (0, 0, 0)
     /// When the current state's clock started: when it became active (unsaved work
     /// accrues while active), or, in the background, the time before which it is not
     /// suspended (didEnterBackground + the grace). One field: the two never overlap.
@@ -57,6 +60,28 @@ public struct AppRuntime: Sendable, Equatable {
     }
 
     public init() {}
+
+    /// The current generation of a timer family (0 background, 1 save, 2 periodic).
+    @inlinable func generation(_ family: Int) -> UInt16 {
+        family == 0 ? generations.0 : family == 1 ? generations.1 : generations.2
+    }
+
+    /// Makes every pending timer of a family stale.
+    @inlinable mutating func cancel(_ family: Int) {
+        switch family {
+        case 0: generations.0 &+= 1
+        case 1: generations.1 &+= 1
+        default: generations.2 &+= 1
+        }
+    }
+
+    public static func == (a: AppRuntime, b: AppRuntime) -> Bool {
+        a.state == b.state && a.flags == b.flags && a.lastKill == b.lastKill && a.held == b.held
+            && a.resident == b.resident && a.launches == b.launches && a.broadcastMark == b.broadcastMark
+            && a.backgroundEntries == b.backgroundEntries && a.generations == b.generations
+            && a.stateTime == b.stateTime && a.unsavedMicros == b.unsavedMicros && a.saveSnapshot == b.saveSnapshot
+            && a.lastUsed == b.lastUsed && a.nextUse == b.nextUse
+    }
 }
 
 /// System events held for a suspended app: per kind, how many arrived and the latest
@@ -174,7 +199,6 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     // State.
     public internal(set) var apps: ContiguousArray<AppRuntime> = []
-    var timers = GenerationTable(slots: 0)
     public var policy = Policy()
     public var trace: Trace
     public var metrics = DeviceMetrics()
@@ -227,7 +251,6 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         apps.removeAll(keepingCapacity: true)
         apps.append(contentsOf: repeatElement(AppRuntime(), count: n))
         for a in 0..<min(n, timeline.firstUse.count) { apps[a].nextUse = timeline.firstUse[a] }
-        timers.reset(slots: 3 * n)
         policy.reset(appCount: n, context: context)
         metrics = DeviceMetrics()
         availableKB = params.ramKB - params.osReserveKB
@@ -268,7 +291,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     @inline(__always) func pi(_ app: Int32) -> Int { Int(installed[Int(app)]) }
 
     public func isCancelled(_ e: DeviceEvent) -> Bool {
-        return !timers.isCurrent(3 * Int(e.app) + e.slotFamily, e.stamp)
+        return apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp)
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
@@ -306,12 +329,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// Schedules an app timer stamped with the current generation of its slot.
     mutating func scheduleTimer(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
         var e = DeviceEvent(kind, app: app)
-        e.stamp = timers.current(3 * Int(app) + e.slotFamily)
+        e.stamp = UInt32(apps[Int(app)].generation(e.slotFamily))
         s.schedule(e, at: time)
     }
 
     /// Cancels an app's timers of one family (0 background, 1 save, 2 periodic).
-    mutating func cancelTimers(_ app: Int32, family: Int) { timers.cancel(3 * Int(app) + family) }
+    mutating func cancelTimers(_ app: Int32, family: Int) { apps[Int(app)].cancel(family) }
 
     /// Checks `available + Σ resident + reserve == RAM` and that nothing is negative.
     public func checkMemoryInvariant() {
@@ -332,8 +355,6 @@ extension Device {
     /// allocate (the policy's index included), and the event queue for `events` pending.
     public mutating func reserve(apps n: Int, actions: Int, events: Int, queue: inout EventQueue<DeviceEvent>) {
         apps.reserveCapacity(n)
-        timers.reset(slots: 3 * n)
-        timers.reset(slots: 0)
         policy.reset(appCount: n, context: PolicyContext())
         running.reserveCapacity(64)
         broadcastHistory.reserveCapacity(SystemEventKind.count * max(64, actions / 8))
@@ -345,7 +366,6 @@ extension Device {
     /// The event queue and the lent inputs (timeline) are per-device overhead.
     public var stateBytes: (perApp: Int, fixed: Int) {
         let apps = self.apps.capacity * MemoryLayout<AppRuntime>.stride
-            + timers.count * MemoryLayout<UInt32>.stride
             + installed.capacity * MemoryLayout<Int32>.stride
             + policy.stateBytes
         let fixed = MemoryLayout<Self>.size
