@@ -36,9 +36,20 @@ enum AtomicOutput {
         }
     }
 
-    /// Starts an output: returns the temporary path to write to.
+    /// Whether `path` names something other than a regular file (a device such as
+    /// /dev/null, a FIFO, a pipe from process substitution): written directly, since
+    /// renaming a temporary file over it would replace the device with a file.
+    static func isSpecial(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return false }
+        return (st.st_mode & S_IFMT) != S_IFREG
+    }
+
+    /// Starts an output: returns the path to write to, a temporary file beside the
+    /// target (or the target itself when it is not a regular file, see `isSpecial`).
     static func begin(_ path: String) throws -> String {
         installSignalHandlers()
+        if isSpecial(path) { return path }
         let dir = (path as NSString).deletingLastPathComponent
         let base = (path as NSString).lastPathComponent
         let temp = (dir.isEmpty ? "" : dir + "/") + ".\(base).tmp-\(getpid())"
@@ -54,6 +65,7 @@ enum AtomicOutput {
 
     /// Renames a finished temporary file into place.
     static func commit(_ temp: String, to path: String) throws {
+        if temp == path { return }  // written directly (not a regular file)
         guard rename(temp, path) == 0 else {
             let err = String(cString: strerror(errno))
             abandon(temp)
@@ -64,6 +76,7 @@ enum AtomicOutput {
 
     /// Removes a temporary file that will not be committed.
     static func abandon(_ temp: String) {
+        if isSpecial(temp) { return }
         unlink(temp)
         forget(temp)
     }

@@ -67,11 +67,12 @@ struct RunCommand: ParsableCommand {
         var sink: PerDeviceSink? = nil
         var perDeviceHandle: FileHandle? = nil
         if let perDeviceTemp {
-            guard FileManager.default.createFile(atPath: perDeviceTemp, contents: Data((PerDeviceRow.header + "\n").utf8)) else {
-                throw RunFailure(description: "cannot write \(perDevice ?? perDeviceTemp)")
-            }
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: perDeviceTemp))
-            try handle.seekToEnd()
+            // Plain open(2), not FileManager.createFile: that one renames a temporary
+            // file into place, which would replace a device such as /dev/null.
+            let fd = open(perDeviceTemp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard fd >= 0 else { throw RunFailure(description: "cannot write \(perDevice ?? perDeviceTemp): \(String(cString: strerror(errno)))") }
+            let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            handle.write(Data((PerDeviceRow.header + "\n").utf8))
             perDeviceHandle = handle
             sink = PerDeviceSink { text in handle.write(Data(text.utf8)) }
         }

@@ -79,3 +79,27 @@ struct SweepCLITests {
         #expect(CLI.files(in: dir).isEmpty, "left behind: \(CLI.files(in: dir))")
     }
 }
+
+@Suite("Outputs that are not regular files")
+struct SpecialOutputTests {
+    @Test("writing to a FIFO (or /dev/null) writes into it and never replaces it with a file")
+    func fifo() throws {
+        let dir = try CLI.tempDir()
+        let fifo = dir + "/pipe"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        // A reader that copies the FIFO into a file.
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Bounded: if jetsim replaced the FIFO instead of writing it, cat would wait forever.
+        reader.arguments = ["-c", "timeout 20 cat '\(fifo)' > '\(dir)/got.csv'"]
+        try reader.run()
+        let r = try CLI.run(["run", "--devices", "3", "--duration", "1d", "--policy", "lru", "--ram", "2GB", "--quiet", "--out", fifo])
+        reader.waitUntilExit()
+        #expect(r.status == 0, "\(r.stderr)")
+        var st = stat()
+        #expect(lstat(fifo, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, "the FIFO was replaced")
+        let got = try String(contentsOfFile: dir + "/got.csv", encoding: .utf8)
+        #expect(got.hasPrefix("workload,policy,ram_mb,"))
+        #expect(!CLI.files(in: dir).contains { $0.contains(".tmp-") })
+    }
+}
