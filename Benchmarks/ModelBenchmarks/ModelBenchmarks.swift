@@ -221,7 +221,7 @@ struct PolicyKillLoop<P: EvictionPolicy> {
         let mode: BackgroundMode = m == 5 ? .audio : m == 6 ? .voip : m == 7 ? .location : .none
         return EvictionCandidate(
             state: state, mode: mode, residentKB: Int64(10_000 + rng.nextIndex(500_000)),
-            lastUsed: .microseconds(clock), now: .microseconds(clock), launchCount: 1 + rng.nextIndex(20),
+            lastUsed: .microseconds(clock), launchCount: 1 + rng.nextIndex(20),
             coldLaunchCost: .milliseconds(Int64(500 + rng.nextIndex(3_000))), residentLaunchCost: .milliseconds(200),
             unsavedEdits: rng.nextIndex(5), preservesUIState: rng.nextIndex(2) == 0,
             nextUse: .microseconds(clock + Int64(rng.nextIndex(1_000_000_000))), leftFront: true)
@@ -303,7 +303,6 @@ func registerStress<P: EvictionPolicy>(_: P.Type, _ resident: Int) {
         device.reset(profiles: catalog.profiles, installed: inputs.installed, params: plan.workload.deviceClasses[0].parameters(),
                      timeline: inputs.timeline, context: PolicyContext(seed: plan.workload.seed, device: 0))
         var sim = Simulation(model: device)
-        sim.model.start(&sim.scheduler)
         sim.run(until: warmup)
         box.value = StressDevice(sim: sim)
     })

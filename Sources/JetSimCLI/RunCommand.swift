@@ -47,7 +47,6 @@ struct RunCommand: ParsableCommand {
         let cells = try sim.cells(for: workload)
         var plan = RunPlan(workload: workload, cells: cells, threads: try threadCount())
         plan.usage = try sim.loadUsage()
-        plan.perDevice = perDevice != nil
         if let shard {
             let (i, n) = try parseShard(shard)
             plan.shardIndex = i - 1
@@ -89,7 +88,7 @@ struct RunCommand: ParsableCommand {
         if let summaryTemp, let out {
             try Data(text.utf8).write(to: URL(fileURLWithPath: summaryTemp))
             if let stateTemp {
-                let state = ShardState(workload: workload, workloadSource: sim.workloadSource, overrides: sim.overrides,
+                let state = ShardState(workload: workload, overrides: sim.overrides,
                                        usage: sim.usage, plan: plan, result: result, usageText: try sim.usage.map(readInput))
                 try Data(state.text.utf8).write(to: URL(fileURLWithPath: stateTemp))
                 try AtomicOutput.commit(stateTemp, to: out + ".state")

@@ -48,7 +48,7 @@ extension Device {
     /// The policy's view of a candidate.
 
     @inline(__always)
-    func candidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) -> EvictionCandidate {
+    func candidate(_ app: Int32, leftFront: Bool = false) -> EvictionCandidate {
         // Fields are read in place: copying the whole app record here showed up as
         // memcpy in profiles.
         let a = Int(app)
@@ -56,8 +56,8 @@ extension Device {
         let state = apps[a].state
         return EvictionCandidate(
             state: state, mode: apps[a].has(AppRuntime.modeActive) ? profiles[p].mode : .none,
-            hasBackgroundTask: apps[a].has(AppRuntime.bgTask), residentKB: apps[a].residentKB,
-            lastUsed: apps[a].lastUsed, now: now, launchCount: Int(apps[a].launches),
+            residentKB: apps[a].residentKB,
+            lastUsed: apps[a].lastUsed, launchCount: Int(apps[a].launches),
             coldLaunchCost: coldLatency(p),
             residentLaunchCost: state == .suspended ? warmLatency(p) : profiles[p].hotLaunch,
             unsavedEdits: unsavedEdits(app), preservesUIState: profiles[p].preservesUIState,
@@ -145,7 +145,7 @@ extension Device {
             apps[a].suspendNotBefore = now + max(params.backgroundGrace, handler)
             scheduleTimer(.suspendDue, app, at: apps[a].suspendNotBefore, &s)
         }
-        policy.update(app, candidate(app, now, leftFront: true))
+        policy.update(app, candidate(app, leftFront: true))
     }
 
     /// A lognormal duration by median and sigma (sigma 0: the median itself).
@@ -160,7 +160,7 @@ extension Device {
     mutating func backgroundWorkChanged(_ app: Int32, _ now: SimTime) {
         guard apps[Int(app)].state == .background else { return }
         suspendIfIdle(app, now)
-        if apps[Int(app)].state == .background { policy.update(app, candidate(app, now)) }
+        if apps[Int(app)].state == .background { policy.update(app, candidate(app)) }
     }
 
     /// Suspends a background app whose work has ended and whose grace has passed.
@@ -181,7 +181,7 @@ extension Device {
         apps[a].broadcastMark = broadcastCount
         setResident(app, min(apps[a].residentKB, suspendedResidentKB(pi(app))))
         trace.record(time: now, app: app, event: .suspended, detail: .none, state: .suspended)
-        policy.update(app, candidate(app, now))
+        policy.update(app, candidate(app))
     }
 
     // MARK: Launch
@@ -340,7 +340,7 @@ extension Device {
         apps[a].unsavedMicros -= apps[a].saveSnapshot
         apps[a].saveSnapshot = 0
         metrics.savesCompleted += 1
-        if apps[a].state == .background { policy.update(app, candidate(app, now)) }
+        if apps[a].state == .background { policy.update(app, candidate(app)) }
     }
 
     /// An on-terminate app saves inside willTerminate, if the save fits its limit.

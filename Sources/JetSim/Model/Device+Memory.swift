@@ -52,7 +52,7 @@ extension Device {
             setResident(app, apps[a].residentKB - freed)
             metrics.memoryWarnings += 1
             send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
-            if apps[a].state == .background { policy.update(app, candidate(app, now)) }
+            if apps[a].state == .background { policy.update(app, candidate(app)) }
         }
     }
 

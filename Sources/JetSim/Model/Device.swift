@@ -265,10 +265,6 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         nextAction = 0
     }
 
-    /// Readies the device to run. The user timeline is fed to the engine as the
-    /// model's input stream (no queue traffic per action). Call once after `reset`.
-    public func start(_ scheduler: inout Scheduler<DeviceEvent>) {}
-
     /// The next user action's time: the engine interleaves the timeline with the
     /// device's timers (see `EventHandler.nextInputTime`).
     public var nextInputTime: SimTime? {
@@ -282,9 +278,6 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         perform(timeline.actions[i], index: i, &s)
         if checksInvariants { checkMemoryInvariant() }
     }
-
-    /// The profile of an app (a copy: for reports and tests).
-    public func profile(_ app: Int32) -> AppProfile { profiles[Int(installed[Int(app)])] }
 
     /// The index of an app's profile in `profiles`. The model reads profile fields in
     /// place (`profiles[pi(app)].activeKB`) rather than copying the 170-byte profile.

@@ -58,19 +58,6 @@ public struct DeviceMetrics: Sendable, Equatable {
         killsPressure + killsBgExpired + killsWatchdog + killsUser + killsLimit + killsExitsOnSuspend + killsPowerOff
     }
 
-    /// Kills for one reason.
-    @inlinable public func kills(_ reason: KillReason) -> Int {
-        switch reason {
-        case .memoryPressure: killsPressure
-        case .bgTaskExpired: killsBgExpired
-        case .watchdog: killsWatchdog
-        case .user: killsUser
-        case .perProcessLimit: killsLimit
-        case .exitsOnSuspend: killsExitsOnSuspend
-        case .powerOff: killsPowerOff
-        }
-    }
-
     /// Counts edits lost by an app with save strategy `s`.
     @inlinable public mutating func countLoss(_ units: Int, strategy s: SaveStrategy) {
         dataLossEvents += 1

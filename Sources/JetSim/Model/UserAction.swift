@@ -90,11 +90,6 @@ public struct UIState: Sendable, Equatable {
 
     public init() {}
 
-    /// Whether no overlay is up and the screen is unlocked: the user can start things.
-    public var isIdle: Bool {
-        !locked && !switcherOpen && !powerDialog && interruption == .none && !poweredOff
-    }
-
     /// Applies `action`, or says why it makes no sense here (and changes nothing).
     public mutating func apply(_ action: UserAction) throws(UIError) {
         if poweredOff && action.kind != .end {

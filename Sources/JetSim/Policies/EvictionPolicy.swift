@@ -7,14 +7,10 @@ public struct EvictionCandidate: Sendable {
     public var state: AppState
     /// The background mode whose activity is still going on (`none` otherwise).
     public var mode: BackgroundMode
-    /// Whether a background task is running.
-    public var hasBackgroundTask: Bool
     /// Memory the kill would free.
     public var residentKB: Int64
     /// When the user last left it (it was in use until then).
     public var lastUsed: SimTime
-    /// The time of this update.
-    public var now: SimTime
     /// Launches of this app on this device so far.
     public var launchCount: Int
     /// What the next launch costs if it is killed (cold, with state restoration)
@@ -31,16 +27,14 @@ public struct EvictionCandidate: Sendable {
     /// Whether this update is the app leaving the front.
     public var leftFront: Bool
 
-    public init(state: AppState, mode: BackgroundMode = .none, hasBackgroundTask: Bool = false,
-                residentKB: Int64, lastUsed: SimTime = .zero, now: SimTime = .zero, launchCount: Int = 1,
+    public init(state: AppState, mode: BackgroundMode = .none,
+                residentKB: Int64, lastUsed: SimTime = .zero, launchCount: Int = 1,
                 coldLaunchCost: SimTime = .zero, residentLaunchCost: SimTime = .zero, unsavedEdits: Int = 0,
                 preservesUIState: Bool = true, nextUse: SimTime = .never, leftFront: Bool = false) {
         self.state = state
         self.mode = mode
-        self.hasBackgroundTask = hasBackgroundTask
         self.residentKB = residentKB
         self.lastUsed = lastUsed
-        self.now = now
         self.launchCount = launchCount
         self.coldLaunchCost = coldLaunchCost
         self.residentLaunchCost = residentLaunchCost

@@ -153,9 +153,6 @@ public struct AppList: Sendable {
 
     @inlinable public func contains(_ app: Int32) -> Bool { nodes[Int(app)].prev != Self.outside }
 
-    /// The app after `app` in the list, or -1.
-    @inlinable public func after(_ app: Int32) -> Int32 { nodes[Int(app)].next }
-
     /// Appends `app` (which must not be in the list) at the tail. O(1).
     public mutating func append(_ app: Int32) {
         precondition(!contains(app), "app \(app) is already in the list")

@@ -11,8 +11,6 @@ public struct RunPlan: Sendable {
     /// This shard (0-based) of `shardCount`: devices d with d % shardCount == shardIndex.
     public var shardIndex = 0
     public var shardCount = 1
-    /// Write one row per device and cell.
-    public var perDevice = false
     /// Replayed usage instead of the synthetic user.
     public var usage: UsageReplay? = nil
 
@@ -367,7 +365,6 @@ public struct DeviceWorker {
         sim.model.reset(profiles: io.shared.catalog.profiles, installed: io.installed, params: io.params,
                         timeline: io.timeline, context: io.context)
         swap(&sim.model.relaunchLatency, &latency)
-        sim.model.start(&sim.scheduler)
         sim.run(until: io.shared.plan.workload.fleet.duration, observer: &observer)
         swap(&sim.model.relaunchLatency, &latency)
         sim.model.releaseInputs()

@@ -33,7 +33,7 @@ public struct ShardState: Sendable {
 
     public static let version = 1
 
-    public init(workload: Workload, workloadSource: String, overrides: [String], usage: String?,
+    public init(workload: Workload, overrides: [String], usage: String?,
                 plan: RunPlan, result: FleetResult, usageText: String? = nil) {
         self.workload = workload
         cells = result.cells

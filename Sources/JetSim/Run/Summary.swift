@@ -24,8 +24,8 @@ public enum Summary {
     public static func values(workload: Workload, cell: Cell, acc a: CellAccumulator, overrides: [String] = []) -> [String] {
         let days = workload.fleet.duration.seconds / 86_400
         let ram = ramLabel(cell, workload)
-        let ratio = a.relaunches > 0 ? Double(a.coldRelaunches) / Double(a.relaunches) : .nan
-        let lossPerDeviceDay = a.devices > 0 ? Double(a.dataLossUnits) / (Double(a.devices) * days) : .nan
+        let ratio = coldRatio(a)
+        let lossPerDeviceDay = lossPerDeviceDay(a, days: days)
         return [
             CSV.escape(workload.name), cell.policy.rawValue, ram, String(a.devices),
             fixed(workload.fleet.duration.seconds / 3_600, 3), String(workload.seed),
@@ -63,6 +63,16 @@ public enum Summary {
         if let kb = cell.ramKB { return SizeText.mebibytes(kb) }
         let rams = Set(w.deviceClasses.map(\.ramKB))
         return rams.count == 1 ? SizeText.mebibytes(rams.first!) : "mixed"
+    }
+
+    /// The pooled cold ratio: cold relaunches over relaunches (nan without any).
+    public static func coldRatio(_ a: CellAccumulator) -> Double {
+        a.relaunches > 0 ? Double(a.coldRelaunches) / Double(a.relaunches) : .nan
+    }
+
+    /// Lost edits per device per day (nan without devices).
+    public static func lossPerDeviceDay(_ a: CellAccumulator, days: Double) -> Double {
+        a.devices > 0 ? Double(a.dataLossUnits) / (Double(a.devices) * days) : .nan
     }
 
     /// Half-width of the 95% interval of the pooled cold ratio R = Σcold / Σrelaunches,
@@ -104,17 +114,17 @@ public enum Summary {
     public static func table(workload: Workload, result: FleetResult) -> String {
         let heads = ["policy", "RAM MB", "devices", "relaunches", "cold %", "± 95%", "p50 ms", "p90 ms", "p99 ms",
                      "kills", "lost/dev-day", "state lost"]
+        let days = workload.fleet.duration.seconds / 86_400
+        func num(_ x: Double, _ decimals: Int) -> String { x.isFinite ? String(format: "%.\(decimals)f", x) : "nan" }
+        func ms(_ p: Double, _ a: CellAccumulator) -> String {
+            a.latency.count > 0 ? num(Double(a.latency.percentile(p)) / 1_000, 1) : "nan"
+        }
         var rows: [[String]] = []
         for (cell, a) in zip(result.cells, result.accumulators) {
-            let v = values(workload: workload, cell: cell, acc: a)
-            func col(_ name: String) -> String { v[columns.firstIndex(of: name)!] }
-            func pct(_ s: String) -> String { Double(s).map { $0.isFinite ? String(format: "%.2f", $0 * 100) : "nan" } ?? s }
-            func short(_ s: String) -> String { Double(s).map { $0.isFinite ? String(format: "%.1f", $0) : "nan" } ?? s }
-            rows.append([cell.policy.rawValue, col("ram_mb"), col("devices"), col("relaunches"),
-                         pct(col("relaunch_cold_ratio")), pct(col("relaunch_cold_ratio_ci95")),
-                         short(col("relaunch_p50_ms")), short(col("relaunch_p90_ms")), short(col("relaunch_p99_ms")),
-                         col("kills"), String(format: "%.3f", Double(col("data_loss_per_device_day")) ?? .nan),
-                         col("state_loss_events")])
+            rows.append([cell.policy.rawValue, ramLabel(cell, workload), String(a.devices), String(a.relaunches),
+                         num(coldRatio(a) * 100, 2), num(ratioCI95(a) * 100, 2),
+                         ms(50, a), ms(90, a), ms(99, a),
+                         String(a.totalKills), num(lossPerDeviceDay(a, days: days), 3), String(a.stateLossEvents)])
         }
         var widths = heads.map(\.count)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }

@@ -21,7 +21,6 @@ public enum TraceRun {
         device.reset(profiles: catalog.profiles, installed: installed, params: params, timeline: timeline, context: context)
         device.checksInvariants = true
         var sim = Simulation(model: device)
-        sim.model.start(&sim.scheduler)
         sim.run(until: until)
         return sim.model.trace.records
     }

@@ -367,7 +367,6 @@ public enum ScenarioRunner {
                      context: PolicyContext(seed: 1, device: 0))
         device.checksInvariants = checks
         var sim = Simulation(model: device)
-        sim.model.start(&sim.scheduler)
         sim.run(until: sc.endTime)
         let held = sim.model.apps.indices.reduce(0) {
             $0 + (sim.model.apps[$1].state == .suspended ? sim.model.heldTotal(Int32($1)) : 0)
