@@ -31,11 +31,6 @@ public struct Workload: Sendable, Equatable {
         public var ramKB: [Int64] = [2 * 1_048_576, 3 * 1_048_576, 4 * 1_048_576]
         public init() {}
     }
-
-    public struct PolicySettings: Sendable, Equatable {
-        public var costAware = CostAwareWeights()
-        public init() {}
-    }
 }
 
 /// A class of devices: RAM, thresholds, time limits, and its share of the fleet.

@@ -52,16 +52,7 @@ public enum WorkloadDecoder {
         }
         if let v = top.take("catalog") { w.catalog = try catalog(v) }
         if let v = top.take("user") { w.user = try user(v) }
-        if let v = top.take("policies") {
-            var f = try Fields(v.value, path: "policies")
-            if let c = f.take("cost_aware") {
-                var g = try Fields(c.value, path: "policies.cost_aware")
-                if let x = g.take("unsaved_edit_penalty_ms") { w.policies.costAware.unsavedEditPenalty = try number(x, 0...1e9) }
-                if let x = g.take("state_loss_penalty_ms") { w.policies.costAware.stateLossPenalty = try number(x, 0...1e9) }
-                try g.finish()
-            }
-            try f.finish()
-        }
+        if let v = top.take("policies") { w.policies = try PolicySettings.decode(v) }
         try top.finish()
         return w
     }

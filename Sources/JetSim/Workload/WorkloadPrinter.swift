@@ -100,9 +100,7 @@ public enum WorkloadPrinter {
         line(2, "notifications_per_day: \(num(u.notificationsPerDay))")
         line(2, "location_changes_per_day: \(num(u.locationChangesPerDay))")
         line(0, "policies:")
-        line(2, "cost_aware:")
-        line(4, "unsaved_edit_penalty_ms: \(num(w.policies.costAware.unsavedEditPenalty))")
-        line(4, "state_loss_penalty_ms: \(num(w.policies.costAware.stateLossPenalty))")
+        for l in w.policies.yamlLines { line(2, l) }
         return o
     }
 
