@@ -16,8 +16,3 @@ struct JetSimCommand: ParsableCommand {
         subcommands: [RunCommand.self, ScenarioCommand.self, TraceCommand.self, MergeCommand.self, PoliciesCommand.self, ValidateCommand.self, HoldCommand.self]
     )
 }
-
-/// Input the user can fix: reported with exit code 2.
-struct BadInput: Error, CustomStringConvertible {
-    var description: String
-}

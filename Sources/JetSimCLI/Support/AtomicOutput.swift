@@ -88,8 +88,3 @@ enum AtomicOutput {
         }
     }
 }
-
-/// A run that failed for a reason other than bad input (exit status 1).
-struct RunFailure: Error, CustomStringConvertible {
-    var description: String
-}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import JetSim
+import SimKernel
+
+/// `jetsim trace`: the per-event trace of a small run, with the scenario trace's columns.
+struct TraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trace",
+        abstract: "Write the per-event lifecycle trace of a small run (one policy, one RAM size).",
+        discussion: "Columns: time_ms,device,app,event,detail,state (as jetsim scenario). Devices default to 1; apps are named by the catalog."
+    )
+
+    @OptionGroup var sim: SimulationOptions
+
+    @Option(name: .long, help: "Write the trace here (default: stdout).")
+    var out: String = "-"
+
+    func run() throws {
+        var workload = try sim.loadWorkload()
+        if sim.devices == nil { workload.fleet.devices = 1 }
+        var cells = try sim.cells(for: workload)
+        if sim.policy == nil { cells = cells.filter { $0.policy == .jetsamBands } }
+        if sim.ram == nil, let first = cells.first { cells = cells.filter { $0.ramKB == first.ramKB } }
+        guard cells.count == 1, let cell = cells.first else {
+            throw BadInput(description: "trace: needs exactly one policy and one RAM size (got \(cells.count) cells); pass --policy NAME and --ram SIZE")
+        }
+        var plan = RunPlan(workload: workload, cells: [cell], threads: 1)
+        plan.usage = try sim.loadUsage()
+        let catalog = AppCatalog(workload)
+        let temp = out == "-" ? nil : try AtomicOutput.begin(out)
+        var text = TraceCSV.header + "\n"
+        var inputs = DeviceInputs(plan: plan, catalog: catalog)
+        for d in plan.shardDevices {
+            let classIndex = inputs.build(device: d)
+            let params = workload.deviceClasses[classIndex].parameters(ramKB: cell.ramKB)
+            let records = TraceRun.run(cell.policy, catalog: catalog, installed: inputs.installed, timeline: inputs.timeline,
+                                       params: params, context: PolicyContext(seed: workload.seed, device: UInt64(d), costAware: workload.policies.costAware),
+                                       until: workload.fleet.duration)
+            let names: [String] = plan.usage.map { $0.appNames[d] } ?? inputs.installed.map { catalog.names[Int($0)] }
+            for r in records {
+                text += TraceCSV.line(r, device: d, appName: { names[Int($0)] },
+                                      valueName: { $0 > 0 && Int($0) < UserModel.valueNames.count ? UserModel.valueNames[Int($0)] : nil }) + "\n"
+            }
+        }
+        if let temp {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temp))
+            try AtomicOutput.commit(temp, to: out)
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+import JetSim
+import SimKernel
+
+/// `jetsim validate`: check a workload and print what it resolved to.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a workload file and print the workload it resolves to (every key, defaults filled in).")
+
+    @Argument(help: "The workload file (default: the built-in default workload).")
+    var file: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override a key, e.g. --set user.sessions_per_day=80.", valueName: "key=value"))
+    var overrides: [String] = []
+
+    func run() throws {
+        let source = file ?? "default.yaml (built in)"
+        let text = try file.map(readInput) ?? defaultWorkloadText
+        let w: Workload
+        do { w = try WorkloadDecoder.load(text, source: source, overrides: overrides) } catch { throw BadInput(description: error.description) }
+        print("# \(source): valid. The workload it resolves to:")
+        print(WorkloadPrinter.yaml(w), terminator: "")
+    }
+}
