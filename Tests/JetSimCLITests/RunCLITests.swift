@@ -119,12 +119,12 @@ struct RunCLITests {
         ("wrong-type", ["--workload", "W"], "fleet:\n  devices: many\n", "W:2: fleet.devices: expected a whole number"),
         ("out-of-range", ["--workload", "W"], "user:\n  switcher_share: 2\n", "W:2: user.switcher_share: 2 is out of range"),
         ("bad-flag", ["--devise", "3"], nil, "Unknown option '--devise'"),
-        ("bad-size", ["--ram", "3XB"], nil, "--ram: '3XB' is not a size"),
-        ("bad-policy", ["--policy", "fifo"], nil, "--policy: 'fifo' is not a policy"),
-        ("bad-duration", ["--duration", "soon"], nil, "--duration: 'soon' is not a duration"),
+        ("bad-size", ["--ram", "3XB"], nil, "'--ram <sizes>': '3XB' is not a size"),
+        ("bad-policy", ["--policy", "fifo"], nil, "'--policy <names>': 'fifo' is not a policy"),
+        ("bad-duration", ["--duration", "soon"], nil, "'--duration <dur>': 'soon' is not a duration"),
         ("bad-set", ["--set", "user.nope=3"], nil, "--set user.nope=3: user.nope: unknown key"),
         ("unreadable", ["--workload", "/nonexistent/w.yaml"], nil, "/nonexistent/w.yaml: no such file"),
-        ("bad-shard", ["--shard", "5/4"], nil, "--shard: expected I/N"),
+        ("bad-shard", ["--shard", "5/4"], nil, "'--shard <I/N>': expected I/N"),
         ("bad-threads", ["--threads", "0"], nil, "--threads"),
     ] as [(String, [String], String?, String)])
     func badInput(name: String, flags: [String], file: String?, message: String) throws {

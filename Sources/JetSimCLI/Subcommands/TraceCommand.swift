@@ -13,7 +13,7 @@ struct TraceCommand: ParsableCommand {
 
     @OptionGroup var sim: SimulationOptions
 
-    @Option(name: .long, help: "Write the trace here (default: stdout).")
+    @Option(name: .long, help: "Write the trace here (- for stdout, the default).")
     var out: String = "-"
 
     func run() throws {
@@ -28,7 +28,7 @@ struct TraceCommand: ParsableCommand {
         var plan = RunPlan(workload: workload, cells: [cell], threads: 1)
         plan.usage = try sim.loadUsage()
         let catalog = AppCatalog(workload)
-        let temp = out == "-" ? nil : try AtomicOutput.begin(out)
+        let output = try OutputFile.open(out)
         var text = TraceCSV.header + "\n"
         var inputs = DeviceInputs(plan: plan, catalog: catalog)
         for d in plan.shardDevices {
@@ -43,11 +43,7 @@ struct TraceCommand: ParsableCommand {
                                       valueName: { $0 > 0 && Int($0) < UserModel.valueNames.count ? UserModel.valueNames[Int($0)] : nil }) + "\n"
             }
         }
-        if let temp {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temp))
-            try AtomicOutput.commit(temp, to: out)
-        } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
+        output.write(text)
+        try output.commit()
     }
 }

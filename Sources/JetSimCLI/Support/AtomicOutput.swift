@@ -88,3 +88,56 @@ enum AtomicOutput {
         }
     }
 }
+
+/// One output option's target: `-` is standard output; any other path is written to a
+/// temporary file beside it and renamed into place by `commit()`, so a reader never
+/// sees half a file and an interrupted run leaves nothing behind.
+struct OutputFile {
+    let path: String
+    /// Where the bytes go until `commit()`; nil for standard output.
+    let temp: String?
+    let handle: FileHandle
+
+    var isStdout: Bool { temp == nil }
+
+    /// Opens `path` for writing (checks its directory now, before any work).
+    static func open(_ path: String) throws -> OutputFile {
+        if path == "-" { return OutputFile(path: path, temp: nil, handle: .standardOutput) }
+        let temp = try AtomicOutput.begin(path)
+        // Plain open(2), not FileManager.createFile: that one renames a temporary
+        // file into place, which would replace a device such as /dev/null.
+        let fd = Foundation.open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            AtomicOutput.forget(temp)
+            throw RunFailure(description: "cannot write \(path): \(reason)")
+        }
+        return OutputFile(path: path, temp: temp, handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
+    }
+
+    func write(_ text: String) {
+        handle.write(Data(text.utf8))
+    }
+
+    /// Closes the file and renames it into place (nothing to do for stdout).
+    func commit() throws {
+        guard let temp else { return }
+        try? handle.close()
+        try AtomicOutput.commit(temp, to: path)
+    }
+
+    /// Rejects two outputs that name the same file (one would overwrite the other) or
+    /// that both go to stdout (their lines would interleave).
+    static func checkDistinct(_ named: [(option: String, path: String?)]) throws {
+        var seen: [String: String] = [:]
+        for (option, path) in named {
+            guard let path else { continue }
+            let key = path == "-" ? "-" : URL(fileURLWithPath: path).standardizedFileURL.path
+            if let other = seen[key] {
+                let what = path == "-" ? "standard output (-)" : path
+                throw BadInput(description: "\(other) and \(option) both write to \(what); give each its own path")
+            }
+            seen[key] = option
+        }
+    }
+}
