@@ -1,56 +1,84 @@
 import Foundation
 import Testing
 
-@Suite("scripts/sweep.sh and interrupted runs")
+@Suite("jetsim sweep, and interrupted runs")
 struct SweepCLITests {
+    static let options = ["--ram", "2GB,3GB", "--policy", "lru,oracle", "--set", "user.sessions_per_day=20,40",
+                          "--set", "catalog.apps=500", "--devices", "4", "--duration", "1d", "--threads", "2"]
+
     func sweep(_ dir: String, _ extra: [String] = []) throws -> CLI.Output {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = [CLI.root + "/scripts/sweep.sh", "--out", dir, "--jetsim", CLI.binary, "--jobs", "2",
-                       "--ram", "2GB,3GB", "--policy", "lru,oracle", "--set", "user.sessions_per_day=20,40"] + extra
-            + ["--", "--devices", "4", "--duration", "1d"]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return CLI.Output(status: p.terminationStatus, stdout: "", stderr: String(decoding: e, as: UTF8.self))
+        try CLI.run(["sweep", "--out", dir] + Self.options + extra)
     }
 
-    @Test("a sweep runs the cross product, one CSV per cell and a combined CSV; a rerun repeats nothing")
-    func crossProductAndResume() throws {
+    func data(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    @Test("a sweep runs each point's cells in one process, one CSV per point equal to jetsim run's, and a combined CSV")
+    func crossProduct() throws {
         let dir = try CLI.tempDir()
-        let first = try sweep(dir)
-        #expect(first.status == 0, "\(first.stderr)")
-        let cells = CLI.files(in: dir + "/cells").filter { $0.hasSuffix(".csv") }
-        #expect(cells.count == 8)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try sweep(dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let points = CLI.files(in: dir + "/points")
+        #expect(points == ["1-user.sessions_per_day=20.csv", "2-user.sessions_per_day=40.csv"])
         let combined = try String(contentsOfFile: dir + "/combined.csv", encoding: .utf8).split(separator: "\n")
-        #expect(combined.count == 1 + 8)
-        #expect(combined.dropFirst().filter { $0.hasSuffix(",user.sessions_per_day=20") }.count == 4)
-
-        // An interrupted cell: its CSV never appeared, a temporary file was left behind.
-        let victim = dir + "/cells/ram=3GB_policy=oracle_user.sessions_per_day=40.csv"
-        let kept = dir + "/cells/ram=2GB_policy=lru_user.sessions_per_day=20.csv"
-        let keptDate = try FileManager.default.attributesOfItem(atPath: kept)[.modificationDate] as! Date
-        let victimBytes = try Data(contentsOf: URL(fileURLWithPath: victim))
-        try FileManager.default.removeItem(atPath: victim)
-        try "partial".write(toFile: dir + "/cells/.ram=3GB_policy=oracle_user.sessions_per_day=40.csv.tmp-99999", atomically: true, encoding: .utf8)
-        let second = try sweep(dir)
-        #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.contains("8 cells, 7 already done, 1 to run"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == victimBytes)
-        #expect(try FileManager.default.attributesOfItem(atPath: kept)[.modificationDate] as! Date == keptDate)
-        #expect(!CLI.files(in: dir + "/cells").contains { $0.contains(".tmp-") })
+        #expect(combined.count == 1 + 2 * 4)
+        #expect(combined.dropFirst().filter { $0.hasSuffix(",catalog.apps=500;user.sessions_per_day=20") }.count == 4)
+        // Point 2 is exactly what `jetsim run` writes with its --set values.
+        let run = try CLI.run(["run", "--ram", "2GB,3GB", "--policy", "lru,oracle", "--set", "catalog.apps=500",
+                               "--set", "user.sessions_per_day=40", "--devices", "4", "--duration", "1d", "--quiet",
+                               "--out", dir + "/run.csv"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try data(dir + "/run.csv") == data(dir + "/points/2-user.sessions_per_day=40.csv"))
     }
 
-    @Test("the same directory with different arguments is refused")
+    @Test("a rerun after an interruption runs only the missing points and leaves no temporary file")
+    func resume() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try sweep(dir).status == 0)
+        let kept = dir + "/points/1-user.sessions_per_day=20.csv", lost = dir + "/points/2-user.sessions_per_day=40.csv"
+        let keptDate = try FileManager.default.attributesOfItem(atPath: kept)[.modificationDate] as! Date
+        let lostBytes = try data(lost)
+        let combinedBytes = try data(dir + "/combined.csv")
+        try FileManager.default.removeItem(atPath: lost)
+        try FileManager.default.removeItem(atPath: dir + "/combined.csv")
+        try "partial".write(toFile: dir + "/points/.2-user.sessions_per_day=40.csv.tmp-99999", atomically: true, encoding: .utf8)
+        let again = try sweep(dir)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("2 point(s), 1 already done, 1 to run"))
+        #expect(try data(lost) == lostBytes)
+        #expect(try data(dir + "/combined.csv") == combinedBytes)
+        #expect(try FileManager.default.attributesOfItem(atPath: kept)[.modificationDate] as! Date == keptDate)
+        #expect(!CLI.files(in: dir + "/points").contains { $0.contains(".tmp-") })
+    }
+
+    @Test("the same directory with a different sweep is refused")
     func differentSweep() throws {
         let dir = try CLI.tempDir()
-        _ = try sweep(dir)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try sweep(dir).status == 0)
         let other = try sweep(dir, ["--set", "user.calls_per_day=1"])
         #expect(other.status == 2)
         #expect(other.stderr.contains("holds a different sweep"))
+    }
+
+    @Test("--list, --point and --combine: a job array's pieces give the same combined CSV")
+    func jobArray() throws {
+        let whole = try CLI.tempDir("whole"), parts = try CLI.tempDir("parts")
+        defer { for d in [whole, parts] { try? FileManager.default.removeItem(atPath: d) } }
+        #expect(try sweep(whole).status == 0)
+        let list = try CLI.run(["sweep"] + Self.options + ["--list"])
+        #expect(list.status == 0)
+        #expect(list.stdout == "1\tuser.sessions_per_day=20\t--set user.sessions_per_day=20\n2\tuser.sessions_per_day=40\t--set user.sessions_per_day=40\n")
+        #expect(try sweep(parts, ["--point", "2", "--quiet"]).status == 0)
+        let early = try sweep(parts, ["--combine"])
+        #expect(early.status == 1)
+        #expect(early.stderr.contains("1-user.sessions_per_day=20.csv"))
+        #expect(try sweep(parts, ["--point", "1", "--quiet"]).status == 0)
+        #expect(try sweep(parts, ["--combine"]).status == 0)
+        #expect(try data(parts + "/combined.csv") == data(whole + "/combined.csv"))
+        let beyond = try sweep(parts, ["--point", "3"])
+        #expect(beyond.status == 2 && beyond.stderr.contains("has 2 point(s)"))
     }
 
     @Test("Ctrl-C during a run leaves no output and no temporary file behind")

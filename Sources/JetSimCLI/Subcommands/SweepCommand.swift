@@ -1,0 +1,192 @@
+import ArgumentParser
+import Foundation
+import JetSim
+import SimKernel
+
+/// `jetsim sweep`: the cross product of value lists for workload keys, each point run
+/// with every policy x RAM cell in one process (the cells of a point share the users'
+/// timelines, as in `run`).
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Run the cross product of value lists for workload keys; one CSV per point and a combined CSV.",
+        discussion: """
+            Every --set KEY=V1,V2,... with several values is an axis (commas inside [..] or \
+            {..} do not split); the points are the cross product of the axes, the first \
+            axis varying slowest. Each point is one run of every policy x RAM cell, \
+            written to DIR/points/I-LABEL.csv exactly as `jetsim run` with those --set \
+            values would write it; DIR/combined.csv has every point's rows under one \
+            header (the `overrides` column says which values made each row), and \
+            DIR/plan.txt lists the points.
+
+            Resuming: a point whose CSV exists is done (it is renamed into place only when \
+            complete) and is not run again, so stopping a sweep and starting the same \
+            command again loses nothing and repeats nothing. A different sweep in the \
+            same DIR is refused.
+
+            For job arrays: --list prints the points, --point I runs point I only, and \
+            --combine writes DIR/combined.csv from the points that exist (exit 1 naming \
+            the missing ones).
+            """
+    )
+
+    @OptionGroup var sim: SimulationOptions
+
+    @Option(name: .long, help: ArgumentHelp("The sweep's directory (created if missing).", valueName: "dir"))
+    var out: String?
+
+    @Option(name: .long, help: "Worker threads per point (default: all cores). Results do not depend on it.")
+    var threads: Int?
+
+    @Flag(name: .long, help: "No progress lines on stderr.")
+    var quiet = false
+
+    @Flag(name: .long, help: "Print the points (I, label, their --set values) and exit.")
+    var list = false
+
+    @Option(name: .long, help: ArgumentHelp("Run point I only (1-based, as --list numbers them), e.g. from a Slurm job array.", valueName: "I"))
+    var point: Int?
+
+    @Flag(name: .long, help: "Only write DIR/combined.csv from the points' CSVs that exist.")
+    var combine = false
+
+    /// One point: its position, label, and the --set values of its axes.
+    struct Point {
+        var index: Int   // 1-based
+        var sets: [String]
+        var label: String {
+            let text = sets.joined(separator: "_")
+            let safe = String(text.map { $0.isLetter || $0.isNumber || "._=+-".contains($0) ? $0 : "-" }.prefix(120))
+            return safe.isEmpty ? "all" : safe
+        }
+        var fileName: String { "\(index)-\(label).csv" }
+    }
+
+    func validate() throws {
+        if let threads, threads < 1 { throw ValidationError("--threads: expected a whole number >= 1, got \(threads)") }
+        if !list, out == nil || out == "-" { throw ValidationError("--out DIR is required (the sweep writes a directory)") }
+        if [list, point != nil, combine].filter({ $0 }).count > 1 { throw ValidationError("--list, --point and --combine exclude each other") }
+        if let point, point < 1 { throw ValidationError("--point: expected a whole number >= 1, got \(point)") }
+    }
+
+    /// The fixed --set values (one value each) and the axes (several values each).
+    func axes() throws -> (fixed: [String], axes: [[String]]) {
+        var fixed: [String] = [], axes: [[String]] = []
+        for text in sim.overrides {
+            let o = try Override.parse(text)
+            let values = splitTopLevel(o.value)
+            if values.contains(where: \.isEmpty) { throw BadInput(description: "--set \(text): an empty value in the list") }
+            if values.count == 1 { fixed.append(text) } else { axes.append(values.map { o.key + "=" + $0 }) }
+        }
+        return (fixed, axes)
+    }
+
+    func points() throws -> [Point] {
+        var combos: [[String]] = [[]]
+        for axis in try axes().axes {
+            combos = combos.flatMap { prefix in axis.map { prefix + [$0] } }
+        }
+        return combos.enumerated().map { Point(index: $0.offset + 1, sets: $0.element) }
+    }
+
+    func run() throws {
+        let points = try points()
+        let fixed = try axes().fixed
+        if list {
+            for p in points { print("\(p.index)\t\(p.label)\t" + p.sets.map { "--set \($0)" }.joined(separator: " ")) }
+            return
+        }
+        if let point, point > points.count {
+            throw BadInput(description: "--point \(point): the sweep has \(points.count) point(s) (see --list)")
+        }
+        let dir = out!
+        let pointsDir = dir + "/points"
+        do { try FileManager.default.createDirectory(atPath: pointsDir, withIntermediateDirectories: true) } catch {
+            throw RunFailure(description: "cannot create \(pointsDir): \(error.localizedDescription)")
+        }
+        try checkPlan(dir: dir, points: points, fixed: fixed)
+        if combine { return try writeCombined(dir: dir, points: points) }
+
+        // Check the inputs of every point before running any.
+        var workloads: [(Point, Workload, [Cell])] = []
+        for p in points where point == nil || p.index == point {
+            let w = try sim.loadWorkload(overrides: fixed + p.sets)
+            workloads.append((p, w, try sim.cells(for: w)))
+        }
+        let usage = try sim.loadUsage()
+        if point == nil { removeStaleTemporaries(in: pointsDir) }
+        let done = workloads.filter { FileManager.default.fileExists(atPath: pointsDir + "/" + $0.0.fileName) }.count
+        say("sweep: \(workloads.count) point(s), \(done) already done, \(workloads.count - done) to run")
+        for (p, w, cells) in workloads {
+            let path = pointsDir + "/" + p.fileName
+            if FileManager.default.fileExists(atPath: path) { continue }
+            let started = ContinuousClock.now
+            let output = try OutputFile.open(path)
+            var plan = RunPlan(workload: w, cells: cells, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+            plan.usage = usage
+            let result = FleetRunner.run(plan, catalog: AppCatalog(w))
+            output.write(Summary.csv(workload: w, result: result, overrides: fixed + p.sets))
+            try output.commit()
+            let s = started.duration(to: .now)
+            say(String(format: "sweep: point %d/%d (%@) done in %.1f s", p.index, points.count, p.label,
+                       Double(s.components.seconds) + Double(s.components.attoseconds) * 1e-18))
+        }
+        if point == nil { try writeCombined(dir: dir, points: points) }
+    }
+
+    func say(_ line: String) {
+        if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
+
+    /// DIR/plan.txt: what this sweep computes. A directory holding another sweep's
+    /// points is refused, so that resuming never mixes two sweeps.
+    func checkPlan(dir: String, points: [Point], fixed: [String]) throws {
+        var text = "# jetsim sweep plan: the inputs every point shares, then one line per point\n"
+        text += "workload: \(sim.workloadSource)\n"
+        if let p = sim.policy { text += "policy: \(p.policies.map(\.rawValue).joined(separator: ","))\n" }
+        if let r = sim.ram { text += "ram_mb: \(r.kilobytes.map(SizeText.mebibytes).joined(separator: ","))\n" }
+        if let d = sim.devices { text += "devices: \(d)\n" }
+        if let d = sim.duration { text += "duration: \(d.time)\n" }
+        if let s = sim.seed { text += "seed: \(s)\n" }
+        if let u = sim.usage { text += "usage: \(u)\n" }
+        for f in fixed { text += "set: \(f)\n" }
+        for p in points { text += "point \(p.index): \(p.label)\t" + p.sets.joined(separator: " ") + "\n" }
+        let path = dir + "/plan.txt"
+        if let existing = FileManager.default.contents(atPath: path) {
+            guard String(decoding: existing, as: UTF8.self) == text else {
+                throw BadInput(description: "\(dir) holds a different sweep (see \(path)); use another --out, or remove it")
+            }
+            return
+        }
+        try AtomicOutput.write(text, to: path)
+    }
+
+    /// Every point's rows under one header, in point order.
+    func writeCombined(dir: String, points: [Point]) throws {
+        var header: String? = nil
+        var body = ""
+        var missing: [String] = []
+        for p in points {
+            let path = dir + "/points/" + p.fileName
+            guard let data = FileManager.default.contents(atPath: path) else { missing.append(p.fileName); continue }
+            let text = String(decoding: data, as: UTF8.self)
+            guard let nl = text.firstIndex(of: "\n") else { throw RunFailure(description: "\(path): empty") }
+            let h = String(text[..<nl])
+            if header == nil { header = h }
+            guard h == header else { throw RunFailure(description: "\(path) has a different header from the other points") }
+            body += text[text.index(after: nl)...]
+        }
+        if !missing.isEmpty {
+            throw RunFailure(description: "\(missing.count) point(s) not done yet: \(missing.joined(separator: ", ")); run them (--point I), then --combine")
+        }
+        try AtomicOutput.write((header ?? Summary.header) + "\n" + body, to: dir + "/combined.csv")
+        say("sweep: wrote \(dir)/combined.csv (\(body.split(separator: "\n").count) rows)")
+    }
+
+    /// Temporary files of points that a killed sweep did not finish.
+    func removeStaleTemporaries(in dir: String) {
+        for f in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where f.hasPrefix(".") && f.contains(".tmp-") {
+            unlink(dir + "/" + f)
+        }
+    }
+}
