@@ -21,13 +21,16 @@ let package = Package(
             name: "SimKernel",
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
+        // The hold model, which measures the engine's future event set: used by
+        // `jetsim hold` and the benchmarks, kept out of the library products.
+        .target(name: "EngineHold", dependencies: ["SimKernel"]),
         // The model: apps, lifecycle, device memory, eviction policies, workloads.
         .target(name: "JetSim", dependencies: ["SimKernel", "Yams"]),
         // The `jetsim` command (the target name differs from the library's only so
         // that case-insensitive file systems keep the two modules apart).
         .executableTarget(
             name: "JetSimCLI",
-            dependencies: ["JetSim", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["JetSim", "EngineHold", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "JetSimTests", dependencies: ["JetSim"]),
@@ -35,13 +38,13 @@ let package = Package(
         .testTarget(name: "JetSimCLITests", dependencies: ["JetSim"]),
         .executableTarget(
             name: "EngineBenchmarks",
-            dependencies: ["SimKernel", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: ["SimKernel", "EngineHold", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
             name: "ModelBenchmarks",
-            dependencies: ["JetSim", "SimKernel", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: ["JetSim", "SimKernel", "EngineHold", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/ModelBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

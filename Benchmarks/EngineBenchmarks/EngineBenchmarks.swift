@@ -1,4 +1,5 @@
 import Benchmark
+import EngineHold
 import SimKernel
 
 /// Holds done per benchmark iteration. Throughput is reported per hold (scaled by

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import JetSim
+import EngineHold
 import SimKernel
 
 // The model's benchmarks. Every benchmark measures between explicit start/stop

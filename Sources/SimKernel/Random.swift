@@ -42,31 +42,15 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
         self.s0 = s0; self.s1 = s1; self.s2 = s2; self.s3 = s3
     }
 
-    /// The stream named by `ids` under the run's `seed`. Each id is folded into a
-    /// 64-bit key through the SplitMix64 mixer, so (seed, 1, 2) and (seed, 2, 1) and
-    /// (seed, 12) all differ; the key then seeds the state as `init(seed:)` does.
-    @inlinable public init(seed: UInt64, stream ids: UInt64...) {
-        self.init(seed: Self.streamKey(seed: seed, ids: ids))
-    }
-
-    /// Allocation-free form of `init(seed:stream:)` for up to three ids.
+    /// The stream named by up to three ids under the run's `seed`. Each id is folded
+    /// into a 64-bit key through the SplitMix64 mixer, so (seed, 1, 2) and (seed, 2, 1)
+    /// and (seed, 12) all differ; the key then seeds the state as `init(seed:)` does.
     @inlinable public init(seed: UInt64, _ a: UInt64, _ b: UInt64 = 0, _ c: UInt64 = 0) {
         var key = SplitMix64.mix(seed &+ 0x9E37_79B9_7F4A_7C15)
         key = SplitMix64.mix(key ^ SplitMix64.mix(a &+ 0x632B_E59B_D9B4_E019))
         key = SplitMix64.mix(key ^ SplitMix64.mix(b &+ 0x8CB9_2BA7_2F3D_8DD7))
         key = SplitMix64.mix(key ^ SplitMix64.mix(c &+ 0xD6E8_FEB8_6659_FD93))
         self.init(seed: key)
-    }
-
-    @usableFromInline static func streamKey(seed: UInt64, ids: [UInt64]) -> UInt64 {
-        let padded = ids + Array(repeating: 0, count: Swift.max(0, 3 - ids.count))
-        var key = SplitMix64.mix(seed &+ 0x9E37_79B9_7F4A_7C15)
-        let salts: [UInt64] = [0x632B_E59B_D9B4_E019, 0x8CB9_2BA7_2F3D_8DD7, 0xD6E8_FEB8_6659_FD93]
-        for (i, id) in padded.enumerated() {
-            let salt = i < 3 ? salts[i] : salts[i % 3] &+ UInt64(i)
-            key = SplitMix64.mix(key ^ SplitMix64.mix(id &+ salt))
-        }
-        return key
     }
 
     @inlinable @inline(__always)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import EngineHold
 import SimKernel
 
 /// `jetsim hold`: the engine's hold model, for comparing against other simulators

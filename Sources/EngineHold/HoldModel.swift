@@ -1,3 +1,5 @@
+import SimKernel
+
 /// The classic "hold model" for measuring a future event set (Vaucher and Duval,
 /// 1975; Jones, 1986): N events are pending; a hold pops the earliest and pushes one
 /// at now + Exp(mean 1 s). N stays constant, so the cost of a hold is the cost of one
