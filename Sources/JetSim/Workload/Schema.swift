@@ -303,7 +303,7 @@ public enum Schema {
 
     static let workload = Section<Workload>(knobs: [
         .word("name", \.name, "the `workload` column of the summary"),
-        Knob(key: "seed", type: "whole number", range: 0...Double(Int.max), source: "",
+        Knob(key: "seed", type: "whole number >= 0", source: "",
              doc: "the seed: same seed and inputs give byte-identical CSV",
              read: { e, w throws(InputError) in w.seed = UInt64(try WorkloadDecoder.integer(e, 0...Int.max)) },
              text: { .inline("\($0.seed)") }, copy: { $0.seed = $1.seed }),
