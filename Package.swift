@@ -25,7 +25,8 @@ let package = Package(
         // `jetsim hold` and the benchmarks, kept out of the library products.
         .target(name: "EngineHold", dependencies: ["SimKernel"]),
         // The model: apps, lifecycle, device memory, eviction policies, workloads.
-        .target(name: "JetSim", dependencies: ["SimKernel", "Yams"]),
+        // Workload/default.yaml is a symlink to Workloads/default.yaml, compiled in as bytes.
+        .target(name: "JetSim", dependencies: ["SimKernel", "Yams"], resources: [.embedInCode("Workload/default.yaml")]),
         // The `jetsim` command (the target name differs from the library's only so
         // that case-insensitive file systems keep the two modules apart).
         .executableTarget(

@@ -14,10 +14,38 @@ func loadShipped(_ name: String) throws -> Workload {
 struct WorkloadFileTests {
     static let shipped = ["default.yaml", "small-ram.yaml", "large-ram.yaml", "mixed-fleet.yaml", "stress.yaml", "irm-zipf.yaml"]
 
-    @Test("default.yaml is what the binary has compiled in (run scripts/embed-default-workload.sh after editing it)")
+    @Test("default.yaml is what the binary has compiled in (SwiftPM embeds it through a symlink)")
     func embedded() throws {
         let file = try String(contentsOfFile: root + "/Workloads/default.yaml", encoding: .utf8)
-        #expect(file == defaultWorkloadText + "\n" || file == defaultWorkloadText)
+        #expect(file == defaultWorkloadText)
+    }
+
+    @Test("Workloads/README.md's key reference is the one the table generates")
+    func keyReference() throws {
+        let path = root + "/Workloads/README.md"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let begin = "<!-- BEGIN KEYS", end = "<!-- END KEYS -->"
+        let b = try #require(text.range(of: begin)), e = try #require(text.range(of: end))
+        let afterBegin = try #require(text[b.upperBound...].firstIndex(of: "\n"))
+        let current = String(text[text.index(after: afterBegin)..<e.lowerBound])
+        let generated = "\n" + Schema.markdownReference()
+        if ProcessInfo.processInfo.environment["JETSIM_WRITE_REFERENCE"] != nil, current != generated {
+            let updated = text[...afterBegin] + generated + text[e.lowerBound...]
+            try String(updated).write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(current == generated, "Workloads/README.md is out of date: run JETSIM_WRITE_REFERENCE=1 swift test --filter keyReference")
+    }
+
+    @Test("every key of the table is in the printed workload, and default.yaml names it")
+    func tableCoversPrinter() throws {
+        let printed = WorkloadPrinter.yaml(Workload())
+        let file = try String(contentsOfFile: root + "/Workloads/default.yaml", encoding: .utf8)
+        for row in Schema.referenceKeys() {
+            let leaf = String(row.split(separator: ".").last!)
+            #expect(printed.contains(leaf + ":"), "\(row) is not printed")
+            #expect(file.contains(leaf + ":"), "\(row) is not in default.yaml")
+        }
     }
 
     @Test("default.yaml states exactly the built-in defaults")
@@ -47,6 +75,8 @@ struct WorkloadFileTests {
         ("run:\n  policies: [lru, fifo]\n", 2, "run.policies", "'fifo' (item 1) is not a policy"),
         ("user:\n  wake_hour: 20\n  sleep_hour: 8\n", 1, "user.sleep_hour", "later than wake_hour"),
         ("fleet:\n  devices: 10\n  devices: 20\n", 2, "devices", "duplicate key"),
+        ("device_classes:\n  - name: a\n    ram_mb: 2048\n    critical_available_pct: 20\n", 2, "device_classes.a", "must not exceed kill_target"),
+        ("catalog:\n  archetypes:\n    - name: x\n      share: 1\n      active_mb: 100\n      modes: {audio: 0.6, voip: 0.6}\n", 6, "catalog.archetypes.x.modes", "at most 1"),
     ])
     func located(yaml: String, line: Int, key: String, words: String) {
         #expect {
@@ -81,11 +111,40 @@ struct WorkloadFileTests {
         #expect(w.run.policies == ["lru", "oracle"])
     }
 
+    @Test("--set applies to the decoded workload: keys the file omits, list elements by name, values inside a distribution")
+    func overridesDecoded() throws {
+        let file = "device_classes:\n  - name: iphone-11\n    ram_mb: 4096\n"
+        let w = try WorkloadDecoder.load(file, source: "w.yaml", overrides: [
+            "device_classes.iphone-11.os_reserve_mb=900", "catalog.archetypes.game.share=0.4",
+            "user.dwell_s.lognormal.sigma=2", "catalog.archetypes.music.modes.audio=0.5",
+            "catalog.archetypes.game.save_strategy={periodic: 1}", "policies.cost_aware.state_loss_penalty_ms=7",
+        ])
+        #expect(w.deviceClasses[0].osReserveKB == Int64(900 * 1_024))
+        #expect(w.catalog.archetypes[2].share == 0.4)
+        #expect(w.user.dwellS == .lognormal(median: 30, sigma: 2))
+        #expect(w.catalog.archetypes[4].modeAudio == 0.5)
+        #expect(w.catalog.archetypes[2].saveStrategy == [.periodic: 1])
+        #expect(w.policies.costAware.stateLossPenalty == 7)
+        // The same as writing the values in the file.
+        var expected = try WorkloadDecoder.load(file, source: "w.yaml")
+        expected.deviceClasses[0].osReserveKB = 900 * 1_024
+        expected.catalog.archetypes[2].share = 0.4
+        expected.user.dwellS = .lognormal(median: 30, sigma: 2)
+        expected.catalog.archetypes[4].modeAudio = 0.5
+        expected.catalog.archetypes[2].saveStrategy = [.periodic: 1]
+        expected.policies.costAware.stateLossPenalty = 7
+        #expect(w == expected)
+    }
+
     @Test("bad overrides are located at the --set flag", arguments: [
         ("user.sessions_per_dya=80", "user.sessions_per_dya", "unknown key"),
         ("user.sessions_per_day=lots", "user.sessions_per_day", "expected a number"),
         ("device_classes.pixel.ram_mb=2048", "device_classes.pixel", "no list element"),
         ("novalue", nil, "expected KEY=VALUE"),
+        ("device_classes.iphone-11.critical_available_pct=50", "device_classes.iphone-11", "must not exceed kill_target"),
+        ("user.wake_hour=23.5", "user.sleep_hour", "later than wake_hour"),
+        ("catalog.archetypes.music.modes.voip=0.5", "catalog.archetypes.music.modes", "at most 1"),
+        ("user.sessions_per_day.x=1", "user.sessions_per_day", "is a single value"),
     ] as [(String, String?, String)])
     func badOverride(assignment: String, key: String?, words: String) {
         #expect {

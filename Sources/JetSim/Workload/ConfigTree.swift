@@ -104,6 +104,13 @@ public enum ConfigTree {
     /// element. Missing mappings are created; whether the key exists is checked when
     /// the workload is decoded, with the error pointing at the override.
     public static func applyOverride(_ assignment: String, to root: inout ConfigNode) throws(InputError) {
+        let (path, value) = try parseOverride(assignment)
+        try set(path[...], value: value, in: &root, source: value.location.source, walked: [])
+    }
+
+    /// Splits `KEY.PATH=VALUE` into the path parts and the value read as YAML, located
+    /// at the flag.
+    static func parseOverride(_ assignment: String) throws(InputError) -> ([String], ConfigNode) {
         let source = "--set \(assignment)"
         guard let eq = assignment.firstIndex(of: "="), eq != assignment.startIndex else {
             throw InputError(source: source, "expected KEY=VALUE, e.g. user.sessions_per_day=80")
@@ -117,8 +124,7 @@ public enum ConfigTree {
         if case .mapping(let e, _) = value, e.isEmpty, valueText.trimmingCharacters().isEmpty {
             value = .null(SourceLocation(source))
         }
-        value = relocate(value, to: SourceLocation(source))
-        try set(path[...], value: value, in: &root, source: source, walked: [])
+        return (path, relocate(value, to: SourceLocation(source)))
     }
 
     static func relocate(_ node: ConfigNode, to loc: SourceLocation) -> ConfigNode {

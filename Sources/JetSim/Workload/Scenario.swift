@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 
 /// A scripted scenario: one device, a few named apps and a timeline of user actions,
@@ -55,24 +56,16 @@ public struct Scenario: Sendable {
         ("preserves-state=yes|no", "whether a cold relaunch restores the user's place (default yes)"),
     ]
 
-    /// Every device key with its meaning and default.
-    public static let deviceKeys: [(key: String, meaning: String)] = [
-        ("ram=SIZE", "total RAM (default 8GB: no pressure unless asked)"),
-        ("reserve=SIZE", "memory the OS keeps (default 25% of RAM, at most 1.5GB)"),
-        ("policy=NAME", "eviction policy (default jetsam-bands)"),
-        ("ios=4-6|7-12|13+", "background-task allowance preset: 600s, 180s, 30s (default 13+)"),
-        ("bg-allowance=DUR", "background-task allowance, overriding the preset"),
-        ("grace=DUR", "time in the background before suspension without background work (default 10s)"),
-        ("enter-bg-limit=DUR", "didEnterBackground must return within this (default 5s)"),
-        ("will-terminate-limit=DUR", "willTerminate's time; longer saves do not complete (default 5s)"),
-        ("warning-pct=N", "memory warnings below N% of RAM available (default by RAM, XNU)"),
-        ("critical-pct=N", "kill loop below N% of RAM available (default by RAM, XNU)"),
-        ("target-pct=N", "kill loop target, % of RAM available (default by RAM, XNU)"),
-        ("app-limit-pct=N", "per-app limit, % of RAM (default 60)"),
-        ("compression=RATIO", "suspended memory compression ratio (default 1: none)"),
-        ("warning-free-share=X", "share of what it can free that an app frees on a warning (default 0.5)"),
-        ("launch-jitter=SIGMA", "launch-to-launch latency variation, lognormal sigma (default 0: exact latencies)"),
-    ]
+    /// Every device key with its meaning: `policy`, then the workload's device-class
+    /// keys that have a scenario alias (defaults as in a workload, but 8GB of RAM and
+    /// no launch jitter).
+    public static var deviceKeys: [(key: String, meaning: String)] {
+        [("policy=NAME", "eviction policy (default jetsam-bands)")] + Schema.deviceClass.knobs.compactMap { k in
+            guard let a = k.alias else { return nil }
+            let syntax = k.unit == "MiB" ? "SIZE" : k.unit == "s" ? "DUR" : k.key == "ios" ? k.type.replacingOccurrences(of: ", ", with: "|").replacingOccurrences(of: " or ", with: "|") : "N"
+            return ("\(a)=\(syntax)", k.doc)
+        }
+    }
 
     public init(source: String) { self.source = source }
 
@@ -223,49 +216,49 @@ public struct Scenario: Sendable {
         return p
     }
 
+    /// The device class a scenario starts from: the workload's, with plenty of RAM
+    /// and exact latencies.
+    static var baseDeviceClass: DeviceClass {
+        var c = DeviceClass()
+        c.ramKB = defaultRAMKB
+        c.launchJitterSigma = 0
+        return c
+    }
+
+    /// A device key's value as the workload table reads it: SIZE -> MiB, DUR -> seconds.
+    static func deviceValue(_ knob: Knob<DeviceClass>, _ v: String, fail: (String, String?) -> InputError) throws(InputError) -> String {
+        let key = knob.alias ?? knob.key
+        switch knob.unit {
+        case "MiB": return WorkloadPrinter.num(Double(try parseSize(v, key: key, fail: fail)) / 1_024)
+        case "s": return WorkloadPrinter.num(try parseDuration(v, key: key, fail: fail).seconds)
+        default: return v
+        }
+    }
+
+    /// `device key=value...`: `policy`, and the workload's device-class keys under
+    /// their scenario aliases (`Schema.deviceClass`), checked against the same ranges.
     static func parseDevice(_ words: [String], into sc: inout Scenario, fail: (String, String?) -> InputError) throws(InputError) {
-        var ram: Int64? = nil
-        var reserve: Int64? = nil
-        var overrides: [(String, String)] = []
+        var c = baseDeviceClass
         for w in words {
             let parts = w.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[1].isEmpty else { throw fail("expected key=value, got '\(w)'", parts[0]) }
-            switch parts[0] {
-            case "ram": ram = try parseSize(parts[1], key: "ram", fail: fail)
-            case "reserve": reserve = try parseSize(parts[1], key: "reserve", fail: fail)
-            case "policy":
-                guard let p = PolicyName(rawValue: parts[1]) else {
-                    throw fail("'\(parts[1])' is not a policy: expected one of \(PolicyName.allCases.map(\.rawValue).joined(separator: ", "))", "policy")
+            let (key, v) = (parts[0], parts[1])
+            if key == "policy" {
+                guard let p = PolicyName(rawValue: v) else {
+                    throw fail("'\(v)' is not a policy: expected one of \(PolicyName.allCases.map(\.rawValue).joined(separator: ", "))", "policy")
                 }
                 sc.policy = p
-            default: overrides.append((parts[0], parts[1]))
+                continue
             }
-        }
-        var d = DeviceParameters(ramKB: ram ?? defaultRAMKB, osReserveKB: reserve)
-        if d.osReserveKB >= d.ramKB { throw fail("reserve must be smaller than ram", "reserve") }
-        for (key, v) in overrides {
-            switch key {
-            case "ios":
-                guard let preset = BackgroundTimePreset(rawValue: "ios" + v) else {
-                    throw fail("'\(v)' is not an iOS preset: expected 4-6, 7-12 or 13+", key)
-                }
-                d.bgTaskAllowance = preset.allowance
-            case "bg-allowance": d.bgTaskAllowance = try parseDuration(v, key: key, fail: fail)
-            case "grace": d.backgroundGrace = try parseDuration(v, key: key, fail: fail)
-            case "enter-bg-limit": d.enterBackgroundLimit = try parseDuration(v, key: key, fail: fail)
-            case "will-terminate-limit": d.willTerminateLimit = try parseDuration(v, key: key, fail: fail)
-            case "warning-pct": d.warningAvailablePct = try parseNumber(v, key: key, range: 0...100, fail: fail)
-            case "critical-pct": d.criticalAvailablePct = try parseNumber(v, key: key, range: 0...100, fail: fail)
-            case "target-pct": d.killTargetAvailablePct = try parseNumber(v, key: key, range: 0...100, fail: fail)
-            case "app-limit-pct": d.perAppLimitPct = try parseNumber(v, key: key, range: 1...100, fail: fail)
-            case "compression": d.suspendedCompressionRatio = try parseNumber(v, key: key, range: 1...100, fail: fail)
-            case "warning-free-share": d.memoryWarningFreeShare = try parseNumber(v, key: key, range: 0...1, fail: fail)
-            case "launch-jitter": d.launchJitterSigma = try parseNumber(v, key: key, range: 0...5, fail: fail)
-            default:
+            guard let knob = Schema.deviceClass.knobs.first(where: { $0.alias == key }) else {
                 throw fail("unknown device key '\(key)'; expected one of: " + deviceKeys.map { String($0.key.prefix { $0 != "=" }) }.joined(separator: ", "), key)
             }
+            let entry = ConfigEntry(key: key, value: .scalar(try deviceValue(knob, v, fail: fail), plain: true, SourceLocation(sc.source)),
+                                    location: SourceLocation(sc.source))
+            do { try knob.read(entry, &c) } catch { throw fail(error.message, key) }
         }
-        sc.params = d
+        if let r = c.osReserveKB, r >= c.ramKB { throw fail("reserve must be smaller than ram", "reserve") }
+        sc.params = c.parameters()
     }
 
     static func parseAction(_ w: [String], time: SimTime, scenario sc: inout Scenario,

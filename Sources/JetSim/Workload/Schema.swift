@@ -1,0 +1,602 @@
+import Foundation
+import SimKernel
+
+/// A key path that may be kept in a table shared across threads.
+typealias KP<Root, Value> = WritableKeyPath<Root, Value> & Sendable
+
+/// What a knob prints after `key:`: one value on the key's line, lines below it, or
+/// nothing (an unset optional weight).
+enum KnobText {
+    case inline(String)
+    case block([String])
+    case omitted
+}
+
+/// One workload key, declared once: where it lives in the model, its unit, type,
+/// valid range, source and meaning. The decoder, the printer, `--set`, the key
+/// reference in `Workloads/README.md` and the scenario device keys all read this
+/// declaration. The default is the model's own (`Workload()`, `DeviceClass()`, the
+/// archetype template), read through the knob, never written twice.
+struct Knob<Root: Sendable>: Sendable {
+    var key: String
+    var unit = ""
+    /// The kind of value, for the key reference: "number", "distribution", ...
+    var type: String
+    /// The valid range, in the knob's unit (as written in the file).
+    var range: ClosedRange<Double>? = nil
+    /// The source of the default (`../shared/domain-facts.md`), or "assumption".
+    var source = ""
+    var doc: String
+    /// The key on a scenario `device` line that sets the same thing.
+    var alias: String? = nil
+    /// An element of a list must give it.
+    var required = false
+    var read: @Sendable (ConfigEntry, inout Root) throws(InputError) -> Void
+    var text: @Sendable (Root) -> KnobText
+    /// Copies this knob's value from another root (to start a section over).
+    var copy: @Sendable (inout Root, Root) -> Void
+    /// A `--set` below this key, when the knob is a section or a list; else the
+    /// value's tree is rebuilt from its printed text and the rest of the path set in it.
+    var child: (@Sendable (ArraySlice<String>, ConfigEntry, inout Root, String) throws(InputError) -> Void)? = nil
+    /// Marks a section or list in the key reference (its keys get a table of their own).
+    var nested: (@Sendable () -> [ReferenceRow])? = nil
+}
+
+/// A mapping of knobs: a section of the workload, a list element, or a flow mapping
+/// such as `modes`.
+struct Section<Root: Sendable>: Sendable {
+    var knobs: [Knob<Root>]
+    /// The values a section takes when it is read whole (from a file, or by a `--set`
+    /// of the whole section): keys left out mean these.
+    var template: Root
+    /// Checks across keys, after a read or a `--set`: the key (relative to the
+    /// section, "" for the section itself) and what is wrong.
+    var check: @Sendable (Root) -> (key: String, message: String)? = { _ in nil }
+    /// Extra lines after the keys (comments; device classes print what `auto` resolved to).
+    var trailer: @Sendable (Root) -> [String] = { _ in [] }
+
+    /// Reads the keys of `node` into `r` (keys left out keep what `r` holds).
+    func read(_ f: inout WorkloadDecoder.Fields, into r: inout Root, checkAt: SourceLocation) throws(InputError) {
+        for k in knobs where !f.read.contains(k.key) {
+            if let e = f.take(k.key) { try k.read(e, &r) }
+        }
+        try f.finish()
+        try validate(r, at: checkAt, path: f.path)
+    }
+
+    func validate(_ r: Root, at loc: SourceLocation, path: String) throws(InputError) {
+        if let c = check(r) { throw InputError(at: loc, key: Schema.join(path, c.key), c.message) }
+    }
+
+    /// The section's YAML lines, without indentation of its own.
+    func lines(_ r: Root) -> [String] {
+        var out: [String] = []
+        for k in knobs {
+            switch k.text(r) {
+            case .inline(let s): out.append("\(k.key): \(s)")
+            case .block(let l): out.append("\(k.key):"); out += l.map { "  " + $0 }
+            case .omitted: break
+            }
+        }
+        return out + trailer(r)
+    }
+
+    /// `{key: value, ...}` on one line.
+    func flow(_ r: Root) -> String {
+        var pairs: [String] = []
+        for k in knobs { if case .inline(let s) = k.text(r) { pairs.append("\(k.key): \(s)") } }
+        return "{" + pairs.joined(separator: ", ") + "}"
+    }
+
+    /// `--set PATH=VALUE` below this section, applied to the decoded model.
+    func set(_ parts: ArraySlice<String>, _ value: ConfigEntry, in r: inout Root, path: String) throws(InputError) {
+        let loc = value.location
+        guard let head = parts.first else { return }
+        let here = Schema.join(path, head)
+        guard let k = knobs.first(where: { $0.key == head }) else {
+            throw InputError(at: loc, key: here, "unknown key; expected one of: \(knobs.map(\.key).sorted().joined(separator: ", "))")
+        }
+        let rest = parts.dropFirst()
+        if rest.isEmpty {
+            try k.read(ConfigEntry(key: here, value: value.value, location: loc), &r)
+        } else if let child = k.child {
+            try child(rest, value, &r, here)
+        } else {
+            // A single value with structure (a distribution, app_choice, policies):
+            // set the rest of the path inside that value's tree, then read it back.
+            let printed: String
+            switch k.text(r) {
+            case .inline(let s): printed = s
+            case .block(let l): printed = l.joined(separator: "\n")
+            case .omitted: printed = ""
+            }
+            var node = ConfigTree.relocate(try ConfigTree.parse(printed, source: loc.source), to: loc)
+            try ConfigTree.set(rest, value: value.value, in: &node, source: loc.source, walked: here.split(separator: ".").map(String.init))
+            try k.read(ConfigEntry(key: here, value: node, location: loc), &r)
+        }
+        try validate(r, at: loc, path: path)
+    }
+}
+
+/// A row of the key reference.
+struct ReferenceRow {
+    var key: String
+    var defaultText: String
+    var type: String
+    var doc: String
+    var source: String
+}
+
+// MARK: Knob kinds
+
+extension Knob {
+    static func number(_ key: String, _ kp: KP<Root, Double>, _ range: ClosedRange<Double>, unit: String = "",
+                       alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, unit: unit, type: "number", range: range, source: source, doc: doc, alias: alias,
+             read: { e, r throws(InputError) in r[keyPath: kp] = try WorkloadDecoder.number(e, range) },
+             text: { .inline(WorkloadPrinter.num($0[keyPath: kp])) },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+    }
+
+    /// A number or `auto` (nil: the model's rule decides).
+    static func autoNumber(_ key: String, _ kp: KP<Root, Double?>, _ range: ClosedRange<Double>, unit: String = "",
+                           alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, unit: unit, type: "number or auto", range: range, source: source, doc: doc, alias: alias,
+             read: { e, r throws(InputError) in
+                 r[keyPath: kp] = try WorkloadDecoder.auto(e) { n throws(InputError) in try WorkloadDecoder.number(n, range) }
+             },
+             text: { .inline($0[keyPath: kp].map(WorkloadPrinter.num) ?? "auto") },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+    }
+
+    /// MiB in the file, KiB in the model.
+    static func mebibytes(_ key: String, _ kp: KP<Root, Int64>, _ range: ClosedRange<Double>,
+                          alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, unit: "MiB", type: "number", range: range, source: source, doc: doc, alias: alias,
+             read: { e, r throws(InputError) in r[keyPath: kp] = Int64(try WorkloadDecoder.number(e, range) * 1_024) },
+             text: { .inline(WorkloadPrinter.num(Double($0[keyPath: kp]) / 1_024)) },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+    }
+
+    /// MiB or `auto` in the file, KiB (or nil) in the model.
+    static func autoMebibytes(_ key: String, _ kp: KP<Root, Int64?>, _ range: ClosedRange<Double>,
+                              alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, unit: "MiB", type: "number or auto", range: range, source: source, doc: doc, alias: alias,
+             read: { e, r throws(InputError) in
+                 r[keyPath: kp] = try WorkloadDecoder.auto(e) { n throws(InputError) in Int64(try WorkloadDecoder.number(n, range) * 1_024) }
+             },
+             text: { .inline($0[keyPath: kp].map { WorkloadPrinter.num(Double($0) / 1_024) } ?? "auto") },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+    }
+
+    static func integer(_ key: String, _ kp: KP<Root, Int>, _ range: ClosedRange<Int>, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, type: "whole number", range: Double(range.lowerBound)...Double(range.upperBound), source: source, doc: doc,
+             read: { e, r throws(InputError) in r[keyPath: kp] = try WorkloadDecoder.integer(e, range) },
+             text: { .inline(String($0[keyPath: kp])) },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+    }
+
+    /// A distribution; `within` bounds every value it can take (else non-negative).
+    static func distribution(_ key: String, _ kp: KP<Root, RealDistribution>, unit: String = "", within: ClosedRange<Double>? = nil,
+                             required: Bool = false, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, unit: unit, type: "distribution", range: within ?? 0...1e12, source: source, doc: doc, required: required,
+             read: { e, r throws(InputError) in
+                 if let within {
+                     r[keyPath: kp] = try WorkloadDecoder.distribution(e, within: within)
+                 } else {
+                     r[keyPath: kp] = try WorkloadDecoder.distribution(e, nonNegative: true)
+                 }
+             },
+             text: { .inline(WorkloadPrinter.dist($0[keyPath: kp])) },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+    }
+
+    static func word(_ key: String, _ kp: KP<Root, String>, required: Bool = false, _ doc: String) -> Knob {
+        Knob(key: key, type: "word", source: "", doc: doc, required: required,
+             read: { e, r throws(InputError) in r[keyPath: kp] = try WorkloadDecoder.string(e) },
+             text: { .inline(WorkloadPrinter.quote($0[keyPath: kp])) },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+    }
+
+    /// A section of its own (a mapping of keys).
+    static func section<Child: Sendable>(_ key: String, _ kp: KP<Root, Child>, _ s: @escaping @Sendable () -> Section<Child>) -> Knob {
+        Knob(key: key, type: "section", doc: "",
+             read: { e, r throws(InputError) in
+                 let s = s()
+                 var child = s.template
+                 var f = try WorkloadDecoder.Fields(e.value, path: e.key)
+                 try s.read(&f, into: &child, checkAt: e.location)
+                 r[keyPath: kp] = child
+             },
+             text: { .block(s().lines($0[keyPath: kp])) },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+             child: { rest, v, r, here throws(InputError) in try s().set(rest, v, in: &r[keyPath: kp], path: here) },
+             nested: { Schema.rows(s(), path: key) })
+    }
+
+    /// A flow mapping of keys of the same model (`modes: {audio: 0, ...}`); read
+    /// whole, it starts from the section's template.
+    static func group(_ key: String, _ s: @escaping @Sendable () -> Section<Root>, type: String, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, type: type, source: source, doc: doc,
+             read: { e, r throws(InputError) in
+                 let s = s()
+                 for k in s.knobs { k.copy(&r, s.template) }
+                 var f = try WorkloadDecoder.Fields(e.value, path: e.key)
+                 try s.read(&f, into: &r, checkAt: WorkloadDecoder.valueOrKey(e))
+             },
+             text: { .inline(s().flow($0)) },
+             copy: { r, from in for k in s().knobs { k.copy(&r, from) } },
+             child: { rest, v, r, here throws(InputError) in try s().set(rest, v, in: &r, path: here) })
+    }
+
+    /// A list of named elements: `--set LIST.NAME.KEY` or `LIST.INDEX.KEY`.
+    static func list<Element: Sendable>(_ key: String, _ kp: KP<Root, [Element]>, _ list: @escaping @Sendable () -> NamedList<Element>) -> Knob {
+        Knob(key: key, type: "list", doc: "",
+             read: { e, r throws(InputError) in r[keyPath: kp] = try list().read(e) },
+             text: { .block(list().lines($0[keyPath: kp])) },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+             child: { rest, v, r, here throws(InputError) in try list().set(rest, v, in: &r[keyPath: kp], path: here) },
+             nested: { Schema.rows(list().element, path: key, required: true) })
+    }
+}
+
+/// A list whose elements are sections with a `name` (device classes, archetypes).
+struct NamedList<Element: Sendable>: Sendable {
+    var element: Section<Element>
+    var name: KP<Element, String>
+    /// "a device class", "an archetype": for messages.
+    var what: String
+    /// Checks over the whole list (at the list's key).
+    var check: @Sendable ([Element]) -> String?
+
+    func readElement(_ node: ConfigNode, path: String) throws(InputError) -> Element {
+        var f = try WorkloadDecoder.Fields(node, path: path)
+        guard let nameEntry = f.take("name") else { throw InputError(at: node.location, key: path, "\(what) needs a name") }
+        var x = element.template
+        x[keyPath: name] = try WorkloadDecoder.string(nameEntry)
+        f.path = path + "." + x[keyPath: name]
+        for k in element.knobs where k.required && k.key != "name" {
+            guard let e = f.take(k.key) else { throw InputError(at: node.location, key: f.path + "." + k.key, "missing: \(what) needs \(k.key)") }
+            try k.read(e, &x)
+        }
+        try element.read(&f, into: &x, checkAt: node.location)
+        return x
+    }
+
+    func read(_ e: ConfigEntry) throws(InputError) -> [Element] {
+        let items = try WorkloadDecoder.list(e) { n throws(InputError) in try readElement(n.value, path: e.key) }
+        if let message = check(items) { throw WorkloadDecoder.error(e, message) }
+        return items
+    }
+
+    func lines(_ items: [Element]) -> [String] {
+        var out: [String] = []
+        for x in items {
+            for (i, l) in element.lines(x).enumerated() { out.append((i == 0 ? "- " : "  ") + l) }
+        }
+        return out
+    }
+
+    func set(_ parts: ArraySlice<String>, _ value: ConfigEntry, in items: inout [Element], path: String) throws(InputError) {
+        let head = parts.first!
+        let loc = value.location
+        guard let i = Int(head).flatMap({ items.indices.contains($0) ? $0 : nil }) ?? items.firstIndex(where: { $0[keyPath: name] == head }) else {
+            throw InputError(at: loc, key: path + "." + head, "no list element '\(head)': give an index 0...\(items.count - 1) or an element's name")
+        }
+        let rest = parts.dropFirst()
+        if rest.isEmpty {
+            items[i] = try readElement(value.value, path: path)
+        } else {
+            try element.set(rest, value, in: &items[i], path: path + "." + items[i][keyPath: name])
+        }
+        if let message = check(items) { throw InputError(at: loc, key: path, message) }
+    }
+}
+
+// MARK: The table
+
+/// The workload schema: every key of a workload file, declared once.
+public enum Schema {
+    static func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : key.isEmpty ? path : path + "." + key
+    }
+
+    static let workload = Section<Workload>(knobs: [
+        .word("name", \.name, "the `workload` column of the summary"),
+        Knob(key: "seed", type: "whole number >= 0", source: "",
+             doc: "the seed: same seed and inputs give byte-identical CSV",
+             read: { e, w throws(InputError) in w.seed = UInt64(try WorkloadDecoder.integer(e, 0...Int.max)) },
+             text: { .inline("\($0.seed)") }, copy: { $0.seed = $1.seed }),
+        .section("fleet", \.fleet) { Schema.fleet },
+        .section("run", \.run) { Schema.run },
+        .list("device_classes", \.deviceClasses) { Schema.deviceClasses },
+        .section("catalog", \.catalog) { Schema.catalog },
+        .section("user", \.user) { Schema.user },
+        Knob(key: "policies", type: "section", doc: "each policy's own parameters (see the policies)",
+             read: { e, w throws(InputError) in w.policies = try PolicySettings.decode(e) },
+             text: { .block($0.policies.yamlLines) }, copy: { $0.policies = $1.policies }),
+    ], template: Workload())
+
+    static let fleet = Section<Workload.Fleet>(knobs: [
+        .integer("devices", \.devices, 1...100_000_000, source: "", "devices simulated (about 1 s for all 21 cells on 2 cores)"),
+        Knob(key: "duration_days", unit: "days", type: "number", range: 0.001...36_500, source: "", doc: "simulated time per device",
+             read: { e, f throws(InputError) in f.duration = SimTime(seconds: try WorkloadDecoder.number(e, 0.001...36_500) * 86_400) },
+             text: { .inline(WorkloadPrinter.num($0.duration.seconds / 86_400)) }, copy: { $0.duration = $1.duration }),
+    ], template: Workload.Fleet())
+
+    static let run = Section<Workload.RunDefaults>(knobs: [
+        Knob(key: "policies", type: "list of policy names, or [all]", source: "", doc: "the policies `jetsim run` runs when --policy does not say",
+             read: { e, r throws(InputError) in
+                 let names = try WorkloadDecoder.list(e) { n throws(InputError) in try WorkloadDecoder.string(n) }
+                 for (i, name) in names.enumerated() where name != "all" && PolicyName(rawValue: name) == nil {
+                     throw WorkloadDecoder.error(e, "'\(name)' (item \(i)) is not a policy: expected all or one of \(PolicyName.allCases.map(\.rawValue).joined(separator: ", "))")
+                 }
+                 r.policies = names
+             },
+             text: { .inline("[\($0.policies.joined(separator: ", "))]") }, copy: { $0.policies = $1.policies }),
+        Knob(key: "ram_mb", unit: "MiB", type: "list of numbers", range: 64...16_777_216, source: "",
+             doc: "RAM sizes to compare when --ram does not say; [] = each class's own RAM",
+             read: { e, r throws(InputError) in
+                 r.ramKB = try WorkloadDecoder.list(e) { n throws(InputError) in Int64(try WorkloadDecoder.number(n, 64...16_777_216) * 1_024) }
+             },
+             text: { .inline("[\($0.ramKB.map { WorkloadPrinter.num(Double($0) / 1_024) }.joined(separator: ", "))]") },
+             copy: { $0.ramKB = $1.ramKB }),
+    ], template: Workload.RunDefaults())
+
+    static let deviceClasses = NamedList(element: deviceClass, name: \.name, what: "a device class") { classes in
+        if classes.isEmpty { return "expected at least one device class" }
+        if classes.reduce(0, { $0 + $1.share }) <= 0 { return "the shares of the device classes must add up to more than 0" }
+        var names = Set<String>()
+        for c in classes where !names.insert(c.name).inserted { return "device class '\(c.name)' appears twice" }
+        return nil
+    }
+
+    static let deviceClass = Section<DeviceClass>(knobs: [
+        .word("name", \.name, required: true, "the class's name (used by `--set device_classes.NAME.KEY`)"),
+        .number("share", \.share, 0...1e9, source: "", "share of the fleet (normalised over the classes)"),
+        .mebibytes("ram_mb", \.ramKB, 64...16_777_216, alias: "ram", source: "iPhone 11: 3844 MB total (StackOverflow q 5887248), rounded",
+                   "total RAM"),
+        .autoMebibytes("os_reserve_mb", \.osReserveKB, 0...16_777_216, alias: "reserve",
+                       source: "assumption; sized so one app can reach the measured 50-68% crash footprints",
+                       "memory the OS keeps; auto = 25% of RAM, at most 1536"),
+        .autoNumber("warning_available_pct", \.warningAvailablePct, 0...100, unit: "%", alias: "warning-pct", source: "XNU soft-limit fallback",
+                    "memory warnings below this share of RAM available; auto = 15% (<=6 GB), 12% (>6 GB)"),
+        .autoNumber("critical_available_pct", \.criticalAvailablePct, 0...100, unit: "%", alias: "critical-pct", source: "XNU critical fallback",
+                    "the kill loop runs below this share of RAM available; auto = 5% (<=3 GB), 4% (>3 GB)"),
+        .autoNumber("kill_target_available_pct", \.killTargetAvailablePct, 0...100, unit: "%", alias: "target-pct", source: "XNU idle-kill fallback",
+                    "the kill loop's target, share of RAM available; auto = 10% / 9% / 8% (<=3 / <=6 / >6 GB)"),
+        .number("per_app_limit_pct", \.perAppLimitPct, 1...100, unit: "%", alias: "app-limit-pct",
+                source: "crash footprints 50-68% of RAM on phones (StackOverflow q 5887248)", "per-app memory limit, share of RAM"),
+        .number("memory_warning_free_share", \.memoryWarningFreeShare, 0...1, alias: "warning-free-share",
+                "share of what it can free that an app frees on a warning"),
+        .number("suspended_compression_ratio", \.suspendedCompressionRatio, 1...100, alias: "compression",
+                "suspended memory compression ratio: 1 = no compressor; 2 models iOS's compressor"),
+        .number("decompress_ms_per_mb", \.decompressMsPerMB, 0...1_000, unit: "ms/MiB", "decompression cost on a warm launch"),
+        .number("launch_jitter_sigma", \.launchJitterSigma, 0...5, alias: "launch-jitter",
+                "launch-to-launch latency variation, lognormal sigma (0: exact latencies)"),
+        .number("background_grace_s", \.backgroundGraceS, 0...86_400, unit: "s", alias: "grace", source: "\"about ten seconds\" (seed 004)",
+                "time in the background before suspension without background work"),
+        .number("enter_background_limit_s", \.enterBackgroundLimitS, 0...86_400, unit: "s", alias: "enter-bg-limit", source: "~5 s (Apple)",
+                "didEnterBackground must return within this, or the watchdog kills the app"),
+        .number("will_terminate_limit_s", \.willTerminateLimitS, 0...86_400, unit: "s", alias: "will-terminate-limit",
+                source: "\"limited (albeit undocumented)\" (seed 000; assumption 5 s)", "willTerminate's time; longer saves do not complete"),
+        Knob(key: "ios", type: "4-6, 7-12 or 13+", source: "Apple: 600 s, 180 s, 30 s", doc: "background-task allowance preset: 4-6 = 600 s, 7-12 = 180 s, 13+ = 30 s",
+             alias: "ios",
+             read: { e, c throws(InputError) in
+                 let s = try WorkloadDecoder.string(e)
+                 guard let p = BackgroundTimePreset(rawValue: "ios" + s) else { throw WorkloadDecoder.error(e, "'\(s)' is not an iOS preset: expected 4-6, 7-12 or 13+") }
+                 c.ios = p
+             },
+             text: { .inline(String($0.ios.rawValue.dropFirst(3))) }, copy: { $0.ios = $1.ios }),
+        .autoNumber("bg_task_allowance_s", \.bgTaskAllowanceS, 0...86_400, unit: "s", alias: "bg-allowance", source: "",
+                    "background-task allowance, overriding the preset; auto = the preset's"),
+    ], template: DeviceClass(), check: { c in
+        let d = c.parameters()
+        if d.osReserveKB >= d.ramKB { return ("os_reserve_mb", "the OS reserve must be smaller than the RAM") }
+        if d.criticalAvailablePct > d.killTargetAvailablePct {
+            return ("", "critical_available_pct must not exceed kill_target_available_pct (the loop kills until the target)")
+        }
+        return nil
+    }, trailer: { c in
+        let p = c.parameters()
+        let num = WorkloadPrinter.num
+        return ["# resolved: reserve \(num(Double(p.osReserveKB) / 1_024)) MB, warning \(num(p.warningAvailablePct))%, critical \(num(p.criticalAvailablePct))%, target \(num(p.killTargetAvailablePct))%, allowance \(p.bgTaskAllowance)"]
+    })
+
+    static let catalog = Section<Catalog>(knobs: [
+        .integer("apps", \.apps, 1...10_000_000, source: "", "apps in the catalog"),
+        .number("popularity_zipf_exponent", \.popularityZipfExponent, 0...10, "global popularity, Zipf over catalog rank"),
+        .distribution("installed_per_device", \.installedPerDevice, source: "Falaki et al.: 10-90 apps used per user",
+                      "apps each device installs (clamped to 1...apps)"),
+        .list("archetypes", \.archetypes) { Schema.archetypes },
+    ], template: Catalog())
+
+    static let archetypes = NamedList(element: archetype, name: \.name, what: "an archetype") { list in
+        if list.isEmpty { return "expected at least one archetype" }
+        if list.reduce(0, { $0 + $1.share }) <= 0 { return "the archetype shares must add up to more than 0" }
+        return nil
+    }
+
+    /// What an archetype's keys mean when left out.
+    static let archetypeTemplate = Archetype(name: "", share: 0, activeMB: .constant(0))
+
+    static let archetype = Section<Archetype>(knobs: [
+        .word("name", \.name, required: true, "the archetype's name; apps are named `NAME-NNNN`"),
+        Knob(key: "share", type: "number", range: 0...1e9, source: "", doc: "share of the catalog", required: true,
+             read: { e, a throws(InputError) in a.share = try WorkloadDecoder.number(e, 0...1e9) },
+             text: { .inline(WorkloadPrinter.num($0.share)) }, copy: { $0.share = $1.share }),
+        .distribution("active_mb", \.activeMB, unit: "MiB", required: true,
+                      source: "assumption: no per-app figures are published; sized against the per-app crash limits",
+                      "active footprint, reached during launch"),
+        .distribution("background_share", \.backgroundShare, within: 0...1, "background footprint as a share of the active one, caches trimmed"),
+        .distribution("suspended_share", \.suspendedShare, within: 0...1, source: "seed 004; share an assumption",
+                      "suspended footprint as a share of the active one: \"resources it does not need while suspended are destroyed\""),
+        .distribution("cold_launch_ms", \.coldLaunchMs, unit: "ms", source: "Apple's first-frame target 400 ms, WWDC19 423; Android vitals: cold >= 5 s is excessive",
+                      "launch from no process, before state restoration"),
+        .distribution("state_restore_ms", \.stateRestoreMs, unit: "ms", "extra cold-launch time to restore saved UI state"),
+        .distribution("warm_launch_ms", \.warmLaunchMs, unit: "ms", source: "Android vitals: warm >= 2 s is excessive", "resume from suspended"),
+        .distribution("hot_launch_ms", \.hotLaunchMs, unit: "ms", source: "Android vitals: hot >= 1.5 s is excessive", "resume while still running in the background"),
+        .distribution("enter_background_handler_ms", \.enterBackgroundHandlerMs, unit: "ms",
+                      "how long didEnterBackground runs (a save there adds to it; over 5 s the watchdog kills)"),
+        .number("bg_task_probability", \.bgTaskProbability, 0...1, "probability that a trip to the background begins a background task"),
+        .number("bg_task_median_s", \.bgTaskMedianS, 0...86_400, unit: "s",
+                "the task's work, lognormal median; past the allowance the expiration handler runs and the app is killed"),
+        .number("bg_task_sigma", \.bgTaskSigma, 0...10, "the task's work, lognormal sigma"),
+        .group("modes", { Schema.modes }, type: "{audio: P, location: P, voip: P}", source: "seed 003",
+               "probability that an app has each background mode (at most 1 in total)"),
+        .number("mode_activity_median_s", \.modeActivityMedianS, 0...1e7, unit: "s", "how long the mode's activity lasts after entering the background (median)"),
+        .number("mode_activity_sigma", \.modeActivitySigma, 0...10, "how long the mode's activity lasts (lognormal sigma)"),
+        .number("exits_on_suspend_probability", \.exitsOnSuspendProbability, 0...1, source: "seeds 002, 003", "UIApplicationExitsOnSuspend"),
+        .group("save_strategy", { Schema.saveStrategy }, type: "{STRATEGY: WEIGHT, ...}", source: "assumption; seed 003 recommends didEnterBackground",
+               "weights of each save strategy: \(SaveStrategy.allCases.map(\.name).joined(separator: ", "))"),
+        .distribution("save_ms", \.saveMs, unit: "ms", "how long a save takes; lost if the app is suspended or killed first"),
+        .number("save_interval_s", \.saveIntervalS, 0.001...1e7, unit: "s", "period of `periodic` saves while in front"),
+        .distribution("unsaved_edits_per_min", \.unsavedEditsPerMin, unit: "per min", "unsaved work created per active minute: the unit of data loss"),
+        .number("preserves_ui_state_probability", \.preservesUIStateProbability, 0...1,
+                "probability that a cold relaunch restores the user's place (else a state loss after a system kill)"),
+    ], template: archetypeTemplate)
+
+    static let modes = Section<Archetype>(knobs: [
+        .number("audio", \.modeAudio, 0...1, "probability of the audio background mode"),
+        .number("location", \.modeLocation, 0...1, "probability of the location background mode"),
+        .number("voip", \.modeVoip, 0...1, "probability of the voip background mode"),
+    ], template: archetypeTemplate, check: { a in
+        a.modeAudio + a.modeLocation + a.modeVoip > 1 + 1e-9 ? ("", "the mode probabilities must add up to at most 1") : nil
+    })
+
+    static let saveStrategy: Section<Archetype> = {
+        var template = archetypeTemplate
+        template.saveStrategy = [:]
+        return Section(knobs: SaveStrategy.allCases.map { s in
+            Knob(key: s.name, type: "number", range: 0...1e9, source: "", doc: "weight of \(s.name)",
+                 read: { e, a throws(InputError) in a.saveStrategy[s] = try WorkloadDecoder.number(e, 0...1e9) },
+                 text: { a in a.saveStrategy[s].map { .inline(WorkloadPrinter.num($0)) } ?? .omitted },
+                 copy: { $0.saveStrategy[s] = $1.saveStrategy[s] })
+        }, template: template, check: { a in
+            a.saveStrategy.values.reduce(0, +) <= 0 ? ("", "the save strategy weights must add up to more than 0") : nil
+        })
+    }()
+
+    static let user = Section<UserBehaviour>(knobs: [
+        .number("sessions_per_day", \.sessionsPerDay, 0...100_000, unit: "per day",
+                source: "Falaki: 10-200 interactions/day; Böhmer: 59 min/day at 71.6 s per session", "session attempts per day"),
+        .number("wake_hour", \.wakeHour, 0...24, unit: "hour", "sessions arrive in [wake_hour, sleep_hour)"),
+        .number("sleep_hour", \.sleepHour, 0...24, unit: "hour", "end of the waking window"),
+        .number("single_app_session_share", \.singleAppSessionShare, 0...1, source: "Falaki: ~90% of interactions touch one app",
+                "share of sessions that touch one app only"),
+        .number("extra_apps_mean", \.extraAppsMean, 0...1_000, "extra apps in a multi-app session, geometric mean"),
+        .distribution("dwell_s", \.dwellS, unit: "s", source: "LiveLab: half of engagements < 30 s, 90% < 4 min", "time in one app"),
+        Knob(key: "app_choice", type: "{exponential: {decay: D}} or {zipf: {exponent: S}}", source: "Falaki: per-user app popularity fits an exponential",
+             doc: "how the user picks the next app by personal rank: P(r) ~ exp(-r/D) or 1/r^S",
+             read: { v, u throws(InputError) in
+                 let (kind, params) = try WorkloadDecoder.tagged(v, kinds: ["exponential", "zipf"])
+                 var p = try WorkloadDecoder.Fields(params, path: "user.app_choice.\(kind)")
+                 if kind == "exponential" {
+                     guard let d = p.take("decay") else { throw InputError(at: params.location, key: "user.app_choice.exponential.decay", "missing") }
+                     u.appChoice = .exponential(decay: try WorkloadDecoder.number(d, 0.001...1e9))
+                 } else {
+                     guard let e = p.take("exponent") else { throw InputError(at: params.location, key: "user.app_choice.zipf.exponent", "missing") }
+                     u.appChoice = .zipf(exponent: try WorkloadDecoder.number(e, 0...100))
+                 }
+                 try p.finish()
+             },
+             text: { u in
+                 switch u.appChoice {
+                 case .exponential(let d): .inline("{exponential: {decay: \(WorkloadPrinter.num(d))}}")
+                 case .zipf(let s): .inline("{zipf: {exponent: \(WorkloadPrinter.num(s))}}")
+                 }
+             },
+             copy: { $0.appChoice = $1.appChoice }),
+        .number("switcher_share", \.switcherShare, 0...1, "switches made through the app switcher"),
+        .number("resume_front_share", \.resumeFrontShare, 0...1, "unlocks that go on with the app left in front"),
+        .number("home_before_lock_share", \.homeBeforeLockShare, 0...1, "sessions ending with Home before the lock"),
+        .number("calls_per_day", \.callsPerDay, 0...100_000, unit: "per day", "calls over the waking window"),
+        .number("sms_per_day", \.smsPerDay, 0...100_000, unit: "per day", "SMS over the waking window"),
+        .number("alerts_per_day", \.alertsPerDay, 0...100_000, unit: "per day", "calendar and other alerts over the waking window"),
+        .number("answer_call_share", \.answerCallShare, 0...1, "share of calls answered"),
+        .number("answer_sms_share", \.answerSmsShare, 0...1, "share of SMS the user taps"),
+        .number("answer_alert_share", \.answerAlertShare, 0...1, "share of alerts the user taps"),
+        .distribution("response_delay_s", \.responseDelayS, unit: "s", "time until the user ignores or answers an interruption"),
+        .distribution("call_duration_s", \.callDurationS, unit: "s", "an answered call"),
+        .distribution("sms_reply_s", \.smsReplyS, unit: "s", "replying to a tapped SMS"),
+        .distribution("alert_handling_s", \.alertHandlingS, unit: "s", "dealing with a tapped alert"),
+        .number("return_after_interruption_share", \.returnAfterInterruptionShare, 0...1,
+                "share of answered interruptions after which the user goes back to the same app"),
+        .number("switcher_removals_per_day", \.switcherRemovalsPerDay, 0...100_000, unit: "per day", "apps swiped away in the switcher"),
+        .number("orientation_changes_per_hour_of_use", \.orientationChangesPerHourOfUse, 0...100_000, unit: "per hour of use",
+                source: "seed 000", "broadcast to every app; coalesced while suspended"),
+        .number("locale_changes_per_day", \.localeChangesPerDay, 0...100_000, unit: "per day", "locale changes, broadcast to every app"),
+        .number("notifications_per_day", \.notificationsPerDay, 0...100_000, unit: "per day", "to apps by the user's preference"),
+        .number("location_changes_per_day", \.locationChangesPerDay, 0...100_000, unit: "per day", "significant location changes, broadcast"),
+    ], template: UserBehaviour(), check: { u in
+        u.sleepHour <= u.wakeHour
+            ? ("sleep_hour", "must be later than wake_hour (\(u.wakeHour)); the waking window is [wake_hour, sleep_hour)") : nil
+    })
+
+    // MARK: The key reference
+
+    static func rows<Root: Sendable>(_ s: Section<Root>, path: String, required: Bool = false) -> [ReferenceRow] {
+        var out: [ReferenceRow] = []
+        for k in s.knobs {
+            let key = join(path, k.key)
+            if let nested = k.nested { out += nested(); continue }
+            var type = k.type
+            if let r = k.range, type != "word" {
+                type += " in \(WorkloadDecoder.format(r.lowerBound))...\(WorkloadDecoder.format(r.upperBound))"
+            }
+            if !k.unit.isEmpty { type += " (\(k.unit))" }
+            let def: String
+            if required && k.required { def = "(required)" } else {
+                switch k.text(s.template) {
+                case .inline(let t): def = "`\(t)`"
+                case .block(let l): def = "`" + l.joined(separator: " ") + "`"
+                case .omitted: def = ""
+                }
+            }
+            out.append(ReferenceRow(key: key, defaultText: def, type: type, doc: k.doc, source: k.source))
+        }
+        return out
+    }
+
+    /// The key reference's tables: title, introduction, rows.
+    static func referenceTables() -> [(title: String, intro: String, rows: [ReferenceRow])] {
+        let top = workload.knobs.filter { $0.nested == nil && $0.key != "policies" }
+        let classes = rows(deviceClass, path: "device_classes", required: true).map { r in
+            var r = r
+            if let a = deviceClass.knobs.first(where: { "device_classes." + $0.key == r.key })?.alias { r.doc += " (scenario `device` key: `\(a)`)" }
+            return r
+        }
+        return [
+            ("Top level", "", rows(Section(knobs: top, template: Workload()), path: "")),
+            ("fleet", "", rows(fleet, path: "fleet")),
+            ("run", "The cells `jetsim run` runs when the command line does not say.", rows(run, path: "run")),
+            ("device_classes", "A list; each device of the fleet draws its class by `share`. With `--ram`, every class runs at that RAM (thresholds that are `auto` follow it). A scenario's `device` line sets the keys that name a scenario key, in its units (SIZE, DUR).",
+             classes),
+            ("catalog", "", rows(Section(knobs: catalog.knobs.filter { $0.nested == nil }, template: Catalog()), path: "catalog")),
+            ("catalog.archetypes", "A list of archetypes. `name`, `share` and `active_mb` are required; other keys take the template values listed here (in full under `social` in `default.yaml`).",
+             rows(archetype, path: "catalog.archetypes", required: true)),
+            ("catalog.archetypes.modes", "", rows(modes, path: "catalog.archetypes.modes")),
+            ("user", "", rows(user, path: "user")),
+        ]
+    }
+
+    /// Every key path of the reference (list elements without their name).
+    public static func referenceKeys() -> [String] {
+        referenceTables().flatMap { $0.rows.map(\.key) }
+    }
+
+    /// The key reference of `Workloads/README.md`, generated from the table.
+    public static func markdownReference() -> String {
+        var o = ""
+        for (title, intro, rows) in referenceTables() {
+            o += "### \(title)\n\n"
+            if !intro.isEmpty { o += intro + "\n\n" }
+            o += "| key | default | type, range (unit) | meaning | source |\n|---|---|---|---|---|\n"
+            for r in rows {
+                o += "| `\(r.key)` | \(r.defaultText) | \(r.type) | \(r.doc.replacingOccurrences(of: "|", with: "\\|")) | \(r.source) |\n"
+            }
+            o += "\n"
+        }
+        return o
+    }
+}
