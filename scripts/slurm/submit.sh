@@ -36,15 +36,16 @@ outdir=$(cd "$outdir" && pwd -P)
 printf '%s\n' "$@" > "$outdir/args"
 
 if [ "$sweep" = 1 ]; then
-  mode=sweep
+  mode=sweep result=$outdir/combined.csv
   tasks=$("$jetsim" sweep "$@" --list | wc -l)       # also checks the options (exit 2)
   merge=("$jetsim" sweep "$@" --combine --quiet --out "$outdir")
 else
-  mode=run tasks=$shards
+  mode=run tasks=$shards result=$outdir/merged.csv
   merge=("$jetsim" merge)
   for i in $(seq 1 "$shards"); do merge+=("$outdir/shard-$i.csv.state"); done
   merge+=(--out "$outdir/merged.csv")
 fi
+rm -f "$result"   # from an earlier submission: with --wait its presence means success
 array=$(sbatch --parsable --job-name=jetsim-$mode --array=1-"$tasks" --output="$outdir/logs/task-%a.log" \
   --export=ALL,JETSIM="$jetsim",JETSIM_MODE=$mode,JETSIM_OUT="$outdir",JETSIM_ARGS="$outdir/args" \
   "${extra[@]}" "$here/array-task.sbatch")
@@ -52,3 +53,8 @@ echo "submit: job array $array: $tasks task(s)" >&2
 merge_cmd=$(printf '%q ' "${merge[@]}")
 sbatch --parsable --job-name=jetsim-merge --dependency=afterok:"${array%%;*}" --kill-on-invalid-dep=yes \
   --output="$outdir/logs/merge.log" "${wait[@]}" "${extra[@]}" --wrap "$merge_cmd"
+# sbatch --wait exits 0 for a merge that Slurm cancelled because a task failed.
+if [ ${#wait[@]} -gt 0 ] && [ ! -f "$result" ]; then
+  echo "submit: no $result: a task or the merge failed; see $outdir/logs/" >&2
+  exit 1
+fi
