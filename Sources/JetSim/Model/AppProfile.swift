@@ -84,7 +84,7 @@ public struct AppProfile: Sendable, Equatable {
 }
 
 /// iOS background-time presets for the background-task allowance
-/// (../shared/domain-facts.md, "iOS background execution").
+/// (docs/sources.md, "iOS background execution").
 public enum BackgroundTimePreset: String, Sendable, CaseIterable {
     /// About 600 s on iOS 4-6.
     case ios4to6 = "ios4-6"
@@ -104,7 +104,7 @@ public enum BackgroundTimePreset: String, Sendable, CaseIterable {
 
 /// A device class: memory, thresholds and the system's time limits.
 ///
-/// Defaults and their sources (../shared/domain-facts.md):
+/// Defaults and their sources (docs/sources.md):
 /// - thresholds: XNU memorystatus fallbacks by RAM size (critical 5/4/4 %, idle-kill
 ///   10/9/8 %, soft-limit 15/15/12 % for <=3 GB / 3-6 GB / >6 GB);
 /// - per-app limit: crash footprints measured at 50-68 % of RAM (StackOverflow

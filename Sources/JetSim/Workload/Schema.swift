@@ -24,7 +24,7 @@ struct Knob<Root: Sendable>: Sendable {
     var type: String
     /// The valid range, in the knob's unit (as written in the file).
     var range: ClosedRange<Double>? = nil
-    /// The source of the default (`../shared/domain-facts.md`), or "assumption".
+    /// The source of the default (`docs/sources.md`), or "assumption".
     var source = ""
     var doc: String
     /// The key on a scenario `device` line that sets the same thing.

@@ -2,7 +2,7 @@ import SimKernel
 
 /// A workload: the fleet, its device classes, the app catalog, the user and the run.
 /// Every number has a name with its unit, a default, and (in `Workloads/*.yaml` and
-/// `Workloads/README.md`) its source in `../shared/domain-facts.md`, or the word
+/// `Workloads/README.md`) its source in `docs/sources.md`, or the word
 /// "assumption" where nothing was published.
 public struct Workload: Sendable, Equatable {
     public var name = "default"
