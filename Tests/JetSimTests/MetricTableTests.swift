@@ -124,9 +124,34 @@ struct MetricTableTests {
     func stateRoundTrip() throws {
         let accs = [Self.accumulator(7), Self.accumulator(90)]
         let text = Self.state(accs).text
+        #expect(text.contains("jetsim-state: \(ShardState.version)\n"))
         let back = try ShardState.parse(text, source: "s.state")
         #expect(back.accumulators == accs)
         #expect(back.text == text)
+    }
+
+    @Test("a state naming its counters is read by name; a missing one reads as 0, an unknown one is an error")
+    func namedCounters() throws {
+        let acc = Self.accumulator(11)
+        let v1 = Self.state([acc]).text
+        let names = CellAccumulator.counterNames
+        // Version 2: reversed order, without `kills_user`.
+        let kept = names.indices.reversed().filter { names[$0] != "kills_user" }
+        var lines = v1.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let k = lines.firstIndex { $0.hasPrefix("cells:") }!
+        lines.insert("counter_names: " + kept.map { names[$0] }.joined(separator: " "), at: k)
+        let c = lines.firstIndex { $0.hasPrefix("counters:") }!
+        lines[c] = "counters: " + kept.map { String(acc.counters[$0]) }.joined(separator: " ")
+        lines[lines.firstIndex { $0.hasPrefix("jetsim-state:") }!] = "jetsim-state: 2"
+        let v2 = lines.joined(separator: "\n")
+        let back = try ShardState.parse(v2, source: "v2.state").accumulators[0]
+        var expected = acc
+        expected.totals[.killsUser] = 0
+        #expect(back == expected)
+
+        let unknown = v2.replacingOccurrences(of: "counter_names: ", with: "counter_names: kills_by_martians ")
+            .replacingOccurrences(of: "\ncounters: ", with: "\ncounters: 5 ")
+        #expect(throws: InputError.self) { try ShardState.parse(unknown, source: "v2.state") }
     }
 
     @Test("README's \"CSV columns\" explains every summary column and lists the per-device columns")
