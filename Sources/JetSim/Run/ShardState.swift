@@ -17,6 +17,10 @@ import SimKernel
 ///     cells: C
 ///     cell: <policy> <ram MiB | class>          C times, each followed by:
 ///     counters: <integers, in counter_names order>
+///     latency: <count> <sum us> <min us> <max us>
+///     buckets: <index>:<count> ...               non-empty histogram buckets
+///     workload:                                  then the resolved workload YAML,
+///       <yaml, indented two spaces>              every line indented by two spaces
 ///
 /// Version 1 has no `counter_names` line: its counters are the 36 of `v1CounterNames`
 /// (devices, events, the first 30 `Counter`s, the 4 sums of squares). A jetsim whose
@@ -24,10 +28,6 @@ import SimKernel
 /// what they were); once counters are added it writes version 2, which names them.
 /// Either version is read by name: a counter the file lacks (written before it
 /// existed) reads as 0; a name this jetsim does not know is an error.
-///     latency: <count> <sum us> <min us> <max us>
-///     buckets: <index>:<count> ...               non-empty histogram buckets
-///     workload:                                  then the resolved workload YAML,
-///       <yaml, indented two spaces>              every line indented by two spaces
 public struct ShardState: Sendable {
     public var workload: Workload
     public var cells: [Cell]
@@ -43,8 +43,8 @@ public struct ShardState: Sendable {
 
     /// The counter names of a version 1 state.
     public static let v1CounterNames: [String] = {
-        let all = CellAccumulator.counterNames, n = Counter.allCases.count
-        return Array(all.prefix(2 + 30)) + Array(all.suffix(all.count - 2 - n))
+        let all = CellAccumulator.counterNames, n = Counter.allCases.count, v1Counters = 30
+        return Array(all.prefix(2 + v1Counters)) + Array(all.suffix(all.count - 2 - n))
     }()
 
     /// The version this jetsim writes: 1 while its counters are those of version 1.
