@@ -5,8 +5,11 @@ import SimKernel
 /// `declaration`, its state name, CSV column, whether the per-device CSV shows it,
 /// the kill reason or save strategy it counts, and its meaning. The device's storage
 /// (`DeviceMetrics`), `add`, the cell accumulator, the summary and per-device CSVs and
-/// the shard state derive from this table. Adding a counter: a case here, its
-/// declaration below, `DeviceMetrics.Storage`'s count, and the increment in the model.
+/// the shard state derive from this table. Adding a counter: a case here (at the
+/// end), its declaration below, `DeviceMetrics.Storage`'s count, the increment in the
+/// model, and its line in README's "CSV columns" (a test checks the README); its
+/// column is appended to the summary (and per-device) CSV, and shard states become
+/// version 2 (`ShardState`), so the golden outputs are recorded again.
 public enum Counter: Int, CaseIterable, Sendable {
     case launches, relaunches, coldRelaunches, warmRelaunches, hotRelaunches, launchFailures
     case relaunchLatencySumMicros
