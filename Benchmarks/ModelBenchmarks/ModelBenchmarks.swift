@@ -291,7 +291,7 @@ func registerStress<P: EvictionPolicy>(_: P.Type, _ resident: Int) {
         let inLoops = seconds(d.sim.model.trace.total - inLoops0)
         box.value = d
         benchmark.measurement(.kills, kills)
-        benchmark.measurement(.nsPerKill, Int(inLoops * 1e9 / Double(max(1, d.sim.model.metrics.killsPressure > 0 ? kills : 1))))
+        benchmark.measurement(.nsPerKill, Int(inLoops * 1e9 / Double(max(1, d.sim.model.metrics[.killsPressure] > 0 ? kills : 1))))
         benchmark.measurement(.nsPerKillWall, Int(elapsed * 1e9 / Double(max(1, kills))))
         benchmark.measurement(.eventsPerSecond, Int(Double(events) / elapsed))
     }, setup: {

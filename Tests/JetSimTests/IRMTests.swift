@@ -39,7 +39,7 @@ struct IRMTests {
 
     static func coldRatio(_ policy: PolicyName) -> Double {
         let m = ScenarioRunner.run(scenario(policy: policy), checkInvariants: false).metrics
-        return Double(m.coldRelaunches) / Double(m.relaunches)
+        return Double(m[.coldRelaunches]) / Double(m[.relaunches])
     }
 
     static var probabilities: [Double] {

@@ -118,8 +118,8 @@ struct LifecyclePropertyTests {
             }
         }
         let m = result.metrics
-        #expect(m.coalescedReceived == raw + m.coalescedDropped + result.heldAtEnd)
-        #expect(m.coalescedDelivered == deliveries)
-        #expect(m.immediateDeliveries == immediate)
+        #expect(m[.coalescedReceived] == raw + m[.coalescedDropped] + result.heldAtEnd)
+        #expect(m[.coalescedDelivered] == deliveries)
+        #expect(m[.immediateDeliveries] == immediate)
     }
 }

@@ -13,7 +13,7 @@ struct MemoryTests {
         let warned = r.records.filter { $0.event == .message(.didReceiveMemoryWarning) }
         #expect(warned.map { sc.appNames[Int($0.app)] }.sorted() == ["X", "Y"])
         #expect(warned.map { TraceCSV.detail($0) }.sorted() == ["freed 150MB", "freed 30MB"])
-        #expect(r.metrics.memoryWarnings == 2)
+        #expect(r.metrics[.memoryWarnings] == 2)
     }
 
     @Test("a launch into low memory warns running apps once, then kills in policy order down to the target")
@@ -28,7 +28,7 @@ struct MemoryTests {
         // Nothing more dies. (With D at 1000 MB the warning alone would have been enough.)
         let killed = r.records.filter { if case .terminated = $0.event { return true } else { return false } }
         #expect(killed.map { sc.appNames[Int($0.app)] } == ["A"])
-        #expect(r.metrics.killsPressure == 1 && r.metrics.foregroundKills == 0)
+        #expect(r.metrics[.killsPressure] == 1 && r.metrics[.foregroundKills] == 0)
         #expect(r.records.filter { $0.event == .message(.didReceiveMemoryWarning) }.map { sc.appNames[Int($0.app)] } == ["C"])
     }
 
@@ -37,11 +37,11 @@ struct MemoryTests {
         // With Y suspended, a spike is met by killing Y; X in front survives.
         let (sc1, r1) = try run("device ram=2GB reserve=512MB\napp X footprint=500MB\napp Y footprint=500MB\n0s launch Y\n5s home\n30s launch X\n40s pressure critical 800MB\n1m end\n")
         #expect(r1.records.filter { $0.event == .terminated(.memoryPressure) }.map { sc1.appNames[Int($0.app)] } == ["Y"])
-        #expect(r1.metrics.foregroundKills == 0)
+        #expect(r1.metrics[.foregroundKills] == 0)
         // A spike too big for everything: Y goes, and then X, counted as a foreground kill.
         let (sc2, r2) = try run("device ram=2GB reserve=512MB\napp X footprint=500MB\napp Y footprint=500MB\n0s launch Y\n5s home\n30s launch X\n40s pressure critical 1400MB\n1m end\n")
         #expect(r2.records.filter { $0.event == .terminated(.memoryPressure) }.map { sc2.appNames[Int($0.app)] } == ["Y", "X"])
-        #expect(r2.metrics.foregroundKills == 1)
+        #expect(r2.metrics[.foregroundKills] == 1)
         // X was running in front: it got willTerminate.
         #expect(events(r2, sc2, app: "X").suffix(2) == ["willTerminate", "terminated memory-pressure"])
     }
@@ -49,7 +49,7 @@ struct MemoryTests {
     @Test("an app larger than the whole device fails to launch instead of driving memory negative")
     func tooBig() throws {
         let (_, r) = try run("device ram=1GB app-limit-pct=100\napp Huge footprint=2GB\n0s launch Huge\n1m end\n")
-        #expect(r.metrics.launchFailures == 1 && r.metrics.foregroundKills == 1)
+        #expect(r.metrics[.launchFailures] == 1 && r.metrics[.foregroundKills] == 1)
     }
 
     @Test("memory is conserved after every event across all policies and random actions", arguments: 0..<20)
@@ -59,6 +59,6 @@ struct MemoryTests {
         // run() traps on the first event after which available + resident + reserve != RAM
         // or available < 0; reaching the end is the assertion.
         let r = ScenarioRunner.run(sc, checkInvariants: true)
-        #expect(r.metrics.launches > 0)
+        #expect(r.metrics[.launches] > 0)
     }
 }

@@ -42,7 +42,7 @@ struct BackgroundTimeTests {
         let expiry = r.records.first { $0.event == .message(.expirationHandler) }
         #expect(expiry?.time == .seconds(5) + allowance)
         #expect(events(r, sc, app: "X").suffix(2) == ["expirationHandler", "terminated bg-task-expired"])
-        #expect(r.metrics.killsBgExpired == 1)
+        #expect(r.metrics[.killsBgExpired] == 1)
     }
 
     @Test("a task that finishes within its allowance ends in suspension, not a kill")
@@ -58,13 +58,13 @@ struct BackgroundTimeTests {
         let (sc, r) = try run("app X bg-handler=5100ms\n0s launch X\n5s home\n1m end\n")
         #expect(events(r, sc, app: "X").suffix(2) == ["didEnterBackground", "terminated watchdog"])
         #expect(r.records.last?.time == .seconds(10))
-        #expect(r.metrics.killsWatchdog == 1)
+        #expect(r.metrics[.killsWatchdog] == 1)
     }
 
     @Test("a save inside didEnterBackground counts toward the watchdog limit")
     func saveCountsTowardWatchdog() throws {
         let (_, r) = try run("app X bg-handler=3s save=on-enter-background save-time=2500ms\n0s launch X\n5s home\n1m end\n")
-        #expect(r.metrics.killsWatchdog == 1)
+        #expect(r.metrics[.killsWatchdog] == 1)
     }
 
     @Test("a background mode keeps the app running while its activity lasts, then it is suspended")
@@ -84,14 +84,14 @@ struct BackgroundTimeTests {
     func exitsOnSuspend() throws {
         let (sc, r) = try run("app G exits-on-suspend bg-handler=0s\n0s launch G\n5s home\n1m end\n")
         #expect(events(r, sc, app: "G").dropFirst(2) == ["willResignActive", "didEnterBackground", "willTerminate", "terminated exits-on-suspend"])
-        #expect(r.metrics.killsExitsOnSuspend == 1)
+        #expect(r.metrics[.killsExitsOnSuspend] == 1)
     }
 
     @Test("an app whose footprint exceeds the per-app limit is killed when it reaches it")
     func perProcessLimit() throws {
         let (sc, r) = try run("device ram=2GB app-limit-pct=50\napp Big footprint=1100MB\n0s launch Big\n1m end\n")
         #expect(events(r, sc, app: "Big") == ["didFinishLaunching", "terminated per-process-limit"])
-        #expect(r.metrics.killsLimit == 1 && r.metrics.launchFailures == 1)
+        #expect(r.metrics[.killsLimit] == 1 && r.metrics[.launchFailures] == 1)
     }
 }
 
@@ -103,47 +103,47 @@ struct DataLossTests {
     @Test("an app that saves only on willTerminate loses its work when purged while suspended")
     func onTerminatePurged() throws {
         let (_, r) = try run("device ram=2GB reserve=512MB\napp X footprint=600MB save=on-terminate\napp Y footprint=300MB\n\(Self.use)90s launch Y\n100s pressure critical 1GB\n3m end\n")
-        #expect(r.metrics.killsPressure == 1)
-        #expect(r.metrics.dataLossEvents == 1)
-        #expect(r.metrics.dataLossUnits == 2)
+        #expect(r.metrics[.killsPressure] == 1)
+        #expect(r.metrics[.dataLossEvents] == 1)
+        #expect(r.metrics[.dataLossUnits] == 2)
     }
 
     @Test("the same app killed while still running saves in willTerminate and loses nothing")
     func onTerminateRunning() throws {
         let (sc, r) = try run("device ram=2GB reserve=512MB ios=7-12\napp X footprint=600MB save=on-terminate bg-task=2m\napp Y footprint=300MB\n\(Self.use)90s launch Y\n100s pressure critical 1GB\n3m end\n")
         #expect(events(r, sc, app: "X").suffix(2) == ["willTerminate", "terminated memory-pressure"])
-        #expect(r.metrics.dataLossEvents == 0)
+        #expect(r.metrics[.dataLossEvents] == 0)
     }
 
     @Test("an app that saves on didEnterBackground loses nothing when purged later")
     func onEnterBackgroundSafe() throws {
         let (_, r) = try run("device ram=2GB reserve=512MB\napp X footprint=600MB save=on-enter-background\napp Y footprint=300MB\n\(Self.use)90s launch Y\n100s pressure critical 1GB\n3m end\n")
-        #expect(r.metrics.killsPressure == 1)
-        #expect(r.metrics.dataLossEvents == 0)
-        #expect(r.metrics.savesCompleted == 1)
+        #expect(r.metrics[.killsPressure] == 1)
+        #expect(r.metrics[.dataLossEvents] == 0)
+        #expect(r.metrics[.savesCompleted] == 1)
     }
 
     @Test("...unless it is killed before its save completes")
     func onEnterBackgroundKilledMidSave() throws {
         // The save takes 4 s; the user removes the app 1 s after Home.
         let (_, r) = try run("app X save=on-enter-background save-time=4s\n\(Self.use)60s switcher\n61s switcher-remove X\n62s home\n3m end\n")
-        #expect(r.metrics.dataLossEvents == 1 && r.metrics.dataLossUnits == 2)
-        #expect(r.metrics.savesAbandoned == 1)
+        #expect(r.metrics[.dataLossEvents] == 1 && r.metrics[.dataLossUnits] == 2)
+        #expect(r.metrics[.savesAbandoned] == 1)
     }
 
     @Test("a save still running when the app is suspended is lost")
     func saveLostToSuspension() throws {
         // An on-resign-active save of 12 s: the grace (10 s after Home) ends first.
         let (_, r) = try run("device ram=2GB reserve=512MB\napp X footprint=600MB save=on-resign-active save-time=12s\napp Y footprint=300MB\n\(Self.use)90s launch Y\n100s pressure critical 1GB\n3m end\n")
-        #expect(r.metrics.savesAbandoned == 1)
-        #expect(r.metrics.dataLossUnits == 2)
+        #expect(r.metrics[.savesAbandoned] == 1)
+        #expect(r.metrics[.dataLossUnits] == 2)
     }
 
     @Test("on-resign-active saves when the user locks the screen")
     func onResignActive() throws {
         let (_, r) = try run("app X save=on-resign-active\n0s launch X\n60s lock\n2m unlock\n2m switcher\n121s switcher-remove X\n3m end\n")
-        #expect(r.metrics.savesCompleted == 1)
-        #expect(r.metrics.dataLossEvents == 0)
+        #expect(r.metrics[.savesCompleted] == 1)
+        #expect(r.metrics[.dataLossEvents] == 0)
     }
 
     @Test("a periodic saver loses only what it did since its last save")
@@ -151,14 +151,14 @@ struct DataLossTests {
         // Saves every 40 s while in front: at 40 s it saves 80 s... of edits: 40 s of
         // work (1.33 edits). Killed at 70 s: 30 s unsaved = 1 edit.
         let (_, r) = try run("app X save=periodic save-interval=40s save-time=1s\n0s launch X\n70s switcher\n70s switcher-remove X\n70s home\n3m end\n")
-        #expect(r.metrics.savesCompleted == 1)
-        #expect(r.metrics.dataLossUnits == 1)
+        #expect(r.metrics[.savesCompleted] == 1)
+        #expect(r.metrics[.dataLossUnits] == 1)
     }
 
     @Test("an app that never saves loses everything on any kill")
     func never() throws {
         let (_, r) = try run("app X save=never edits-per-min=6\n0s launch X\n5m home\n6m switcher\n6m switcher-remove X\n6m home\n7m end\n")
-        #expect(r.metrics.dataLossUnits == 30)
+        #expect(r.metrics[.dataLossUnits] == 30)
     }
 
     @Test("state loss: a cold relaunch after a system kill loses the place unless UI state is preserved", arguments: [
@@ -166,14 +166,14 @@ struct DataLossTests {
     ])
     func stateLoss(preserves: String, expected: Int) throws {
         let (_, r) = try run("device ram=2GB reserve=512MB\napp X footprint=600MB preserves-state=\(preserves)\napp Y footprint=300MB\n0s launch X\n5s home\n30s launch Y\n40s pressure critical 1GB\n50s launch X\n1m end\n")
-        #expect(r.metrics.coldRelaunches == 1)
-        #expect(r.metrics.stateLossEvents == expected)
+        #expect(r.metrics[.coldRelaunches] == 1)
+        #expect(r.metrics[.stateLossEvents] == expected)
     }
 
     @Test("a relaunch after the user removed the app is not a state loss")
     func userKillNoStateLoss() throws {
         let (_, r) = try run("app X preserves-state=no\n0s launch X\n5s switcher\n6s switcher-remove X\n7s home\n10s launch X\n1m end\n")
-        #expect(r.metrics.coldRelaunches == 1 && r.metrics.stateLossEvents == 0)
+        #expect(r.metrics[.coldRelaunches] == 1 && r.metrics[.stateLossEvents] == 0)
     }
 }
 
@@ -183,9 +183,9 @@ struct LaunchLatencyTests {
     func kinds() throws {
         let (_, r) = try run("app X cold-launch=2s state-restore=500ms warm-launch=300ms hot-launch=80ms\n0s launch X\n5s home\n8s launch X\n10s home\n40s launch X\n50s switcher\n51s switcher-remove X\n52s home\n60s launch X\n2m end\n")
         let m = r.metrics
-        #expect(m.launches == 4 && m.relaunches == 3)
-        #expect(m.hotRelaunches == 1 && m.warmRelaunches == 1 && m.coldRelaunches == 1)
-        #expect(m.relaunchLatencySumMicros == 80_000 + 300_000 + 2_500_000)
+        #expect(m[.launches] == 4 && m[.relaunches] == 3)
+        #expect(m[.hotRelaunches] == 1 && m[.warmRelaunches] == 1 && m[.coldRelaunches] == 1)
+        #expect(m[.relaunchLatencySumMicros] == 80_000 + 300_000 + 2_500_000)
         #expect(r.latencies.count == 3)
     }
 

@@ -47,16 +47,3 @@ struct FixedOverheadTests {
         print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
     }
 }
-
-@Suite("Metrics add up")
-struct MetricsAddTests {
-    @Test("add covers every counter: adding equals adding the counter lists")
-    func addCoversEveryCounter() {
-        var a = DeviceMetrics(), b = DeviceMetrics()
-        a.counters = (0..<DeviceMetrics.counterNames.count).map { $0 + 1 }
-        b.counters = (0..<DeviceMetrics.counterNames.count).map { 100 * ($0 + 1) }
-        var sum = a
-        sum.add(b)
-        #expect(sum.counters == zip(a.counters, b.counters).map { $0 + $1 })
-    }
-}

@@ -173,7 +173,7 @@ extension Device {
             // A save still running when the app stops executing is lost.
             apps[a].clear(AppRuntime.saveInFlight)
             cancelTimers(app, family: 1)
-            metrics.savesAbandoned += 1
+            metrics[.savesAbandoned] += 1
         }
         apps[a].state = .suspended
         stopRunning(app)
@@ -195,7 +195,7 @@ extension Device {
         let prior = apps[a].state
         let kind: LaunchKind = prior == .notRunning ? .cold : prior == .suspended ? .warm : .hot
         let isRelaunch = apps[a].launches > 0
-        metrics.launches += 1
+        metrics[.launches] += 1
         apps[a].launches &+= 1
         if actionIndex >= 0 && actionIndex < timeline.nextUseAfter.count {
             apps[a].nextUse = timeline.nextUseAfter[actionIndex]
@@ -214,8 +214,8 @@ extension Device {
         makeRoom(needKB: need, launching: app, now)
         if availableKB < need {
             // Nothing else left to kill and it still does not fit: the launch fails.
-            metrics.launchFailures += 1
-            metrics.foregroundKills += 1
+            metrics[.launchFailures] += 1
+            metrics[.foregroundKills] += 1
             if prior.isResident {
                 terminate(app, .memoryPressure, now)
             } else {
@@ -241,7 +241,7 @@ extension Device {
             if kind == .warm { deliverHeld(app, now) }
         }
         if overLimit {
-            metrics.launchFailures += 1
+            metrics[.launchFailures] += 1
             terminate(app, .perProcessLimit, now)
             return
         }
@@ -253,18 +253,18 @@ extension Device {
             latency = lognormal(latency, params.launchJitterSigma, &g)
         }
         if isRelaunch {
-            metrics.relaunches += 1
+            metrics[.relaunches] += 1
             switch kind {
             case .cold:
-                metrics.coldRelaunches += 1
+                metrics[.coldRelaunches] += 1
                 if let reason = KillReason(rawValue: apps[a].lastKill), reason.losesUserPlace, !profiles[p].preservesUIState {
-                    metrics.stateLossEvents += 1
+                    metrics[.stateLossEvents] += 1
                 }
-            case .warm: metrics.warmRelaunches += 1
-            case .hot: metrics.hotRelaunches += 1
+            case .warm: metrics[.warmRelaunches] += 1
+            case .hot: metrics[.hotRelaunches] += 1
             }
             relaunchLatency.record(latency)
-            metrics.relaunchLatencySumMicros += latency.microseconds
+            metrics[.relaunchLatencySumMicros] += Int(latency.microseconds)
         }
         apps[a].lastKill = AppRuntime.noKill
         apps[a].state = .active
@@ -291,9 +291,9 @@ extension Device {
         }
         let lost = unsavedEdits(app)
         if lost > 0 { metrics.countLoss(lost, strategy: profiles[pi(app)].save) }
-        if apps[a].has(AppRuntime.saveInFlight) { metrics.savesAbandoned += 1 }
+        if apps[a].has(AppRuntime.saveInFlight) { metrics[.savesAbandoned] += 1 }
         if apps[a].state == .suspended {
-            metrics.coalescedDropped += heldTotal(app)
+            metrics[.coalescedDropped] += heldTotal(app)
             suspendedCount -= 1
         } else {
             stopRunning(app)
@@ -339,7 +339,7 @@ extension Device {
         apps[a].clear(AppRuntime.saveInFlight)
         apps[a].unsavedMicros -= apps[a].saveSnapshot
         apps[a].saveSnapshot = 0
-        metrics.savesCompleted += 1
+        metrics[.savesCompleted] += 1
         if apps[a].state == .background { policy.update(app, candidate(app)) }
     }
 
@@ -350,9 +350,9 @@ extension Device {
         guard profiles[p].save == .onTerminate, apps[a].unsavedMicros > 0 else { return }
         if profiles[p].saveDuration <= params.willTerminateLimit {
             apps[a].unsavedMicros = 0
-            metrics.savesCompleted += 1
+            metrics[.savesCompleted] += 1
         } else {
-            metrics.savesAbandoned += 1
+            metrics[.savesAbandoned] += 1
         }
     }
 
@@ -364,10 +364,10 @@ extension Device {
         let a = Int(app)
         switch apps[a].state {
         case .active, .inactive, .background:
-            metrics.immediateDeliveries += 1
+            metrics[.immediateDeliveries] += 1
             trace.record(time: now, app: app, event: .deliver(kind, count: 1), detail: .delivery(kind, 1, value: value), state: apps[a].state)
         case .suspended:
-            metrics.coalescedReceived += 1
+            metrics[.coalescedReceived] += 1
             apps[a].held.hold(kind, value: value)
         case .notRunning:
             break
@@ -384,7 +384,7 @@ extension Device {
             let missed = Int(broadcastTotals[Int(k.rawValue)] - broadcastHistory[mark + Int(k.rawValue)])
             let n = apps[a].held.count(k) + missed
             if n > 0 {
-                metrics.coalescedDelivered += 1
+                metrics[.coalescedDelivered] += 1
                 let value = missed > 0 ? Int32(broadcastLatest[Int(k.rawValue)]) : apps[a].held.value(k)
                 trace.record(time: now, app: app, event: .deliver(k, count: n), detail: .delivery(k, n, value: value), state: apps[a].state)
             }
@@ -408,9 +408,9 @@ extension Device {
         broadcastTotals[k] &+= 1
         broadcastLatest[k] = UInt8(clamping: value)
         broadcastHistory.append(contentsOf: broadcastTotals)
-        metrics.coalescedReceived += suspendedCount
+        metrics[.coalescedReceived] += suspendedCount
         for app in running {
-            metrics.immediateDeliveries += 1
+            metrics[.immediateDeliveries] += 1
             trace.record(time: now, app: app, event: .deliver(kind, count: 1), detail: .delivery(kind, 1, value: value), state: apps[Int(app)].state)
         }
     }

@@ -50,7 +50,7 @@ extension Device {
             let floor = apps[a].state == .background ? suspendedResidentKB(p) : profiles[p].backgroundKB
             let freed = Int64(Double(max(0, apps[a].residentKB - floor)) * params.memoryWarningFreeShare)
             setResident(app, apps[a].residentKB - freed)
-            metrics.memoryWarnings += 1
+            metrics[.memoryWarnings] += 1
             send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
             if apps[a].state == .background { policy.update(app, candidate(app)) }
         }
@@ -62,7 +62,7 @@ extension Device {
     mutating func pressureSpike(demandKB: Int64, _ now: SimTime) {
         killLoop(untilAvailable: demandKB + params.killTargetKB, now)
         if availableKB - demandKB < params.criticalKB && front >= 0 && policy.victim() == nil {
-            metrics.foregroundKills += 1
+            metrics[.foregroundKills] += 1
             terminate(front, .memoryPressure, now)
         }
     }

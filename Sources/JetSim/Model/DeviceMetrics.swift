@@ -1,157 +1,156 @@
 import SimKernel
 
-/// What one device run measured. Integers only, so per-device results add up
-/// exactly, in any order, into fleet results.
+/// Everything a device run counts. Each counter is declared here once: its case (the
+/// order is the shard state's order: append new counters at the end) and, in
+/// `declaration`, its state name, CSV column, whether the per-device CSV shows it,
+/// the kill reason or save strategy it counts, and its meaning. The device's storage
+/// (`DeviceMetrics`), `add`, the cell accumulator, the summary and per-device CSVs and
+/// the shard state derive from this table. Adding a counter: a case here (at the
+/// end), its declaration below, `DeviceMetrics.Storage`'s count, the increment in the
+/// model, and its line in README's "CSV columns" (a test checks the README); its
+/// column is appended to the summary (and per-device) CSV, and shard states become
+/// version 2 (`ShardState`), so the golden outputs are recorded again.
+public enum Counter: Int, CaseIterable, Sendable {
+    case launches, relaunches, coldRelaunches, warmRelaunches, hotRelaunches, launchFailures
+    case relaunchLatencySumMicros
+    case killsPressure, killsBgExpired, killsWatchdog, killsUser, killsLimit, killsExitsOnSuspend, killsPowerOff
+    case foregroundKills, dataLossEvents, dataLossUnits
+    case lossOnResignActive, lossOnEnterBackground, lossOnTerminate, lossPeriodic, lossNever
+    case stateLossEvents, memoryWarnings, coalescedReceived, coalescedDelivered, coalescedDropped
+    case immediateDeliveries, savesCompleted, savesAbandoned
+
+    /// What one counter is.
+    public struct Declaration: Sendable {
+        /// Its name in the shard state file.
+        public let name: String
+        /// Its summary (and per-device) CSV column.
+        public let column: String
+        /// Whether the per-device CSV shows it.
+        public let perDevice: Bool
+        /// The kill reason it counts (`DeviceMetrics.countKill`); `totalKills` adds these.
+        public let kill: KillReason?
+        /// The save strategy whose lost edits it counts (`DeviceMetrics.countLoss`).
+        public let loss: SaveStrategy?
+        /// What it counts (README, "CSV columns", is the reference text).
+        public let meaning: String
+
+        init(_ name: String, column: String? = nil, perDevice: Bool = false, kill: KillReason? = nil,
+             loss: SaveStrategy? = nil, _ meaning: String) {
+            self.name = name
+            self.column = column ?? name
+            self.perDevice = perDevice
+            self.kill = kill
+            self.loss = loss
+            self.meaning = meaning
+        }
+    }
+
+    public var declaration: Declaration {
+        switch self {
+        case .launches: .init("launches", perDevice: true, "apps brought to the front that were not already there")
+        case .relaunches: .init("relaunches", perDevice: true, "launches of an app this device had launched before")
+        case .coldRelaunches: .init("cold_relaunches", perDevice: true, "relaunches that had to create the process")
+        case .warmRelaunches: .init("warm_relaunches", perDevice: true, "relaunches from suspended")
+        case .hotRelaunches: .init("hot_relaunches", perDevice: true, "relaunches from still running in the background")
+        case .launchFailures: .init("launch_failures", "launches that ended in a kill before the app became active")
+        case .relaunchLatencySumMicros: .init("relaunch_latency_sum_us", "sum of relaunch latencies, microseconds (shown as relaunch_mean_ms)")
+        case .killsPressure: .init("kills_pressure", perDevice: true, kill: .memoryPressure, "chosen by the policy when memory ran short")
+        case .killsBgExpired: .init("kills_bg_expired", perDevice: true, kill: .bgTaskExpired, "background task ran past its allowance")
+        case .killsWatchdog: .init("kills_watchdog", perDevice: true, kill: .watchdog, "didEnterBackground did not return within its limit")
+        case .killsUser: .init("kills_user", perDevice: true, kill: .user, "removed by the user in the app switcher")
+        case .killsLimit: .init("kills_limit", perDevice: true, kill: .perProcessLimit, "exceeded the per-app memory limit")
+        case .killsExitsOnSuspend: .init("kills_exits_on_suspend", kill: .exitsOnSuspend, "opted out of backgrounding")
+        case .killsPowerOff: .init("kills_power_off", kill: .powerOff, "the device was shut down")
+        case .foregroundKills: .init("kills_foreground", "memory-pressure kills of the app in front")
+        case .dataLossEvents: .init("data_loss_events", perDevice: true, "kills of an app that held unsaved work")
+        case .dataLossUnits: .init("data_loss_units", perDevice: true, "unsaved edits lost")
+        case .lossOnResignActive: .init("loss_on_resign_active", column: "data_loss_units_on_resign_active", loss: .onResignActive, "edits lost by apps saving on resign-active")
+        case .lossOnEnterBackground: .init("loss_on_enter_background", column: "data_loss_units_on_enter_background", loss: .onEnterBackground, "edits lost by apps saving on enter-background")
+        case .lossOnTerminate: .init("loss_on_terminate", column: "data_loss_units_on_terminate", loss: .onTerminate, "edits lost by apps saving on terminate")
+        case .lossPeriodic: .init("loss_periodic", column: "data_loss_units_periodic", loss: .periodic, "edits lost by apps saving periodically")
+        case .lossNever: .init("loss_never", column: "data_loss_units_never", loss: .never, "edits lost by apps that never save")
+        case .stateLossEvents: .init("state_loss_events", perDevice: true, "cold relaunches that lost the user's place")
+        case .memoryWarnings: .init("memory_warnings", perDevice: true, "didReceiveMemoryWarning messages sent")
+        case .coalescedReceived: .init("coalesced_received", "system events held for a suspended app")
+        case .coalescedDelivered: .init("coalesced_delivered", "deliveries of held events on resume (one per kind)")
+        case .coalescedDropped: .init("coalesced_dropped", "held events dropped because their app was killed")
+        case .immediateDeliveries: .init("immediate_deliveries", "system events delivered at once to running apps")
+        case .savesCompleted: .init("saves_completed", "saves that finished")
+        case .savesAbandoned: .init("saves_abandoned", "saves cut off by a suspension or kill")
+        }
+    }
+
+    /// The counter of each kill reason (indexed by its raw value), from the declarations.
+    public static let forKill: [Counter] = KillReason.allCases.map { r in
+        guard let c = allCases.first(where: { $0.declaration.kill == r }) else { fatalError("no counter declares kill reason \(r)") }
+        return c
+    }
+
+    /// The counter of each save strategy's lost edits (indexed by its raw value).
+    public static let forLoss: [Counter] = SaveStrategy.allCases.map { s in
+        guard let c = allCases.first(where: { $0.declaration.loss == s }) else { fatalError("no counter declares save strategy \(s)") }
+        return c
+    }
+
+    /// The counters of kill reasons: `totalKills` adds them.
+    public static let kills: [Counter] = allCases.filter { $0.declaration.kill != nil }
+
+    /// State names, in order.
+    public static let names: [String] = allCases.map(\.declaration.name)
+}
+
+/// What one device run measured: one integer per `Counter`, in fixed inline storage.
+/// Integers only, so per-device results add up exactly, in any order, into fleet
+/// results. Read and count with `metrics[.coldRelaunches] += 1`.
 public struct DeviceMetrics: Sendable, Equatable {
-    /// Every launch (an app brought to the front that was not already there).
-    public var launches = 0
-    /// Launches of an app this device had launched before.
-    public var relaunches = 0
-    /// Relaunches by kind.
-    public var coldRelaunches = 0
-    public var warmRelaunches = 0
-    public var hotRelaunches = 0
-    /// Sum of relaunch latencies, in microseconds (the histogram holds their spread).
-    public var relaunchLatencySumMicros: Int64 = 0
-    /// Launches that ended in a kill before the app became active (per-process limit,
-    /// or no memory even after every other app was killed).
-    public var launchFailures = 0
-    /// Kills by reason.
-    public var killsPressure = 0
-    public var killsBgExpired = 0
-    public var killsWatchdog = 0
-    public var killsUser = 0
-    public var killsLimit = 0
-    public var killsExitsOnSuspend = 0
-    public var killsPowerOff = 0
-    /// Memory-pressure kills of the foreground app (only when nothing else was left).
-    public var foregroundKills = 0
-    /// Kills of an app holding unsaved work, and the edits lost.
-    public var dataLossEvents = 0
-    public var dataLossUnits = 0
-    /// Lost edits by the save strategy of the app that lost them.
-    public var lossOnResignActive = 0
-    public var lossOnEnterBackground = 0
-    public var lossOnTerminate = 0
-    public var lossPeriodic = 0
-    public var lossNever = 0
-    /// Cold relaunches that lost the user's place (app killed by the system, UI state
-    /// not preserved).
-    public var stateLossEvents = 0
-    /// didReceiveMemoryWarning messages sent.
-    public var memoryWarnings = 0
-    /// Raw system events held for suspended apps; deliveries of held events (one per
-    /// kind per resume); raw held events dropped because their app was killed.
-    public var coalescedReceived = 0
-    public var coalescedDelivered = 0
-    public var coalescedDropped = 0
-    /// System events delivered at once to running apps.
-    public var immediateDeliveries = 0
-    /// Saves completed, and saves lost to a suspension or kill before completing.
-    public var savesCompleted = 0
-    public var savesAbandoned = 0
+    /// One slot per `Counter` case (a test checks the count).
+    public typealias Storage = InlineArray<30, Int>
+
+    @usableFromInline var values = Storage(repeating: 0)
 
     public init() {}
 
+    @inlinable public subscript(_ c: Counter) -> Int {
+        get { values[c.rawValue] }
+        set { values[c.rawValue] = newValue }
+        _modify { yield &values[c.rawValue] }
+    }
+
+    public static func == (a: DeviceMetrics, b: DeviceMetrics) -> Bool {
+        for i in a.values.indices where a.values[i] != b.values[i] { return false }
+        return true
+    }
+
     /// Every kill, whatever the reason.
     public var totalKills: Int {
-        killsPressure + killsBgExpired + killsWatchdog + killsUser + killsLimit + killsExitsOnSuspend + killsPowerOff
+        var n = 0
+        for c in Counter.kills { n += self[c] }
+        return n
     }
 
     /// Counts edits lost by an app with save strategy `s`.
     @inlinable public mutating func countLoss(_ units: Int, strategy s: SaveStrategy) {
-        dataLossEvents += 1
-        dataLossUnits += units
-        switch s {
-        case .onResignActive: lossOnResignActive += units
-        case .onEnterBackground: lossOnEnterBackground += units
-        case .onTerminate: lossOnTerminate += units
-        case .periodic: lossPeriodic += units
-        case .never: lossNever += units
-        }
+        self[.dataLossEvents] += 1
+        self[.dataLossUnits] += units
+        self[Counter.forLoss[Int(s.rawValue)]] += units
     }
 
     /// Counts one kill.
     @inlinable public mutating func countKill(_ reason: KillReason) {
-        switch reason {
-        case .memoryPressure: killsPressure += 1
-        case .bgTaskExpired: killsBgExpired += 1
-        case .watchdog: killsWatchdog += 1
-        case .user: killsUser += 1
-        case .perProcessLimit: killsLimit += 1
-        case .exitsOnSuspend: killsExitsOnSuspend += 1
-        case .powerOff: killsPowerOff += 1
-        }
+        self[Counter.forKill[Int(reason.rawValue)]] += 1
     }
 
-    /// Every counter, in a fixed order: how shard states store metrics, and how they
-    /// add up (`add`). Names are in `counterNames`.
+    /// Every counter, in `Counter` order: how shard states store metrics.
     public var counters: [Int] {
-        get {
-            [launches, relaunches, coldRelaunches, warmRelaunches, hotRelaunches, launchFailures,
-             Int(relaunchLatencySumMicros), killsPressure, killsBgExpired, killsWatchdog, killsUser, killsLimit,
-             killsExitsOnSuspend, killsPowerOff, foregroundKills, dataLossEvents, dataLossUnits,
-             lossOnResignActive, lossOnEnterBackground, lossOnTerminate, lossPeriodic, lossNever,
-             stateLossEvents, memoryWarnings, coalescedReceived, coalescedDelivered, coalescedDropped,
-             immediateDeliveries, savesCompleted, savesAbandoned]
-        }
+        get { values.indices.map { values[$0] } }
         set {
-            precondition(newValue.count == Self.counterNames.count)
-            var i = 0
-            func next() -> Int { defer { i += 1 }; return newValue[i] }
-            launches = next(); relaunches = next(); coldRelaunches = next(); warmRelaunches = next()
-            hotRelaunches = next(); launchFailures = next(); relaunchLatencySumMicros = Int64(next())
-            killsPressure = next(); killsBgExpired = next(); killsWatchdog = next(); killsUser = next()
-            killsLimit = next(); killsExitsOnSuspend = next(); killsPowerOff = next(); foregroundKills = next()
-            dataLossEvents = next(); dataLossUnits = next(); lossOnResignActive = next()
-            lossOnEnterBackground = next(); lossOnTerminate = next(); lossPeriodic = next(); lossNever = next()
-            stateLossEvents = next(); memoryWarnings = next(); coalescedReceived = next()
-            coalescedDelivered = next(); coalescedDropped = next(); immediateDeliveries = next()
-            savesCompleted = next(); savesAbandoned = next()
+            precondition(newValue.count == values.count)
+            for i in values.indices { values[i] = newValue[i] }
         }
     }
 
-    public static let counterNames = [
-        "launches", "relaunches", "cold_relaunches", "warm_relaunches", "hot_relaunches", "launch_failures",
-        "relaunch_latency_sum_us", "kills_pressure", "kills_bg_expired", "kills_watchdog", "kills_user",
-        "kills_limit", "kills_exits_on_suspend", "kills_power_off", "kills_foreground", "data_loss_events",
-        "data_loss_units", "loss_on_resign_active", "loss_on_enter_background", "loss_on_terminate",
-        "loss_periodic", "loss_never", "state_loss_events", "memory_warnings", "coalesced_received",
-        "coalesced_delivered", "coalesced_dropped", "immediate_deliveries", "saves_completed", "saves_abandoned",
-    ]
-
-    /// Adds another device's (or shard's) counters, exactly. Field by field (the
-    /// same fields as `counters`; a test checks they agree), so it never allocates.
-    public mutating func add(_ o: DeviceMetrics) {
-        launches += o.launches
-        relaunches += o.relaunches
-        coldRelaunches += o.coldRelaunches
-        warmRelaunches += o.warmRelaunches
-        hotRelaunches += o.hotRelaunches
-        launchFailures += o.launchFailures
-        relaunchLatencySumMicros += o.relaunchLatencySumMicros
-        killsPressure += o.killsPressure
-        killsBgExpired += o.killsBgExpired
-        killsWatchdog += o.killsWatchdog
-        killsUser += o.killsUser
-        killsLimit += o.killsLimit
-        killsExitsOnSuspend += o.killsExitsOnSuspend
-        killsPowerOff += o.killsPowerOff
-        foregroundKills += o.foregroundKills
-        dataLossEvents += o.dataLossEvents
-        dataLossUnits += o.dataLossUnits
-        lossOnResignActive += o.lossOnResignActive
-        lossOnEnterBackground += o.lossOnEnterBackground
-        lossOnTerminate += o.lossOnTerminate
-        lossPeriodic += o.lossPeriodic
-        lossNever += o.lossNever
-        stateLossEvents += o.stateLossEvents
-        memoryWarnings += o.memoryWarnings
-        coalescedReceived += o.coalescedReceived
-        coalescedDelivered += o.coalescedDelivered
-        coalescedDropped += o.coalescedDropped
-        immediateDeliveries += o.immediateDeliveries
-        savesCompleted += o.savesCompleted
-        savesAbandoned += o.savesAbandoned
+    /// Adds another device's (or shard's) counters, exactly, slot by slot (no allocation).
+    @inlinable public mutating func add(_ o: DeviceMetrics) {
+        for i in values.indices { values[i] += o.values[i] }
     }
 }

@@ -14,8 +14,7 @@ public struct Cell: Sendable, Hashable {
 /// the sums of squares its confidence intervals need, and the latency histogram.
 /// Integers only (and integer histogram buckets), so adding devices in any order, on
 /// any number of threads or shards, gives exactly the same state, and the same CSV
-/// bytes. The metric totals read as members (`acc.coldRelaunches`).
-@dynamicMemberLookup
+/// bytes. The metric totals read by counter (`acc[.coldRelaunches]`).
 public struct CellAccumulator: Sendable, Equatable {
     public var devices = 0
     public var events = 0
@@ -30,44 +29,46 @@ public struct CellAccumulator: Sendable, Equatable {
 
     public init() {}
 
-    public subscript<T>(dynamicMember metric: KeyPath<DeviceMetrics, T>) -> T { totals[keyPath: metric] }
+    /// A counter's total over the cell's devices.
+    public subscript(_ c: Counter) -> Int { totals[c] }
 
-    /// The integer state in a fixed order (the histogram is kept apart): for the
-    /// shard state file. Names are in `counterNames`.
+    /// The sums of squares in state order, and their names there.
+    var squares: [Int] {
+        get { [sumRelaunchesSquared, sumColdSquared, sumColdTimesRelaunches, sumLossUnitsSquared] }
+        set { (sumRelaunchesSquared, sumColdSquared, sumColdTimesRelaunches, sumLossUnitsSquared) = (newValue[0], newValue[1], newValue[2], newValue[3]) }
+    }
+    static let squareNames = ["sum_relaunches_sq", "sum_cold_sq", "sum_cold_x_relaunches", "sum_loss_units_sq"]
+
+    /// The integer state in a fixed order (the histogram is kept apart): devices,
+    /// events, every counter in `Counter` order, the sums of squares. For the shard
+    /// state file; names are in `counterNames`.
     public var counters: [Int] {
-        get {
-            [devices, events] + totals.counters
-                + [sumRelaunchesSquared, sumColdSquared, sumColdTimesRelaunches, sumLossUnitsSquared]
-        }
+        get { [devices, events] + totals.counters + squares }
         set {
             precondition(newValue.count == Self.counterNames.count)
             devices = newValue[0]
             events = newValue[1]
-            let n = DeviceMetrics.counterNames.count
+            let n = Counter.allCases.count
             totals.counters = Array(newValue[2..<(2 + n)])
-            sumRelaunchesSquared = newValue[2 + n]
-            sumColdSquared = newValue[3 + n]
-            sumColdTimesRelaunches = newValue[4 + n]
-            sumLossUnitsSquared = newValue[5 + n]
+            squares = Array(newValue[(2 + n)...])
         }
     }
 
     /// Names of `counters`, for the state file.
-    public static let counterNames = ["devices", "events"] + DeviceMetrics.counterNames
-        + ["sum_relaunches_sq", "sum_cold_sq", "sum_cold_x_relaunches", "sum_loss_units_sq"]
+    public static let counterNames = ["devices", "events"] + Counter.names + squareNames
 
     /// Adds one device's results.
     public mutating func add(_ m: DeviceMetrics, events e: Int) {
         devices += 1
         events += e
         totals.add(m)
-        sumRelaunchesSquared += m.relaunches * m.relaunches
-        sumColdSquared += m.coldRelaunches * m.coldRelaunches
-        sumColdTimesRelaunches += m.coldRelaunches * m.relaunches
-        sumLossUnitsSquared += m.dataLossUnits * m.dataLossUnits
+        sumRelaunchesSquared += m[.relaunches] * m[.relaunches]
+        sumColdSquared += m[.coldRelaunches] * m[.coldRelaunches]
+        sumColdTimesRelaunches += m[.coldRelaunches] * m[.relaunches]
+        sumLossUnitsSquared += m[.dataLossUnits] * m[.dataLossUnits]
     }
 
-    /// Adds another accumulator (exact).
+    /// Adds another accumulator (exact): the counters slot by slot, the sums, the histogram.
     public mutating func merge(_ o: CellAccumulator) {
         devices += o.devices
         events += o.events

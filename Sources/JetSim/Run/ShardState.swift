@@ -6,18 +6,28 @@ import SimKernel
 ///
 /// Format (text, one item per line; `#` starts a comment line):
 ///
-///     jetsim-state: 1
+///     jetsim-state: 1 | 2
 ///     inputs: <16 hex digits>      FNV-1a 64 of the resolved workload, cells and usage
 ///     shard: I/N
 ///     fleet_devices: D
 ///     usage: none | <path> <16 hex digits: FNV-1a 64 of its bytes>
+///     overrides: K
+///     set: <key=value>                           K times
+///     counter_names: <names>                     version 2 only
 ///     cells: C
 ///     cell: <policy> <ram MiB | class>          C times, each followed by:
-///     counters: <31 integers, CellAccumulator.counterNames order>
+///     counters: <integers, in counter_names order>
 ///     latency: <count> <sum us> <min us> <max us>
 ///     buckets: <index>:<count> ...               non-empty histogram buckets
 ///     workload:                                  then the resolved workload YAML,
 ///       <yaml, indented two spaces>              every line indented by two spaces
+///
+/// Version 1 has no `counter_names` line: its counters are the 36 of `v1CounterNames`
+/// (devices, events, the first 30 `Counter`s, the 4 sums of squares). A jetsim whose
+/// counters are exactly those writes version 1 (so today's states stay byte for byte
+/// what they were); once counters are added it writes version 2, which names them.
+/// Either version is read by name: a counter the file lacks (written before it
+/// existed) reads as 0; a name this jetsim does not know is an error.
 public struct ShardState: Sendable {
     public var workload: Workload
     public var cells: [Cell]
@@ -31,7 +41,15 @@ public struct ShardState: Sendable {
     public var inputs: String
     public var workloadYAML: String
 
-    public static let version = 1
+    /// The counter names of a version 1 state.
+    public static let v1CounterNames: [String] = {
+        let all = CellAccumulator.counterNames, n = Counter.allCases.count, v1Counters = 30
+        return Array(all.prefix(2 + v1Counters)) + Array(all.suffix(all.count - 2 - n))
+    }()
+
+    /// The version this jetsim writes: 1 while its counters are those of version 1.
+    public static var version: Int { CellAccumulator.counterNames == v1CounterNames ? 1 : 2 }
+    static let newestVersion = 2
 
     public init(workload: Workload, overrides: [String], usage: String?,
                 plan: RunPlan, result: FleetResult, usageText: String? = nil) {
@@ -74,6 +92,7 @@ public struct ShardState: Sendable {
         o += "usage: \(usage)\n"
         o += "overrides: \(overrides.count)\n"
         for x in overrides { o += "set: \(x)\n" }
+        if Self.version >= 2 { o += "counter_names: " + CellAccumulator.counterNames.joined(separator: " ") + "\n" }
         o += "cells: \(cells.count)\n"
         for (cell, a) in zip(cells, accumulators) {
             o += "cell: \(cell.policy.rawValue) \(cell.ramKB.map { SizeText.mebibytes($0) } ?? "class")\n"
@@ -105,7 +124,9 @@ public struct ShardState: Sendable {
             guard let x = Int(s) else { i -= 1; throw fail("\(what): expected a whole number, got '\(s)'") }
             return x
         }
-        guard try next("jetsim-state") == String(version) else { i -= 1; throw fail("unsupported state version (this jetsim reads version \(version))") }
+        guard let version = Int(try next("jetsim-state")), (1...newestVersion).contains(version) else {
+            i -= 1; throw fail("unsupported state version (this jetsim reads versions 1 to \(newestVersion))")
+        }
         let inputs = try next("inputs")
         let shard = try next("shard").split(separator: "/")
         guard shard.count == 2, let si = Int(shard[0]), let sn = Int(shard[1]), si >= 1, si <= sn else { i -= 1; throw fail("shard: expected I/N") }
@@ -114,6 +135,17 @@ public struct ShardState: Sendable {
         let overrideCount = try int(try next("overrides"), "overrides")
         var overrides: [String] = []
         for _ in 0..<overrideCount { overrides.append(try next("set")) }
+        // Where each of the file's counters goes in `CellAccumulator.counters`.
+        let names = version == 1 ? v1CounterNames : try next("counter_names").split(separator: " ").map(String.init)
+        var slots: [Int] = []
+        for name in names {
+            guard let k = CellAccumulator.counterNames.firstIndex(of: name) else {
+                if version >= 2 { i -= 1 }
+                throw fail("counter_names: unknown counter '\(name)' (written by a newer jetsim?)")
+            }
+            guard !slots.contains(k) else { i -= 1; throw fail("counter_names: '\(name)' is given twice") }
+            slots.append(k)
+        }
         let count = try int(try next("cells"), "cells")
         var cells: [Cell] = []
         var accs: [CellAccumulator] = []
@@ -128,11 +160,11 @@ public struct ShardState: Sendable {
             cells.append(Cell(policy: policy, ramKB: ram))
             var a = CellAccumulator()
             let counters = try next("counters").split(separator: " ").map(String.init)
-            guard counters.count == CellAccumulator.counterNames.count else {
-                i -= 1; throw fail("counters: expected \(CellAccumulator.counterNames.count) numbers, got \(counters.count)")
+            guard counters.count == slots.count else {
+                i -= 1; throw fail("counters: expected \(slots.count) numbers, got \(counters.count)")
             }
-            var values: [Int] = []
-            for c in counters { values.append(try int(c, "counters")) }
+            var values = [Int](repeating: 0, count: CellAccumulator.counterNames.count)
+            for (k, c) in zip(slots, counters) { values[k] = try int(c, "counters") }
             a.counters = values
             let lat = try next("latency").split(separator: " ").compactMap { UInt64($0) }
             guard lat.count == 4 else { i -= 1; throw fail("latency: expected count sum min max") }

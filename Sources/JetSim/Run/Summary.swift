@@ -1,51 +1,97 @@
 import Foundation
 import SimKernel
 
+/// Something with a value per counter: a row's counters for `CSVColumn.counter`.
+public protocol CounterRow {
+    subscript(counter c: Counter) -> Int { get }
+}
+
+/// One CSV column: its name, the counters it shows (its own, or those a derived
+/// figure stands for, such as the latency sum behind a mean), and its value for a row.
+public struct CSVColumn<Row: CounterRow>: Sendable {
+    public let name: String
+    public let shows: [Counter]
+    let value: @Sendable (Row) -> String
+
+    public init(_ name: String, shows: [Counter] = [], _ value: @escaping @Sendable (Row) -> String) {
+        self.name = name
+        self.shows = shows
+        self.value = value
+    }
+
+    /// A counter under its declared column name.
+    public static func counter(_ c: Counter) -> CSVColumn {
+        CSVColumn(c.declaration.column, shows: [c]) { String($0[counter: c]) }
+    }
+
+    /// The listed columns, then a column for every counter `include` selects that no
+    /// listed column shows, in declaration order: a new counter appears at the end.
+    public static func layout(_ listed: [CSVColumn], appending include: (Counter) -> Bool) -> [CSVColumn] {
+        let shown = Set(listed.flatMap(\.shows))
+        return listed + Counter.allCases.filter { include($0) && !shown.contains($0) }.map { counter($0) }
+    }
+}
+
 /// The summary: one row per cell. Columns never move: new ones are appended.
 public enum Summary {
-    /// The columns, in order (README, "CSV columns", explains each).
-    public static let columns = [
-        "workload", "policy", "ram_mb", "devices", "duration_h", "seed", "launches", "relaunches",
-        "cold_relaunches", "relaunch_cold_ratio", "relaunch_cold_ratio_ci95", "relaunch_p50_ms",
-        "relaunch_p90_ms", "relaunch_p99_ms", "relaunch_mean_ms", "kills", "kills_pressure", "kills_bg_expired",
-        "kills_watchdog", "kills_user", "kills_limit", "data_loss_events", "data_loss_units",
-        "data_loss_per_device_day", "data_loss_per_device_day_ci95", "state_loss_events", "memory_warnings",
-        "coalesced_received", "coalesced_delivered", "coalesced_dropped", "events",
+    /// What a summary row is computed from.
+    public struct Row: CounterRow {
+        public var workload: Workload
+        public var cell: Cell
+        public var acc: CellAccumulator
+        public var overrides: [String]
+        public var days: Double { workload.fleet.duration.seconds / 86_400 }
+        public subscript(counter c: Counter) -> Int { acc[c] }
+    }
+
+    /// The columns, in order (README, "CSV columns", explains each): identity,
+    /// counters and derived figures; every counter not listed follows `overrides`.
+    public static let layout: [CSVColumn<Row>] = CSVColumn<Row>.layout([
+        .init("workload") { CSV.escape($0.workload.name) },
+        .init("policy") { $0.cell.policy.rawValue },
+        .init("ram_mb") { ramLabel($0.cell, $0.workload) },
+        .init("devices") { String($0.acc.devices) },
+        .init("duration_h") { fixed($0.workload.fleet.duration.seconds / 3_600, 3) },
+        .init("seed") { String($0.workload.seed) },
+        .counter(.launches), .counter(.relaunches), .counter(.coldRelaunches),
+        .init("relaunch_cold_ratio") { fixed(coldRatio($0.acc), 6) },
+        .init("relaunch_cold_ratio_ci95") { fixed(ratioCI95($0.acc), 6) },
+        .init("relaunch_p50_ms") { millis($0.acc.latency.count > 0 ? $0.acc.latency.percentile(50) : nil) },
+        .init("relaunch_p90_ms") { millis($0.acc.latency.count > 0 ? $0.acc.latency.percentile(90) : nil) },
+        .init("relaunch_p99_ms") { millis($0.acc.latency.count > 0 ? $0.acc.latency.percentile(99) : nil) },
+        .init("relaunch_mean_ms", shows: [.relaunchLatencySumMicros]) { meanMillis($0) },
+        .init("kills") { String($0.acc.totals.totalKills) },
+        .counter(.killsPressure), .counter(.killsBgExpired), .counter(.killsWatchdog), .counter(.killsUser),
+        .counter(.killsLimit), .counter(.dataLossEvents), .counter(.dataLossUnits),
+        .init("data_loss_per_device_day") { fixed(lossPerDeviceDay($0.acc, days: $0.days), 6) },
+        .init("data_loss_per_device_day_ci95") { fixed(lossCI95($0.acc, days: $0.days), 6) },
+        .counter(.stateLossEvents), .counter(.memoryWarnings), .counter(.coalescedReceived),
+        .counter(.coalescedDelivered), .counter(.coalescedDropped),
+        .init("events") { String($0.acc.events) },
         // Appended after the fixed set:
-        "warm_relaunches", "hot_relaunches", "launch_failures", "kills_exits_on_suspend", "kills_power_off",
-        "kills_foreground", "immediate_deliveries", "saves_completed", "saves_abandoned",
-        "data_loss_units_on_resign_active", "data_loss_units_on_enter_background", "data_loss_units_on_terminate",
-        "data_loss_units_periodic", "data_loss_units_never", "overrides",
-    ]
+        .counter(.warmRelaunches), .counter(.hotRelaunches), .counter(.launchFailures),
+        .counter(.killsExitsOnSuspend), .counter(.killsPowerOff), .counter(.foregroundKills),
+        .counter(.immediateDeliveries), .counter(.savesCompleted), .counter(.savesAbandoned),
+        .counter(.lossOnResignActive), .counter(.lossOnEnterBackground), .counter(.lossOnTerminate),
+        .counter(.lossPeriodic), .counter(.lossNever),
+        .init("overrides") { CSV.escape($0.overrides.joined(separator: ";")) },
+    ], appending: { _ in true })
+
+    /// The column names, in order.
+    public static let columns = layout.map(\.name)
 
     public static var header: String { columns.joined(separator: ",") }
 
     /// The values of one row, in column order.
     public static func values(workload: Workload, cell: Cell, acc a: CellAccumulator, overrides: [String] = []) -> [String] {
-        let days = workload.fleet.duration.seconds / 86_400
-        let ram = ramLabel(cell, workload)
-        let ratio = coldRatio(a)
-        let lossPerDeviceDay = lossPerDeviceDay(a, days: days)
-        return [
-            CSV.escape(workload.name), cell.policy.rawValue, ram, String(a.devices),
-            fixed(workload.fleet.duration.seconds / 3_600, 3), String(workload.seed),
-            String(a.launches), String(a.relaunches), String(a.coldRelaunches),
-            fixed(ratio, 6), fixed(ratioCI95(a), 6),
-            millis(a.latency.count > 0 ? a.latency.percentile(50) : nil),
-            millis(a.latency.count > 0 ? a.latency.percentile(90) : nil),
-            millis(a.latency.count > 0 ? a.latency.percentile(99) : nil),
-            a.relaunches > 0 ? fixed(Double(a.relaunchLatencySumMicros) / Double(a.relaunches) / 1_000, 3) : "nan",
-            String(a.totalKills), String(a.killsPressure), String(a.killsBgExpired), String(a.killsWatchdog),
-            String(a.killsUser), String(a.killsLimit), String(a.dataLossEvents), String(a.dataLossUnits),
-            fixed(lossPerDeviceDay, 6), fixed(lossCI95(a, days: days), 6),
-            String(a.stateLossEvents), String(a.memoryWarnings), String(a.coalescedReceived),
-            String(a.coalescedDelivered), String(a.coalescedDropped), String(a.events),
-            String(a.warmRelaunches), String(a.hotRelaunches), String(a.launchFailures),
-            String(a.killsExitsOnSuspend), String(a.killsPowerOff), String(a.foregroundKills),
-            String(a.immediateDeliveries), String(a.savesCompleted), String(a.savesAbandoned),
-            String(a.lossOnResignActive), String(a.lossOnEnterBackground), String(a.lossOnTerminate),
-            String(a.lossPeriodic), String(a.lossNever), CSV.escape(overrides.joined(separator: ";")),
-        ]
+        let row = Row(workload: workload, cell: cell, acc: a, overrides: overrides)
+        return layout.map { $0.value(row) }
+    }
+
+    /// The exact mean relaunch latency in milliseconds (nan without relaunches).
+    static func meanMillis(_ r: some CounterRow) -> String {
+        let n = r[counter: .relaunches]
+        return n > 0 ? fixed(Double(r[counter: .relaunchLatencySumMicros]) / Double(n) / 1_000, 3) : "nan"
     }
 
     /// The CSV text: header and one line per cell.
@@ -67,12 +113,12 @@ public enum Summary {
 
     /// The pooled cold ratio: cold relaunches over relaunches (nan without any).
     public static func coldRatio(_ a: CellAccumulator) -> Double {
-        a.relaunches > 0 ? Double(a.coldRelaunches) / Double(a.relaunches) : .nan
+        a[.relaunches] > 0 ? Double(a[.coldRelaunches]) / Double(a[.relaunches]) : .nan
     }
 
     /// Lost edits per device per day (nan without devices).
     public static func lossPerDeviceDay(_ a: CellAccumulator, days: Double) -> Double {
-        a.devices > 0 ? Double(a.dataLossUnits) / (Double(a.devices) * days) : .nan
+        a.devices > 0 ? Double(a[.dataLossUnits]) / (Double(a.devices) * days) : .nan
     }
 
     /// Half-width of the 95% interval of the pooled cold ratio R = Σcold / Σrelaunches,
@@ -80,8 +126,8 @@ public enum Summary {
     /// SE² = Σ(c_i − R n_i)² / (m (m−1) n̄²).
     public static func ratioCI95(_ a: CellAccumulator) -> Double {
         let m = Double(a.devices)
-        guard a.devices >= 2, a.relaunches > 0 else { return .nan }
-        let n = Double(a.relaunches), c = Double(a.coldRelaunches)
+        guard a.devices >= 2, a[.relaunches] > 0 else { return .nan }
+        let n = Double(a[.relaunches]), c = Double(a[.coldRelaunches])
         let r = c / n
         let ss = max(0, Double(a.sumColdSquared) - 2 * r * Double(a.sumColdTimesRelaunches) + r * r * Double(a.sumRelaunchesSquared))
         let nbar = n / m
@@ -93,7 +139,7 @@ public enum Summary {
     public static func lossCI95(_ a: CellAccumulator, days: Double) -> Double {
         guard a.devices >= 2, days > 0 else { return .nan }
         let m = Double(a.devices)
-        let sum = Double(a.dataLossUnits)
+        let sum = Double(a[.dataLossUnits])
         let variance = max(0, (Double(a.sumLossUnitsSquared) - sum * sum / m) / (m - 1)) / (days * days)
         return Student.t975(df: a.devices - 1) * (variance / m).squareRoot()
     }
@@ -121,10 +167,10 @@ public enum Summary {
         }
         var rows: [[String]] = []
         for (cell, a) in zip(result.cells, result.accumulators) {
-            rows.append([cell.policy.rawValue, ramLabel(cell, workload), String(a.devices), String(a.relaunches),
+            rows.append([cell.policy.rawValue, ramLabel(cell, workload), String(a.devices), String(a[.relaunches]),
                          num(coldRatio(a) * 100, 2), num(ratioCI95(a) * 100, 2),
                          ms(50, a), ms(90, a), ms(99, a),
-                         String(a.totalKills), num(lossPerDeviceDay(a, days: days), 3), String(a.stateLossEvents)])
+                         String(a.totals.totalKills), num(lossPerDeviceDay(a, days: days), 3), String(a[.stateLossEvents])])
         }
         var widths = heads.map(\.count)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
@@ -159,26 +205,43 @@ public enum Student {
     }
 }
 
-/// Per-device rows (`--per-device`).
+/// Per-device rows (`--per-device`): the listed columns, then every counter declared
+/// `perDevice` that they do not show.
 public enum PerDeviceRow {
-    public static let columns = [
-        "device", "class", "policy", "ram_mb", "apps", "launches", "relaunches", "cold_relaunches",
-        "warm_relaunches", "hot_relaunches", "relaunch_mean_ms", "kills", "kills_pressure", "kills_bg_expired",
-        "kills_watchdog", "kills_user", "kills_limit", "data_loss_events", "data_loss_units",
-        "state_loss_events", "memory_warnings", "events",
-    ]
+    /// What a per-device row is computed from.
+    public struct Fields: CounterRow {
+        public var device: Int
+        public var deviceClass: String
+        public var cell: Cell
+        public var ramKB: Int64
+        public var apps: Int
+        public var metrics: DeviceMetrics
+        public var events: Int
+        public subscript(counter c: Counter) -> Int { metrics[c] }
+    }
+
+    public static let layout: [CSVColumn<Fields>] = CSVColumn<Fields>.layout([
+        .init("device") { String($0.device) },
+        .init("class") { CSV.escape($0.deviceClass) },
+        .init("policy") { $0.cell.policy.rawValue },
+        .init("ram_mb") { SizeText.mebibytes($0.ramKB) },
+        .init("apps") { String($0.apps) },
+        .counter(.launches), .counter(.relaunches), .counter(.coldRelaunches), .counter(.warmRelaunches),
+        .counter(.hotRelaunches),
+        .init("relaunch_mean_ms", shows: [.relaunchLatencySumMicros]) { Summary.meanMillis($0) },
+        .init("kills") { String($0.metrics.totalKills) },
+        .counter(.killsPressure), .counter(.killsBgExpired), .counter(.killsWatchdog), .counter(.killsUser),
+        .counter(.killsLimit), .counter(.dataLossEvents), .counter(.dataLossUnits), .counter(.stateLossEvents),
+        .counter(.memoryWarnings),
+        .init("events") { String($0.events) },
+    ], appending: { $0.declaration.perDevice })
+
+    public static let columns = layout.map(\.name)
     public static var header: String { columns.joined(separator: ",") }
 
     static func line(device: Int, deviceClass: String, cell: Cell, ramKB: Int64, apps: Int, duration: SimTime,
                      metrics m: DeviceMetrics, events: Int) -> String {
-        let mean = m.relaunches > 0 ? Summary.fixed(Double(m.relaunchLatencySumMicros) / Double(m.relaunches) / 1_000, 3) : "nan"
-        let fields: [String] = [
-            String(device), CSV.escape(deviceClass), cell.policy.rawValue, SizeText.mebibytes(ramKB), String(apps),
-            String(m.launches), String(m.relaunches), String(m.coldRelaunches), String(m.warmRelaunches),
-            String(m.hotRelaunches), mean, String(m.totalKills), String(m.killsPressure), String(m.killsBgExpired),
-            String(m.killsWatchdog), String(m.killsUser), String(m.killsLimit), String(m.dataLossEvents),
-            String(m.dataLossUnits), String(m.stateLossEvents), String(m.memoryWarnings), String(events),
-        ]
-        return fields.joined(separator: ",") + "\n"
+        let row = Fields(device: device, deviceClass: deviceClass, cell: cell, ramKB: ramKB, apps: apps, metrics: m, events: events)
+        return layout.map { $0.value(row) }.joined(separator: ",") + "\n"
     }
 }
