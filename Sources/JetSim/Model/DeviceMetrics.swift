@@ -6,8 +6,8 @@ import SimKernel
 /// the kill reason or save strategy it counts, and its meaning. The device's storage
 /// (`DeviceMetrics`), `add`, the cell accumulator, the summary and per-device CSVs and
 /// the shard state derive from this table. Adding a counter: a case here (at the
-/// end), its declaration below, `DeviceMetrics.Storage`'s count, the increment in the
-/// model, and its line in README's "CSV columns" (a test checks the README); its
+/// end) with its declaration below, the increment in the model, and its line in
+/// README's "CSV columns" (a test checks the README); its
 /// column is appended to the summary (and per-device) CSV, and shard states become
 /// version 2 (`ShardState`), so the golden outputs are recorded again.
 public enum Counter: Int, CaseIterable, Sendable {
@@ -97,14 +97,18 @@ public enum Counter: Int, CaseIterable, Sendable {
 
     /// State names, in order.
     public static let names: [String] = allCases.map(\.declaration.name)
+
+    /// How many counters there are.
+    public static let count = allCases.count
 }
 
 /// What one device run measured: one integer per `Counter`, in fixed inline storage.
 /// Integers only, so per-device results add up exactly, in any order, into fleet
 /// results. Read and count with `metrics[.coldRelaunches] += 1`.
 public struct DeviceMetrics: Sendable, Equatable {
-    /// One slot per `Counter` case (a test checks the count).
-    public typealias Storage = InlineArray<30, Int>
+    /// Room for the counters, with space to add more without touching this line (a
+    /// test checks it holds every `Counter`). Slots past `Counter.count` stay 0.
+    public typealias Storage = InlineArray<96, Int>
 
     @usableFromInline var values = Storage(repeating: 0)
 
@@ -117,7 +121,7 @@ public struct DeviceMetrics: Sendable, Equatable {
     }
 
     public static func == (a: DeviceMetrics, b: DeviceMetrics) -> Bool {
-        for i in a.values.indices where a.values[i] != b.values[i] { return false }
+        for i in 0..<Counter.count where a.values[i] != b.values[i] { return false }
         return true
     }
 
@@ -142,15 +146,15 @@ public struct DeviceMetrics: Sendable, Equatable {
 
     /// Every counter, in `Counter` order: how shard states store metrics.
     public var counters: [Int] {
-        get { values.indices.map { values[$0] } }
+        get { (0..<Counter.count).map { values[$0] } }
         set {
-            precondition(newValue.count == values.count)
-            for i in values.indices { values[i] = newValue[i] }
+            precondition(newValue.count == Counter.count)
+            for i in 0..<Counter.count { values[i] = newValue[i] }
         }
     }
 
     /// Adds another device's (or shard's) counters, exactly, slot by slot (no allocation).
     @inlinable public mutating func add(_ o: DeviceMetrics) {
-        for i in values.indices { values[i] += o.values[i] }
+        for i in 0..<Counter.count { values[i] += o.values[i] }
     }
 }
