@@ -54,14 +54,14 @@ struct SimulationOptions: ParsableArguments {
     /// The cells: the policies crossed with the RAM sizes.
     func cells(for w: Workload) throws -> [Cell] {
         let policyText = policy ?? w.run.policies.joined(separator: ",")
-        var policies: [PolicyName] = []
+        var policies: [PolicyID] = []
         for name in policyText.split(separator: ",", omittingEmptySubsequences: false).map({ String($0).trimmingCharacters(in: .whitespaces) }) {
             if name == "all" {
-                for p in PolicyName.allCases where !policies.contains(p) { policies.append(p) }
-            } else if let p = PolicyName(rawValue: name) {
+                for p in PolicyID.all where !policies.contains(p) { policies.append(p) }
+            } else if let p = PolicyID(rawValue: name) {
                 if !policies.contains(p) { policies.append(p) }
             } else {
-                throw BadInput(description: "--policy: '\(name)' is not a policy; expected all or one of \(PolicyName.allCases.map(\.rawValue).joined(separator: ", ")) (see jetsim policies)")
+                throw BadInput(description: "--policy: '\(name)' is not a policy; expected all or one of \(PolicyRegistry.nameList) (see jetsim policies)")
             }
         }
         var rams: [Int64?] = []

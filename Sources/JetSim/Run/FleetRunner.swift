@@ -99,20 +99,45 @@ public enum FleetRunner {
             self.catalog = catalog
             let w = plan.workload
             classParams = w.deviceClasses.map { c in plan.cells.map { c.parameters(ramKB: $0.ramKB) } }
-            context = PolicyContext(seed: w.seed, costAware: w.policies.costAware)
+            context = PolicyContext(seed: w.seed, policies: w.policies)
         }
     }
 
-    /// One reusable simulation per policy type.
-    struct PolicySimulations {
-        var largestFirst = Simulation(model: Device<LargestFirst, NoTrace>(trace: NoTrace()))
-        var lru = Simulation(model: Device<LRU, NoTrace>(trace: NoTrace()))
-        var jetsamBands = Simulation(model: Device<JetsamBands, NoTrace>(trace: NoTrace()))
-        var androidLMK = Simulation(model: Device<AndroidLMK, NoTrace>(trace: NoTrace()))
-        var costAware = Simulation(model: Device<CostAware, NoTrace>(trace: NoTrace()))
-        var random = Simulation(model: Device<RandomEviction, NoTrace>(trace: NoTrace()))
-        var oracle = Simulation(model: Device<Oracle, NoTrace>(trace: NoTrace()))
+}
+
+/// A worker's reusable simulation of one policy: runs the current device in a cell.
+/// The worker calls it through an existential once per device and cell; the event
+/// loop inside is `PolicyRunner<P>`'s, compiled for its policy.
+protocol CellRunner: AnyObject {
+    /// Sizes the simulation's buffers (see `Device.reserve`).
+    func reserve(apps: Int, actions: Int, events: Int)
+    /// Runs the device the inputs describe, adding its relaunch latencies to `latency`.
+    func run<O: RunObserver>(_ io: DeviceWorker.CellInputs, _ latency: inout LatencyHistogram, _ observer: inout O) -> (DeviceMetrics, Int)
+}
+
+/// The one implementation of `CellRunner`: a simulation of `Device<P, NoTrace>`.
+final class PolicyRunner<P: EvictionPolicy>: CellRunner {
+    var sim = Simulation(model: Device<P, NoTrace>(trace: NoTrace()))
+
+    func reserve(apps: Int, actions: Int, events: Int) {
+        // One access to the stored simulation (its model and queue are disjoint parts).
+        func reserve(_ sim: inout Simulation<Device<P, NoTrace>>) {
+            sim.model.reserve(apps: apps, actions: actions, events: events, queue: &sim.scheduler.queue)
+        }
+        reserve(&sim)
     }
+
+    func run<O: RunObserver>(_ io: DeviceWorker.CellInputs, _ latency: inout LatencyHistogram, _ observer: inout O) -> (DeviceMetrics, Int) {
+        DeviceWorker.simulate(&sim, io, &latency, &observer)
+    }
+
+}
+
+enum CellRunners {
+    /// A runner for each registered policy, by registry index.
+    static func forEveryPolicy() -> [any CellRunner] { PolicyRegistry.all.map { make($0) } }
+
+    static func make<P: EvictionPolicy>(_: P.Type) -> any CellRunner { PolicyRunner<P>() }
 }
 
 /// Receives per-device rows chunk by chunk (from any thread) and writes them in
@@ -251,7 +276,8 @@ public struct DeviceInputs {
 public struct DeviceWorker {
     let shared: FleetRunner.Shared
     var inputs: DeviceInputs
-    var sims = FleetRunner.PolicySimulations()
+    /// One reusable simulation per registered policy, by registry index.
+    let runners = CellRunners.forEveryPolicy()
     /// Per-cell results so far.
     public internal(set) var accumulators: [CellAccumulator]
     var seconds: [Double]
@@ -307,13 +333,7 @@ public struct DeviceWorker {
         let actions = inputs.likelyMaxActions
         inputs.reserve(apps: apps, actions: actions)
         let events = 64 + apps
-        sims.largestFirst.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.largestFirst.scheduler.queue)
-        sims.lru.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.lru.scheduler.queue)
-        sims.jetsamBands.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.jetsamBands.scheduler.queue)
-        sims.androidLMK.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.androidLMK.scheduler.queue)
-        sims.costAware.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.costAware.scheduler.queue)
-        sims.random.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.random.scheduler.queue)
-        sims.oracle.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.oracle.scheduler.queue)
+        for r in runners { r.reserve(apps: apps, actions: actions, events: events) }
     }
 
     /// Runs device `d` in the first cell only, averaging the number of pending events
@@ -330,23 +350,15 @@ public struct DeviceWorker {
     }
 
     /// Runs the current device in one cell, with the policy's own specialised loop.
-    mutating func runCell(_ policy: PolicyName, params: DeviceParameters, context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
+    mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
         var none = NoRunObserver()
         return runCell(policy, params: params, context: context, cell: cell, observer: &none)
     }
 
-    mutating func runCell<O: RunObserver>(_ policy: PolicyName, params: DeviceParameters, context: PolicyContext,
+    mutating func runCell<O: RunObserver>(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext,
                                           cell: Int, observer: inout O) -> (DeviceMetrics, Int) {
         let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context)
-        switch policy {
-        case .largestFirst: return Self.simulate(&sims.largestFirst, io, &accumulators[cell].latency, &observer)
-        case .lru: return Self.simulate(&sims.lru, io, &accumulators[cell].latency, &observer)
-        case .jetsamBands: return Self.simulate(&sims.jetsamBands, io, &accumulators[cell].latency, &observer)
-        case .androidLMK: return Self.simulate(&sims.androidLMK, io, &accumulators[cell].latency, &observer)
-        case .costAware: return Self.simulate(&sims.costAware, io, &accumulators[cell].latency, &observer)
-        case .random: return Self.simulate(&sims.random, io, &accumulators[cell].latency, &observer)
-        case .oracle: return Self.simulate(&sims.oracle, io, &accumulators[cell].latency, &observer)
-        }
+        return runners[policy.index].run(io, &accumulators[cell].latency, &observer)
     }
 
     struct CellInputs {

@@ -21,7 +21,7 @@ public struct Scenario: Sendable {
     public var appNames: [String] = []
     public var profiles: [AppProfile] = []
     public var params = DeviceParameters(ramKB: Scenario.defaultRAMKB)
-    public var policy: PolicyName = .jetsamBands
+    public var policy = PolicyID(JetsamBands.self)
     public var actions: [UserAction] = []
     /// Event values by id (id 0 is "no value").
     public var values: [String] = [""]
@@ -234,8 +234,8 @@ public struct Scenario: Sendable {
             case "ram": ram = try parseSize(parts[1], key: "ram", fail: fail)
             case "reserve": reserve = try parseSize(parts[1], key: "reserve", fail: fail)
             case "policy":
-                guard let p = PolicyName(rawValue: parts[1]) else {
-                    throw fail("'\(parts[1])' is not a policy: expected one of \(PolicyName.allCases.map(\.rawValue).joined(separator: ", "))", "policy")
+                guard let p = PolicyID(rawValue: parts[1]) else {
+                    throw fail("'\(parts[1])' is not a policy: expected one of \(PolicyRegistry.nameList)", "policy")
                 }
                 sc.policy = p
             default: overrides.append((parts[0], parts[1]))
@@ -348,15 +348,7 @@ public enum ScenarioRunner {
 
     /// Runs the scenario with its policy (memory invariant checked after every event).
     public static func run(_ sc: Scenario, checkInvariants: Bool = true) -> Result {
-        switch sc.policy {
-        case .largestFirst: return run(sc, LargestFirst.self, checkInvariants)
-        case .lru: return run(sc, LRU.self, checkInvariants)
-        case .jetsamBands: return run(sc, JetsamBands.self, checkInvariants)
-        case .androidLMK: return run(sc, AndroidLMK.self, checkInvariants)
-        case .costAware: return run(sc, CostAware.self, checkInvariants)
-        case .random: return run(sc, RandomEviction.self, checkInvariants)
-        case .oracle: return run(sc, Oracle.self, checkInvariants)
-        }
+        run(sc, sc.policy.type, checkInvariants)
     }
 
     static func run<P: EvictionPolicy>(_ sc: Scenario, _: P.Type, _ checks: Bool) -> Result {

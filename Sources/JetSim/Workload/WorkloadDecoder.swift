@@ -32,8 +32,8 @@ public enum WorkloadDecoder {
             var f = try Fields(v.value, path: "run")
             if let p = f.take("policies") {
                 w.run.policies = try list(p) { n throws(InputError) in try string(n) }
-                for (i, name) in w.run.policies.enumerated() where name != "all" && PolicyName(rawValue: name) == nil {
-                    throw error(p, "'\(name)' (item \(i)) is not a policy: expected all or one of \(PolicyName.allCases.map(\.rawValue).joined(separator: ", "))")
+                for (i, name) in w.run.policies.enumerated() where name != "all" && PolicyID(rawValue: name) == nil {
+                    throw error(p, "'\(name)' (item \(i)) is not a policy: expected all or one of \(PolicyRegistry.nameList)")
                 }
             }
             if let r = f.take("ram_mb") {
