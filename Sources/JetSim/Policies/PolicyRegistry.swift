@@ -4,12 +4,29 @@
 public enum PolicyRegistry {
     /// Every policy, in the order results list them (CSV rows, `all`). Adding a
     /// policy: its file in Sources/JetSim/Policies and one entry here.
-    public static let all: [any EvictionPolicy.Type] = [
-        LargestFirst.self, LRU.self, JetsamBands.self, AndroidLMK.self, CostAware.self, RandomEviction.self, Oracle.self,
+    public static let all: [Entry] = [
+        Entry(LargestFirst.self), Entry(LRU.self), Entry(JetsamBands.self), Entry(AndroidLMK.self),
+        Entry(CostAware.self), Entry(RandomEviction.self), Entry(Oracle.self),
     ]
 
     /// The names, comma-separated (for messages).
-    public static var nameList: String { all.map { $0.name }.joined(separator: ", ") }
+    public static var nameList: String { all.map { $0.type.name }.joined(separator: ", ") }
+
+    /// One registered policy: its type, and what must be built where the type is
+    /// concrete. `Entry(P.self)` is called above with each policy's own type, so the
+    /// compiler specialises it for that policy: the fleet runner it makes runs a device
+    /// loop compiled for `P` (a runner made from an opened existential would run the
+    /// generic, unspecialised loop, several times slower).
+    public struct Entry: Sendable {
+        public let type: any EvictionPolicy.Type
+        /// A worker's reusable runner, its buffers sized for (apps, actions, events).
+        let makeCellRunner: @Sendable (_ apps: Int, _ actions: Int, _ events: Int) -> CellRunner
+
+        public init<P: EvictionPolicy>(_: P.Type) {
+            type = P.self
+            makeCellRunner = { CellRunner(P.self, apps: $0, actions: $1, events: $2) }
+        }
+    }
 }
 
 /// A registered policy, by its place in `PolicyRegistry.all`: what a cell, a
@@ -20,13 +37,13 @@ public struct PolicyID: Sendable, Hashable, CustomStringConvertible {
 
     /// The policy named `name`, or nil if no registered policy has that name.
     public init?(rawValue name: String) {
-        guard let i = PolicyRegistry.all.firstIndex(where: { $0.name == name }) else { return nil }
+        guard let i = PolicyRegistry.all.firstIndex(where: { $0.type.name == name }) else { return nil }
         index = i
     }
 
     /// The registered policy `P` (it must be in `PolicyRegistry.all`).
     public init<P: EvictionPolicy>(_: P.Type) {
-        guard let i = PolicyRegistry.all.firstIndex(where: { ObjectIdentifier($0) == ObjectIdentifier(P.self) }) else {
+        guard let i = PolicyRegistry.all.firstIndex(where: { ObjectIdentifier($0.type) == ObjectIdentifier(P.self) }) else {
             preconditionFailure("\(P.self) is not in PolicyRegistry.all")
         }
         index = i
@@ -38,7 +55,7 @@ public struct PolicyID: Sendable, Hashable, CustomStringConvertible {
     init(index: Int) { self.index = index }
 
     /// The policy's type: open it into a generic function to run it specialised.
-    public var type: any EvictionPolicy.Type { PolicyRegistry.all[index] }
+    public var type: any EvictionPolicy.Type { PolicyRegistry.all[index].type }
     public var name: String { type.name }
     public var rawValue: String { name }
     public var summary: String { type.summary }

@@ -10,7 +10,7 @@ public struct PolicySettings: Sendable, Equatable {
     /// Every policy's defaults (shared storage: a default context allocates nothing).
     public init() { values = Self.defaultValues }
 
-    static let defaultValues: [any PolicyParameters] = PolicyRegistry.all.map { defaults($0) }
+    static let defaultValues: [any PolicyParameters] = PolicyRegistry.all.map { defaults($0.type) }
 
     /// Policy `P`'s parameters.
     public subscript<P: EvictionPolicy>(_: P.Type) -> P.Parameters {
@@ -34,7 +34,7 @@ public struct PolicySettings: Sendable, Equatable {
     static func decode(_ v: ConfigEntry) throws(InputError) -> PolicySettings {
         var s = PolicySettings()
         var f = try WorkloadDecoder.Fields(v.value, path: "policies")
-        for p in PolicyRegistry.all { try s.read(p, &f) }
+        for p in PolicyRegistry.all { try s.read(p.type, &f) }
         try f.finish()
         return s
     }
@@ -46,7 +46,7 @@ public struct PolicySettings: Sendable, Equatable {
 
     /// The section's lines, indented relative to `policies:`: each policy with
     /// parameters, in registry order.
-    var yamlLines: [String] { PolicyRegistry.all.flatMap { lines($0) } }
+    var yamlLines: [String] { PolicyRegistry.all.flatMap { lines($0.type) } }
 
     func lines<P: EvictionPolicy>(_: P.Type) -> [String] {
         guard P.Parameters.hasSection else { return [] }

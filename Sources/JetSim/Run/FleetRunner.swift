@@ -105,18 +105,30 @@ public enum FleetRunner {
 
 }
 
-/// A worker's reusable simulation of one policy: runs the current device in a cell.
-/// The worker calls it through an existential once per device and cell; the event
-/// loop inside is `PolicyRunner<P>`'s, compiled for its policy.
-protocol CellRunner: AnyObject {
-    /// Sizes the simulation's buffers (see `Device.reserve`).
-    func reserve(apps: Int, actions: Int, events: Int)
-    /// Runs the device the inputs describe, adding its relaunch latencies to `latency`.
-    func run<O: RunObserver>(_ io: DeviceWorker.CellInputs, _ latency: inout LatencyHistogram, _ observer: inout O) -> (DeviceMetrics, Int)
+/// A worker's reusable simulation of one policy, called once per device and cell.
+/// Built by `PolicyRegistry.Entry` where the policy type is concrete, so the closure
+/// runs a device loop compiled for that policy and for a concrete observer.
+struct CellRunner {
+    /// Runs the device `io` describes, adding its relaunch latencies to `latency`, and
+    /// averaging pending events into `pending` when one is given.
+    let run: (_ io: DeviceWorker.CellInputs, _ latency: inout LatencyHistogram, _ pending: inout PendingAverage?) -> (DeviceMetrics, Int)
+
+    init<P: EvictionPolicy>(_: P.Type, apps: Int, actions: Int, events: Int) {
+        let runner = PolicyRunner<P>()
+        runner.reserve(apps: apps, actions: actions, events: events)
+        run = { io, latency, pending in
+            guard var observer = pending else {
+                var none = NoRunObserver()
+                return runner.run(io, &latency, &none)
+            }
+            defer { pending = observer }
+            return runner.run(io, &latency, &observer)
+        }
+    }
 }
 
-/// The one implementation of `CellRunner`: a simulation of `Device<P, NoTrace>`.
-final class PolicyRunner<P: EvictionPolicy>: CellRunner {
+/// The simulation of `Device<P, NoTrace>` a `CellRunner` reuses device after device.
+final class PolicyRunner<P: EvictionPolicy> {
     var sim = Simulation(model: Device<P, NoTrace>(trace: NoTrace()))
 
     func reserve(apps: Int, actions: Int, events: Int) {
@@ -130,14 +142,6 @@ final class PolicyRunner<P: EvictionPolicy>: CellRunner {
     func run<O: RunObserver>(_ io: DeviceWorker.CellInputs, _ latency: inout LatencyHistogram, _ observer: inout O) -> (DeviceMetrics, Int) {
         DeviceWorker.simulate(&sim, io, &latency, &observer)
     }
-
-}
-
-enum CellRunners {
-    /// A runner for each registered policy, by registry index.
-    static func forEveryPolicy() -> [any CellRunner] { PolicyRegistry.all.map { make($0) } }
-
-    static func make<P: EvictionPolicy>(_: P.Type) -> any CellRunner { PolicyRunner<P>() }
 }
 
 /// Receives per-device rows chunk by chunk (from any thread) and writes them in
@@ -277,7 +281,7 @@ public struct DeviceWorker {
     let shared: FleetRunner.Shared
     var inputs: DeviceInputs
     /// One reusable simulation per registered policy, by registry index.
-    let runners = CellRunners.forEveryPolicy()
+    var runners: [CellRunner] = []
     /// Per-cell results so far.
     public internal(set) var accumulators: [CellAccumulator]
     var seconds: [Double]
@@ -333,7 +337,7 @@ public struct DeviceWorker {
         let actions = inputs.likelyMaxActions
         inputs.reserve(apps: apps, actions: actions)
         let events = 64 + apps
-        for r in runners { r.reserve(apps: apps, actions: actions, events: events) }
+        runners = PolicyRegistry.all.map { $0.makeCellRunner(apps, actions, events) }
     }
 
     /// Runs device `d` in the first cell only, averaging the number of pending events
@@ -343,22 +347,22 @@ public struct DeviceWorker {
         let classIndex = inputs.build(device: d)
         var context = shared.context
         context.device = UInt64(d)
-        var observer = PendingAverage()
+        var observer: PendingAverage? = PendingAverage()
         let (_, e) = runCell(shared.plan.cells[0].policy, params: shared.classParams[classIndex][0],
-                             context: context, cell: 0, observer: &observer)
-        return (e, observer.mean)
+                             context: context, cell: 0, pending: &observer)
+        return (e, observer!.mean)
     }
 
     /// Runs the current device in one cell, with the policy's own specialised loop.
     mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
-        var none = NoRunObserver()
-        return runCell(policy, params: params, context: context, cell: cell, observer: &none)
+        var none: PendingAverage? = nil
+        return runCell(policy, params: params, context: context, cell: cell, pending: &none)
     }
 
-    mutating func runCell<O: RunObserver>(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext,
-                                          cell: Int, observer: inout O) -> (DeviceMetrics, Int) {
+    mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext,
+                          cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
         let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context)
-        return runners[policy.index].run(io, &accumulators[cell].latency, &observer)
+        return runners[policy.index].run(io, &accumulators[cell].latency, &pending)
     }
 
     struct CellInputs {
