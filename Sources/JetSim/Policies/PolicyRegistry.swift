@@ -15,16 +15,20 @@ public enum PolicyRegistry {
     /// One registered policy: its type, and what must be built where the type is
     /// concrete. `Entry(P.self)` is called above with each policy's own type, so the
     /// compiler specialises it for that policy: the fleet runner it makes runs a device
-    /// loop compiled for `P` (a runner made from an opened existential would run the
-    /// generic, unspecialised loop, several times slower).
+    /// loop compiled for `P`, and so does its traced run (made from an opened
+    /// existential, either would run the generic, unspecialised loop, several times
+    /// slower).
     public struct Entry: Sendable {
         public let type: any EvictionPolicy.Type
         /// A worker's reusable runner, its buffers sized for (apps, actions, events).
         let makeCellRunner: @Sendable (_ apps: Int, _ actions: Int, _ events: Int) -> CellRunner
+        /// One device run with a trace recorder (`jetsim trace`, scenarios).
+        let runTraced: @Sendable (TraceRun.Inputs) -> TraceRun.Output
 
         public init<P: EvictionPolicy>(_: P.Type) {
             type = P.self
             makeCellRunner = { CellRunner(P.self, apps: $0, actions: $1, events: $2) }
+            runTraced = { TraceRun.run(P.self, $0) }
         }
     }
 }

@@ -348,23 +348,12 @@ public enum ScenarioRunner {
 
     /// Runs the scenario with its policy (memory invariant checked after every event).
     public static func run(_ sc: Scenario, checkInvariants: Bool = true) -> Result {
-        run(sc, sc.policy.type, checkInvariants)
-    }
-
-    static func run<P: EvictionPolicy>(_ sc: Scenario, _: P.Type, _ checks: Bool) -> Result {
-        var device = Device<P, TraceRecorder>(trace: TraceRecorder())
         let n = sc.profiles.count
-        device.reset(profiles: ContiguousArray(sc.profiles), installed: ContiguousArray((0..<n).map { Int32($0) }),
-                     params: sc.params, timeline: Timeline(actions: sc.actions, appCount: n),
-                     context: PolicyContext(seed: 1, device: 0))
-        device.checksInvariants = checks
-        var sim = Simulation(model: device)
-        sim.run(until: sc.endTime)
-        let held = sim.model.apps.indices.reduce(0) {
-            $0 + (sim.model.apps[$1].state == .suspended ? sim.model.heldTotal(Int32($1)) : 0)
-        }
-        return Result(records: sim.model.trace.records, metrics: sim.model.metrics,
-                      latencies: sim.model.relaunchLatency, heldAtEnd: held)
+        let out = TraceRun.run(sc.policy, TraceRun.Inputs(
+            profiles: ContiguousArray(sc.profiles), installed: ContiguousArray((0..<n).map { Int32($0) }), params: sc.params,
+            timeline: Timeline(actions: sc.actions, appCount: n), context: PolicyContext(seed: 1, device: 0),
+            until: sc.endTime, checksInvariants: checkInvariants))
+        return Result(records: out.records, metrics: out.metrics, latencies: out.latencies, heldAtEnd: out.heldAtEnd)
     }
 
     /// The trace as CSV text (header and one line per record).
