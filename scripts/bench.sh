@@ -81,7 +81,7 @@ if [ -z "$jemalloc" ]; then
 fi
 echo
 echo "bench: model benchmarks again with $jemalloc preloaded ..." >&2
-filter='Device_.*|Fleet_.*_7policies|Model_vs_hold.*'
+filter='Device_.*|Fleet_.*_allpolicies|Model_vs_hold.*'
 run_suite .build/bench/jemalloc.md LD_PRELOAD="$jemalloc"
 run_suite .build/bench/system.md
 join -t $'\t' <(summarize .build/bench/system.md | sort) <(summarize .build/bench/jemalloc.md | sort) \

@@ -43,7 +43,7 @@ func defaultPlan(devices: Int, days: Int64, cells: [Cell], threads: Int = 1) -> 
 /// The same device (24,000 apps installed) at every size, only its RAM changes: the
 /// per-app arrays are as large in both, so a growth in time per kill is the policy's
 /// and the kill loop's, not the memory hierarchy's.
-func stressPlan(resident: Int, policy: PolicyName, days: Int = 1) -> RunPlan {
+func stressPlan(resident: Int, policy: PolicyID, days: Int = 1) -> RunPlan {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path + "/Workloads/stress.yaml"
     let text = try! String(contentsOfFile: path, encoding: .utf8)
@@ -79,23 +79,23 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(.eventsPerSecond, Int(Double(events) / elapsed))
             benchmark.measurement(.nsPerEvent, Int(elapsed * 1e9 / Double(events)))
         }, setup: {
-            let plan = defaultPlan(devices: 1, days: days, cells: [Cell(policy: .jetsamBands, ramKB: nil)])
+            let plan = defaultPlan(devices: 1, days: days, cells: [Cell(policy: PolicyID(JetsamBands.self), ramKB: nil)])
             var worker = DeviceWorker(shared: FleetRunner.Shared(plan: plan, catalog: AppCatalog(plan.workload)))
             _ = worker.runDevice(0)  // warm: every buffer at its size
             box.value = worker
         })
     }
 
-    // A fleet: 100 and 1,000 devices, one simulated day, all seven policies at 3 GB,
+    // A fleet: 100 and 1,000 devices, one simulated day, every policy at 3 GB,
     // on two threads. Gate: the two allocate the same fixed amount (per-run setup,
     // threads, buffers growing to size), not more per device.
     let catalogBox = Box<AppCatalog?>(nil)
     for devices in [100, 1_000] {
-        Benchmark("Fleet_\(devices)_devices_1d_7policies", configuration: .init(
+        Benchmark("Fleet_\(devices)_devices_1d_allpolicies", configuration: .init(
             metrics: [.wallClock, .mallocCountTotal, .devicesPerSecond, .eventsPerSecond], maxDuration: .seconds(5), maxIterations: 20,
             thresholds: [.mallocCountTotal: .init(absolute: [.p90: 50])]
         ), closure: { benchmark in
-            let plan = defaultPlan(devices: devices, days: 1, cells: PolicyName.allCases.map { Cell(policy: $0, ramKB: 3 * 1_048_576) }, threads: 2)
+            let plan = defaultPlan(devices: devices, days: 1, cells: PolicyID.all.map { Cell(policy: $0, ramKB: 3 * 1_048_576) }, threads: 2)
             benchmark.startMeasurement()
             let start = ContinuousClock.now
             let result = FleetRunner.run(plan, catalog: catalogBox.value!)
@@ -109,12 +109,12 @@ let benchmarks: @Sendable () -> Void = {
         })
     }
 
-    // Peak resident memory of a 1,000-device fleet run (all 21 default cells, 1 day).
+    // Peak resident memory of a 1,000-device fleet run (every policy at 2, 3, 4 GB, 1 day).
     Benchmark("Fleet_1000_devices_peak_memory", configuration: .init(
         metrics: [.wallClock, .peakMemoryResident], maxDuration: .seconds(5), maxIterations: 3
     )) { benchmark in
         let plan = defaultPlan(devices: 1_000, days: 1, cells: [2, 3, 4].flatMap { gb in
-            PolicyName.allCases.map { Cell(policy: $0, ramKB: Int64(gb) * 1_048_576) } }, threads: 2)
+            PolicyID.all.map { Cell(policy: $0, ramKB: Int64(gb) * 1_048_576) } }, threads: 2)
         let catalog = AppCatalog(plan.workload)
         benchmark.startMeasurement()
         blackHole(FleetRunner.run(plan, catalog: catalog))
@@ -128,25 +128,13 @@ let benchmarks: @Sendable () -> Void = {
     // is the time spent in kill loops over the kills (and, for context, the hour's
     // whole wall time over its kills).
     for resident in [1_000, 10_000] {
-        registerStress(LargestFirst.self, resident)
-        registerStress(LRU.self, resident)
-        registerStress(JetsamBands.self, resident)
-        registerStress(AndroidLMK.self, resident)
-        registerStress(CostAware.self, resident)
-        registerStress(RandomEviction.self, resident)
-        registerStress(Oracle.self, resident)
+        for p in PolicyRegistry.all { registerStress(p.type, resident) }
     }
 
     // The policies alone: N candidates; each iteration kills the victim and brings a
     // new candidate in (N stays constant). Pure index cost per kill.
     for n in [1_000, 10_000] {
-        registerPolicyKill(LargestFirst.self, n)
-        registerPolicyKill(LRU.self, n)
-        registerPolicyKill(JetsamBands.self, n)
-        registerPolicyKill(AndroidLMK.self, n)
-        registerPolicyKill(CostAware.self, n)
-        registerPolicyKill(RandomEviction.self, n)
-        registerPolicyKill(Oracle.self, n)
+        for p in PolicyRegistry.all { registerPolicyKill(p.type, n) }
     }
 
     // The scenario runner on every shipped scenario (parse and run).
@@ -195,7 +183,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(.modelOverHoldPct, Int(100 * holdSeconds / modelSeconds))
         benchmark.measurement(.simOverHoldPct, Int(100 * holdSeconds / simSeconds))
     }, setup: {
-        let plan = defaultPlan(devices: 1, days: 7, cells: [Cell(policy: .jetsamBands, ramKB: 3 * 1_048_576)])
+        let plan = defaultPlan(devices: 1, days: 7, cells: [Cell(policy: PolicyID(JetsamBands.self), ramKB: 3 * 1_048_576)])
         var worker = DeviceWorker(shared: FleetRunner.Shared(plan: plan, catalog: AppCatalog(plan.workload)))
         _ = worker.runDevice(0)
         vs.value = worker
@@ -229,7 +217,8 @@ struct PolicyKillLoop<P: EvictionPolicy> {
     }
 
     mutating func killOne() {
-        let v = policy.victim()!
+        let v = policy.victim()
+        policy.willEvict(v)
         policy.remove(v)
         let c = candidate()
         policy.update(v, c)
@@ -296,7 +285,7 @@ func registerStress<P: EvictionPolicy>(_: P.Type, _ resident: Int) {
         benchmark.measurement(.eventsPerSecond, Int(Double(events) / elapsed))
     }, setup: {
         // Long enough for the warm-up and every measured hour.
-        let plan = stressPlan(resident: resident, policy: .lru, days: Int((warmup.seconds / 86_400).rounded(.up)) + 1)
+        let plan = stressPlan(resident: resident, policy: PolicyID(LRU.self), days: Int((warmup.seconds / 86_400).rounded(.up)) + 1)
         let catalog = AppCatalog(plan.workload)
         var inputs = DeviceInputs(plan: plan, catalog: catalog)
         _ = inputs.build(device: 0)

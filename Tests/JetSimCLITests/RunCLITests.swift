@@ -1,4 +1,5 @@
 import Foundation
+import JetSim
 import Testing
 
 let summaryHeader = "workload,policy,ram_mb,devices,duration_h,seed,launches,relaunches,cold_relaunches,relaunch_cold_ratio,relaunch_cold_ratio_ci95,relaunch_p50_ms,relaunch_p90_ms,relaunch_p99_ms,relaunch_mean_ms,kills,kills_pressure,kills_bg_expired,kills_watchdog,kills_user,kills_limit,data_loss_events,data_loss_units,data_loss_per_device_day,data_loss_per_device_day_ci95,state_loss_events,memory_warnings,coalesced_received,coalesced_delivered,coalesced_dropped,events"
@@ -22,9 +23,9 @@ struct RunCLITests {
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.first.map { $0.hasPrefix(summaryHeader + ",") } == true)
-        #expect(lines.count == 1 + 7 * 3)
+        #expect(lines.count == 1 + PolicyID.all.count * 3)
         let table = rows(r.stdout)
-        #expect(Set(table.map { $0["policy"]! }).count == 7)
+        #expect(Set(table.map { $0["policy"]! }) == Set(PolicyID.all.map(\.name)))
         #expect(Set(table.map { $0["ram_mb"]! }) == ["2048", "3072", "4096"])
         #expect(table.allSatisfy { $0["devices"] == "500" && $0["duration_h"] == "168.000" })
     }
@@ -172,10 +173,17 @@ struct OtherCommandTests {
         #expect(r.stderr.contains("exactly one policy and one RAM size"))
     }
 
-    @Test("policies prints one name per line")
+    @Test("policies prints one line per registered policy, in registry order: its name, then its description")
     func policies() throws {
         let r = try CLI.run(["policies"])
-        #expect(r.stdout == "largest-first\nlru\njetsam-bands\nandroid-lmk\ncost-aware\nrandom\noracle\n")
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(r.status == 0 && r.stdout.hasSuffix("\n"))
+        #expect(lines.count == PolicyID.all.count)
+        for (line, p) in zip(lines, PolicyID.all) {
+            #expect(line.split(separator: " ").first.map(String.init) == p.name, "\(line)")
+            #expect(line.hasSuffix("  " + p.summary), "\(line)")
+            #expect(!p.summary.isEmpty)
+        }
     }
 
     @Test("validate prints the resolved workload, which validates again")

@@ -16,7 +16,7 @@ struct IRMTests {
     static let requests = 40_000
     static let exponent = 1.0
 
-    static func scenario(policy: PolicyName, seed: UInt64 = 9) -> Scenario {
+    static func scenario(policy: PolicyID, seed: UInt64 = 9) -> Scenario {
         var sc = Scenario(source: "irm")
         sc.policy = policy
         sc.params = DeviceParameters(ramKB: 2 * 1_048_576, osReserveKB: 512 * 1_024, warningAvailablePct: 0,
@@ -37,7 +37,11 @@ struct IRMTests {
         return sc
     }
 
-    static func coldRatio(_ policy: PolicyName) -> Double {
+    static func coldRatio<P: EvictionPolicy>(_: P.Type) -> Double {
+        coldRatio(PolicyID(P.self))
+    }
+
+    static func coldRatio(_ policy: PolicyID) -> Double {
         let m = ScenarioRunner.run(scenario(policy: policy), checkInvariants: false).metrics
         return Double(m[.coldRelaunches]) / Double(m[.relaunches])
     }
@@ -61,7 +65,7 @@ struct IRMTests {
     func lruMatchesChe() {
         let t = Self.characteristicTime { p, t in 1 - exp(-p * t) }
         let hit = Self.probabilities.reduce(0) { $0 + $1 * (1 - exp(-$1 * t)) }
-        let measured = Self.coldRatio(.lru)
+        let measured = Self.coldRatio(LRU.self)
         #expect(abs(measured - (1 - hit)) < 0.02, "lru miss \(measured) vs Che \(1 - hit)")
     }
 
@@ -69,19 +73,19 @@ struct IRMTests {
     func randomMatchesTheory() {
         let t = Self.characteristicTime { p, t in p * t / (1 + p * t) }
         let hit = Self.probabilities.reduce(0) { $0 + $1 * ($1 * t / (1 + $1 * t)) }
-        let measured = Self.coldRatio(.random)
+        let measured = Self.coldRatio(RandomEviction.self)
         #expect(abs(measured - (1 - hit)) < 0.02, "random miss \(measured) vs theory \(1 - hit)")
     }
 
     @Test("oracle <= lru <= random, and lru keeps the most popular apps resident")
     func ordering() {
-        let oracle = Self.coldRatio(.oracle), lru = Self.coldRatio(.lru), random = Self.coldRatio(.random)
+        let oracle = Self.coldRatio(Oracle.self), lru = Self.coldRatio(LRU.self), random = Self.coldRatio(RandomEviction.self)
         #expect(oracle <= lru, "oracle \(oracle) vs lru \(lru)")
         #expect(lru <= random, "lru \(lru) vs random \(random)")
 
         // Per app, under lru: the most popular app almost always resumes warm or hot,
         // the least popular ones almost always start cold.
-        let sc = Self.scenario(policy: .lru)
+        let sc = Self.scenario(policy: PolicyID(LRU.self))
         let r = ScenarioRunner.run(sc, checkInvariants: false)
         var cold = [Int](repeating: 0, count: Self.apps), launches = [Int](repeating: 0, count: Self.apps)
         for rec in r.records {

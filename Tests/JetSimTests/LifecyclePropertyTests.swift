@@ -11,7 +11,7 @@ struct LifecyclePropertyTests {
         var g = Xoshiro256StarStar(seed: seed, 77)
         var sc = Scenario(source: "random-\(seed)")
         sc.params = DeviceParameters(ramKB: Int64(1 + g.nextIndex(3)) * 1_048_576)
-        sc.policy = PolicyName.allCases[g.nextIndex(PolicyName.allCases.count)]
+        sc.policy = PolicyID.all[g.nextIndex(PolicyID.all.count)]
         for i in 0..<5 {
             var p = AppProfile()
             p.activeKB = Int64(100 + g.nextIndex(500)) * 1_024

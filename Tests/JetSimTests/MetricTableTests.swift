@@ -34,7 +34,7 @@ struct MetricTableTests {
 
     @Test("every counter is in the summary: its own column holds its total, or a derived column changes with it")
     func everyCounterInSummary() {
-        let w = Workload(), cell = Cell(policy: .lru, ramKB: nil)
+        let w = Workload(), cell = Cell(policy: PolicyID(LRU.self), ramKB: nil)
         let base = Self.accumulator(10)
         let row = Summary.values(workload: w, cell: cell, acc: base)
         for c in Counter.allCases {
@@ -61,7 +61,7 @@ struct MetricTableTests {
     @Test("every per-device counter is in the per-device CSV with its value")
     func perDevice() {
         let m = Self.distinct(5)
-        let line = PerDeviceRow.line(device: 3, deviceClass: "c", cell: Cell(policy: .lru, ramKB: nil), ramKB: 1_048_576,
+        let line = PerDeviceRow.line(device: 3, deviceClass: "c", cell: Cell(policy: PolicyID(LRU.self), ramKB: nil), ramKB: 1_048_576,
                                      apps: 9, duration: .hours(1), metrics: m, events: 42)
         let fields = line.dropLast().split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         #expect(fields.count == PerDeviceRow.columns.count)
@@ -113,7 +113,7 @@ struct MetricTableTests {
 
     static func state(_ accs: [CellAccumulator]) -> ShardState {
         let w = Workload()
-        let cells = accs.indices.map { Cell(policy: PolicyName.allCases[$0], ramKB: 2_097_152) }
+        let cells = accs.indices.map { Cell(policy: PolicyID.all[$0], ramKB: 2_097_152) }
         let yaml = WorkloadPrinter.yaml(w)
         let inputs = ShardState.inputsHash(yaml: yaml, cells: cells, usage: "none", fleetDevices: 10, overrides: [])
         return ShardState(workload: w, cells: cells, accumulators: accs, shardIndex: 1, shardCount: 2, fleetDevices: 10,

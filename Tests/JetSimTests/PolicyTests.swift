@@ -11,11 +11,14 @@ func cand(_ state: AppState = .suspended, kb: Int64 = 100 * 1024, lastUsed: Int6
                       unsavedEdits: unsaved, preservesUIState: preserves, nextUse: nextUse, leftFront: leftFront)
 }
 
-/// Kills victims one by one (removing each) and returns the order.
+/// Kills victims one by one as the device does (victim, willEvict, remove) and
+/// returns the order.
 func killOrder<P: EvictionPolicy>(_ p: inout P) -> [Int32] {
     var order: [Int32] = []
-    while let v = p.victim() {
+    while p.hasCandidates {
+        let v = p.victim()
         order.append(v)
+        p.willEvict(v)
         p.remove(v)
     }
     return order
@@ -95,7 +98,9 @@ struct PolicyChoiceTests {
     @Test("cost-aware kills the lowest relaunch penalty per MB first")
     func costAware() {
         var p = CostAware()
-        p.reset(appCount: 4, context: .init(costAware: .init(unsavedEditPenaltyMs: 10_000, stateLossPenaltyMs: 5_000)))
+        var settings = PolicySettings()
+        settings[CostAware.self] = .init(unsavedEditPenaltyMs: 10_000, stateLossPenaltyMs: 5_000)
+        p.reset(appCount: 4, context: .init(policies: settings))
         // penalty / MB: (cold - resident) ms, plus losses.
         p.update(0, cand(kb: 100 * 1024, cold: 1_200, resident: 200))                // 1000 ms / 100 MB = 10
         p.update(1, cand(kb: 100 * 1024, cold: 3_200, resident: 200))                // 30
@@ -110,7 +115,8 @@ struct PolicyChoiceTests {
         p.reset(appCount: 3, context: .init())
         p.update(0, cand(kb: 100 * 1024, cold: 1_200, resident: 200))   // H = 10
         p.update(1, cand(kb: 100 * 1024, cold: 2_200, resident: 200))   // H = 20
-        #expect(p.victim() == 0)                                          // L becomes 10
+        #expect(p.victim() == 0)
+        p.willEvict(0)                                                    // L becomes 10
         p.remove(0)
         p.update(2, cand(kb: 100 * 1024, cold: 1_700, resident: 200, leftFront: true))  // H = 10 + 15 = 25
         #expect(killOrder(&p) == [1, 2])
@@ -136,7 +142,12 @@ struct PolicyChoiceTests {
             p.reset(appCount: 10, context: .init(seed: seed, device: 3))
             for a: Int32 in 0..<10 { p.update(a, cand()) }
             p.remove(7)
-            for _ in 0..<70_000 { counts[Int(p.victim()!)] += 1 }
+            // Each kill takes the draw from the stream (the app stays, to keep the count).
+            for _ in 0..<70_000 {
+                let v = p.victim()
+                counts[Int(v)] += 1
+                p.willEvict(v)
+            }
             return counts
         }
         let c = draws(seed: 5)
@@ -147,24 +158,66 @@ struct PolicyChoiceTests {
         #expect(draws(seed: 6) != c)
     }
 
-    @Test("every policy returns nil when it has no candidate, and forgets removed ones")
-    func emptyAndRemoved() {
+    @Test("every policy has no candidate when empty, and forgets removed ones", arguments: PolicyID.all)
+    func emptyAndRemoved(policy: PolicyID) {
         func check<P: EvictionPolicy>(_ type: P.Type) {
             var p = P()
             p.reset(appCount: 3, context: .init())
-            #expect(p.victim() == nil, "\(P.name)")
+            #expect(!p.hasCandidates, "\(P.name)")
             p.update(1, cand(.background, leftFront: true))
+            #expect(p.hasCandidates && p.victim() == 1, "\(P.name)")
             p.update(1, cand(.suspended))
             p.remove(1)
             p.remove(1)  // twice is harmless
-            #expect(p.victim() == nil, "\(P.name)")
+            #expect(!p.hasCandidates, "\(P.name)")
             // A reset forgets everything.
             p.update(2, cand(.suspended, leftFront: true))
             p.reset(appCount: 3, context: .init())
-            #expect(p.victim() == nil, "\(P.name)")
+            #expect(!p.hasCandidates, "\(P.name)")
         }
-        check(LargestFirst.self); check(LRU.self); check(JetsamBands.self); check(AndroidLMK.self)
-        check(CostAware.self); check(RandomEviction.self); check(Oracle.self)
+        check(policy.type)
+    }
+
+    @Test("victim() is a pure query: asking again before each kill changes no kill order", arguments: PolicyID.all)
+    func victimIsPure(policy: PolicyID) {
+        func orders<P: EvictionPolicy>(_: P.Type) -> (plain: [Int32], asked: [Int32]) {
+            func filled() -> P {
+                var p = P()
+                p.reset(appCount: 40, context: .init(seed: 3, device: 1))
+                var g = Xoshiro256StarStar(seed: 11, 2)
+                for a: Int32 in 0..<40 {
+                    let m = g.nextIndex(6)
+                    p.update(a, cand(m == 0 ? .background : .suspended, kb: Int64(1 + g.nextIndex(900)) * 1024,
+                                     lastUsed: Int64(a), mode: m == 1 ? .audio : .none, launches: 1 + g.nextIndex(5),
+                                     cold: Int64(500 + g.nextIndex(3_000)), unsaved: g.nextIndex(3),
+                                     nextUse: .seconds(Int64(g.nextIndex(10_000))), leftFront: true))
+                }
+                return p
+            }
+            var plain = filled(), asked = filled()
+            var askedOrder: [Int32] = []
+            while asked.hasCandidates {
+                let v = asked.victim()
+                #expect(asked.victim() == v && asked.victim() == v, "\(P.name)")
+                askedOrder.append(v)
+                asked.willEvict(v)
+                asked.remove(v)
+                // Interleave a new candidate, so the index keeps changing.
+                if askedOrder.count == 10 { asked.update(v, cand(kb: 1024, lastUsed: 99, nextUse: .seconds(5), leftFront: true)) }
+            }
+            var plainOrder: [Int32] = []
+            while plain.hasCandidates {
+                let v = plain.victim()
+                plainOrder.append(v)
+                plain.willEvict(v)
+                plain.remove(v)
+                if plainOrder.count == 10 { plain.update(v, cand(kb: 1024, lastUsed: 99, nextUse: .seconds(5), leftFront: true)) }
+            }
+            return (plainOrder, askedOrder)
+        }
+        let (plain, asked) = orders(policy.type)
+        #expect(plain == asked, "\(policy)")
+        #expect(plain.count == 41, "\(policy)")
     }
 }
 

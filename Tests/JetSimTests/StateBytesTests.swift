@@ -16,19 +16,9 @@ struct StateBytesTests {
         #expect(MemoryLayout<AppRuntime>.stride == 80)
     }
 
-    @Test("at most 128 bytes of state per installed app, for every policy", arguments: PolicyName.allCases)
-    func atMost128(policy: PolicyName) {
-        let n = 10_000
-        let bytes: Double
-        switch policy {
-        case .largestFirst: bytes = Self.bytesPerApp(LargestFirst.self, apps: n)
-        case .lru: bytes = Self.bytesPerApp(LRU.self, apps: n)
-        case .jetsamBands: bytes = Self.bytesPerApp(JetsamBands.self, apps: n)
-        case .androidLMK: bytes = Self.bytesPerApp(AndroidLMK.self, apps: n)
-        case .costAware: bytes = Self.bytesPerApp(CostAware.self, apps: n)
-        case .random: bytes = Self.bytesPerApp(RandomEviction.self, apps: n)
-        case .oracle: bytes = Self.bytesPerApp(Oracle.self, apps: n)
-        }
+    @Test("at most 128 bytes of state per installed app, for every policy", arguments: PolicyID.all)
+    func atMost128(policy: PolicyID) {
+        let bytes = Self.bytesPerApp(policy.type, apps: 10_000)
         #expect(bytes <= 128, "\(policy.rawValue): \(bytes) bytes per app")
         print("state-bytes \(policy.rawValue) \(bytes)")
     }

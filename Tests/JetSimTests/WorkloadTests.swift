@@ -124,7 +124,7 @@ struct WorkloadFileTests {
         #expect(w.user.dwellS == .lognormal(median: 30, sigma: 2))
         #expect(w.catalog.archetypes[4].modeAudio == 0.5)
         #expect(w.catalog.archetypes[2].saveStrategy == [.periodic: 1])
-        #expect(w.policies.costAware.stateLossPenalty == 7)
+        #expect(w.policies[CostAware.self].stateLossPenalty == 7)
         // The same as writing the values in the file.
         var expected = try WorkloadDecoder.load(file, source: "w.yaml")
         expected.deviceClasses[0].osReserveKB = 900 * 1_024
@@ -132,7 +132,7 @@ struct WorkloadFileTests {
         expected.user.dwellS = .lognormal(median: 30, sigma: 2)
         expected.catalog.archetypes[4].modeAudio = 0.5
         expected.catalog.archetypes[2].saveStrategy = [.periodic: 1]
-        expected.policies.costAware.stateLossPenalty = 7
+        expected.policies[CostAware.self].stateLossPenalty = 7
         #expect(w == expected)
     }
 

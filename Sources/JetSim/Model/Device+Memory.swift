@@ -30,10 +30,11 @@ extension Device {
     @inline(never)  // a function of its own: profilers can attribute kill cost to it
     mutating func killLoop(untilAvailable target: Int64, _ now: SimTime) {
         trace.killLoop(began: true)
-        while availableKB < target {
-            guard let victim = policy.victim() else { break }
-            precondition(victim != front && apps[Int(victim)].state.isResident,
+        while availableKB < target && policy.hasCandidates {
+            let victim = policy.victim()
+            precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
                          "\(Policy.name) named app \(victim), which is not a candidate")
+            policy.willEvict(victim)
             terminate(victim, .memoryPressure, now)
         }
         trace.killLoop(began: false)
@@ -61,7 +62,7 @@ extension Device {
     /// nothing else is left and the demand still does not fit.
     mutating func pressureSpike(demandKB: Int64, _ now: SimTime) {
         killLoop(untilAvailable: demandKB + params.killTargetKB, now)
-        if availableKB - demandKB < params.criticalKB && front >= 0 && policy.victim() == nil {
+        if availableKB - demandKB < params.criticalKB && front >= 0 && !policy.hasCandidates {
             metrics[.foregroundKills] += 1
             terminate(front, .memoryPressure, now)
         }

@@ -15,6 +15,7 @@ import SimKernel
 /// perceptible apps (by size). O(log n) per update and kill.
 public struct AndroidLMK: EvictionPolicy {
     public static let name = "android-lmk"
+    public static let summary = "Android lmkd: the highest oom_score_adj first (cached, previous, service, perceptible)"
 
     /// The heaps: cached apps by last use; services by the time they became one
     /// (first in, first out); perceptible apps by size, largest first. One key table
@@ -77,10 +78,15 @@ public struct AndroidLMK: EvictionPolicy {
         }
     }
 
-    public mutating func victim() -> Int32? {
+    public var hasCandidates: Bool {
+        heaps.count(Self.cached) > 0 || (previous >= 0 && previousHeld) || heaps.count(Self.service) > 0
+            || heaps.count(Self.perceptible) > 0
+    }
+
+    public func victim() -> Int32 {
         if let a = heaps.min(Self.cached) { return a }
         if previous >= 0 && previousHeld { return previous }
         if let a = heaps.min(Self.service) { return a }
-        return heaps.min(Self.perceptible)
+        return heaps.min(Self.perceptible) ?? -1
     }
 }

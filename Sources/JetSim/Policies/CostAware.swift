@@ -3,7 +3,7 @@ import SimKernel
 /// Weights of the `cost-aware` policy: what a lost edit and a lost place cost the
 /// user, in milliseconds of their time. No published figures; chosen as the time to
 /// redo one edit and to navigate back to where one was.
-public struct CostAwareWeights: Sendable, Equatable {
+public struct CostAwareWeights: PolicyParameters, Equatable {
     /// Penalty per unsaved edit a kill would lose.
     public var unsavedEditPenalty: Double
     /// Penalty when a cold relaunch would lose the user's place.
@@ -12,6 +12,23 @@ public struct CostAwareWeights: Sendable, Equatable {
     public init(unsavedEditPenaltyMs: Double = 10_000, stateLossPenaltyMs: Double = 5_000) {
         self.unsavedEditPenalty = unsavedEditPenaltyMs
         self.stateLossPenalty = stateLossPenaltyMs
+    }
+
+    public init() { self.init(unsavedEditPenaltyMs: 10_000) }
+
+    /// `policies.cost_aware`: `unsaved_edit_penalty_ms`, `state_loss_penalty_ms`.
+    public static func decode(_ section: ConfigEntry, path: String) throws(InputError) -> CostAwareWeights {
+        var w = CostAwareWeights()
+        var g = try WorkloadDecoder.Fields(section.value, path: path)
+        if let x = g.take("unsaved_edit_penalty_ms") { w.unsavedEditPenalty = try WorkloadDecoder.number(x, 0...1e9) }
+        if let x = g.take("state_loss_penalty_ms") { w.stateLossPenalty = try WorkloadDecoder.number(x, 0...1e9) }
+        try g.finish()
+        return w
+    }
+
+    public var yamlLines: [String] {
+        ["unsaved_edit_penalty_ms: \(WorkloadPrinter.num(unsavedEditPenalty))",
+         "state_loss_penalty_ms: \(WorkloadPrinter.num(stateLossPenalty))"]
     }
 }
 
@@ -31,6 +48,9 @@ public struct CostAwareWeights: Sendable, Equatable {
 /// Index: a heap keyed by H. O(log n) per update and kill.
 public struct CostAware: EvictionPolicy {
     public static let name = "cost-aware"
+    public static let summary = "the lowest expected cost to the user per MiB freed (GreedyDual-Size-Frequency)"
+    public static let sectionKey = "cost_aware"
+    public typealias Parameters = CostAwareWeights
 
     var heap = IndexedHeap()
     /// The inflation value: the H of the last victim.
@@ -45,7 +65,7 @@ public struct CostAware: EvictionPolicy {
     public mutating func reset(appCount: Int, context: PolicyContext) {
         heap.reset(appCount: appCount)
         inflation = 0
-        weights = context.costAware
+        weights = context.policies[CostAware.self]
         base.removeAll(keepingCapacity: true)
         base.append(contentsOf: repeatElement(0, count: appCount))
     }
@@ -71,9 +91,12 @@ public struct CostAware: EvictionPolicy {
 
     public var stateBytes: Int { heap.stateBytes + base.capacity * 4 }
 
-    public mutating func victim() -> Int32? {
-        guard let v = heap.min else { return nil }
-        inflation = Double(bitPattern: UInt64(bitPattern: heap.key(of: v).primary))
-        return v
+    public var hasCandidates: Bool { !heap.isEmpty }
+
+    public func victim() -> Int32 { heap.min! }
+
+    /// L rises to the victim's H.
+    public mutating func willEvict(_ app: Int32) {
+        inflation = Double(bitPattern: UInt64(bitPattern: heap.key(of: app).primary))
     }
 }

@@ -50,13 +50,14 @@ public struct PolicyContext: Sendable {
     /// The run's seed and the device index: the `random` policy's stream.
     public var seed: UInt64
     public var device: UInt64
-    /// Weights of the `cost-aware` policy.
-    public var costAware: CostAwareWeights
+    /// The workload's `policies:` section: each policy's own parameters
+    /// (`context.policies[CostAware.self]`).
+    public var policies: PolicySettings
 
-    public init(seed: UInt64 = 1, device: UInt64 = 0, costAware: CostAwareWeights = .init()) {
+    public init(seed: UInt64 = 1, device: UInt64 = 0, policies: PolicySettings = .init()) {
         self.seed = seed
         self.device = device
-        self.costAware = costAware
+        self.policies = policies
     }
 }
 
@@ -67,18 +68,30 @@ public struct PolicyContext: Sendable {
 ///
 /// A policy sees candidates only: resident apps that are not in front. The device
 /// calls `update` when a candidate appears or one of its attributes changes, `remove`
-/// when it stops being a candidate (it came to the front or was terminated), and
-/// `victim` when it needs memory; it then terminates the app named (which removes
-/// it). Every operation must be O(log n) or amortised O(1) in the number of
-/// candidates: no scans.
-public protocol EvictionPolicy {
+/// when it stops being a candidate (it came to the front or was terminated). When it
+/// needs memory it asks `hasCandidates`, then `victim()` (a pure query), then calls
+/// `willEvict` with that app and terminates it (which removes it). Every operation
+/// must be O(log n) or amortised O(1) in the number of candidates: no scans.
+///
+/// Adding a policy: one file with a type conforming to this protocol, and its line in
+/// `PolicyRegistry.all`.
+public protocol EvictionPolicy: SendableMetatype {
+    /// The policy's own parameters, read from `policies.<sectionKey>` of the workload
+    /// (`NoParameters`: none, and no section).
+    associatedtype Parameters: PolicyParameters = NoParameters
+
     /// The name the CLI prints and accepts.
     static var name: String { get }
+    /// One line saying what it kills first (`jetsim policies`).
+    static var summary: String { get }
+    /// The key of its parameters under `policies:` (default: the name with `_` for `-`).
+    static var sectionKey: String { get }
 
     init()
 
     /// Forgets every candidate, ready for a device with `appCount` apps (indices
-    /// 0..<appCount). Keeps storage, so a reused policy allocates only to grow.
+    /// 0..<appCount); the policy's parameters are `context.policies[Self.self]`.
+    /// Keeps storage, so a reused policy allocates only to grow.
     mutating func reset(appCount: Int, context: PolicyContext)
 
     /// Adds `app` as a candidate, or records a change in its attributes.
@@ -87,21 +100,23 @@ public protocol EvictionPolicy {
     /// Removes `app` from the candidates (no-op if it is not one).
     mutating func remove(_ app: Int32)
 
-    /// The candidate to kill next, or nil when there is none.
-    mutating func victim() -> Int32?
+    /// Whether any candidate is left.
+    var hasCandidates: Bool { get }
+
+    /// The candidate to kill next; only when `hasCandidates`. A pure query: asking
+    /// twice gives the same app and changes nothing.
+    func victim() -> Int32
+
+    /// The device is about to kill `app`, the one `victim()` named (it then removes
+    /// it). For policies whose state follows their kills (cost-aware's inflation,
+    /// random's stream); a no-op by default.
+    mutating func willEvict(_ app: Int32)
 
     /// Bytes of per-app storage the policy's index holds (capacities).
     var stateBytes: Int { get }
 }
 
-/// The policies, by CLI name: enum dispatch to a generic run, so each policy is
-/// compiled into its own specialised device loop.
-public enum PolicyName: String, Sendable, CaseIterable {
-    case largestFirst = "largest-first"
-    case lru = "lru"
-    case jetsamBands = "jetsam-bands"
-    case androidLMK = "android-lmk"
-    case costAware = "cost-aware"
-    case random = "random"
-    case oracle = "oracle"
+extension EvictionPolicy {
+    public static var sectionKey: String { String(name.map { $0 == "-" ? "_" : $0 }) }
+    @inline(__always) public mutating func willEvict(_ app: Int32) {}
 }

@@ -21,6 +21,7 @@ import SimKernel
 /// Index: one FIFO list per band. O(1) per update and kill.
 public struct JetsamBands: EvictionPolicy {
     public static let name = "jetsam-bands"
+    public static let summary = "XNU memorystatus: the lowest priority band first, first in first out within it"
 
     /// Band priorities, lowest first; the list index is the position here.
     public static let bandPriorities: [Int] = [0, 30, 50, 120]
@@ -53,8 +54,13 @@ public struct JetsamBands: EvictionPolicy {
 
     public var stateBytes: Int { bands.stateBytes }
 
-    public mutating func victim() -> Int32? {
+    public var hasCandidates: Bool {
+        for b in 0..<4 where bands.head(b) >= 0 { return true }
+        return false
+    }
+
+    public func victim() -> Int32 {
         for b in 0..<4 where bands.head(b) >= 0 { return bands.head(b) }
-        return nil
+        return -1
     }
 }

@@ -7,6 +7,7 @@ import SimKernel
 /// victim. O(1) per update and kill.
 public struct LRU: EvictionPolicy {
     public static let name = "lru"
+    public static let summary = "the least recently used: the app the user left longest ago"
     var order = AppList()
 
     public init() {}
@@ -23,5 +24,7 @@ public struct LRU: EvictionPolicy {
 
     public var stateBytes: Int { order.stateBytes }
 
-    public mutating func victim() -> Int32? { order.head >= 0 ? order.head : nil }
+    public var hasCandidates: Bool { order.head >= 0 }
+
+    public func victim() -> Int32 { order.head }
 }

@@ -7,6 +7,7 @@ import SimKernel
 /// Index: a heap keyed by (−footprint, last use). O(log n) per update and kill.
 public struct LargestFirst: EvictionPolicy {
     public static let name = "largest-first"
+    public static let summary = "the largest resident footprint first; ties: the one left longest ago"
     var heap = IndexedHeap()
 
     public init() {}
@@ -22,5 +23,7 @@ public struct LargestFirst: EvictionPolicy {
 
     public var stateBytes: Int { heap.stateBytes }
 
-    public mutating func victim() -> Int32? { heap.min }
+    public var hasCandidates: Bool { !heap.isEmpty }
+
+    public func victim() -> Int32 { heap.min! }
 }

@@ -14,6 +14,7 @@ import SimKernel
 /// Index: a heap keyed by (−next use, −footprint). O(log n).
 public struct Oracle: EvictionPolicy {
     public static let name = "oracle"
+    public static let summary = "offline bound (Belady): the app next used furthest in the future"
     var heap = IndexedHeap()
 
     public init() {}
@@ -29,5 +30,7 @@ public struct Oracle: EvictionPolicy {
 
     public var stateBytes: Int { heap.stateBytes }
 
-    public mutating func victim() -> Int32? { heap.min }
+    public var hasCandidates: Bool { !heap.isEmpty }
+
+    public func victim() -> Int32 { heap.min! }
 }

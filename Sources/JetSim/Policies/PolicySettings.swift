@@ -1,30 +1,55 @@
 import SimKernel
 
-/// The workload's `policies:` section: each policy's own parameters. The workload
-/// decoder and printer call only `decode` and `yamlLines`; what the section holds
-/// belongs to the policies.
+/// The workload's `policies:` section: each registered policy's own parameters. The
+/// workload decoder and printer call only `decode` and `yamlLines`; what a policy's
+/// section holds belongs to the policy (its `Parameters`).
 public struct PolicySettings: Sendable, Equatable {
-    public var costAware = CostAwareWeights()
-    public init() {}
+    /// Each registered policy's parameters, by registry index.
+    var values: [any PolicyParameters]
 
-    /// Reads the `policies:` section.
+    /// Every policy's defaults (shared storage: a default context allocates nothing).
+    public init() { values = Self.defaultValues }
+
+    static let defaultValues: [any PolicyParameters] = PolicyRegistry.all.map { defaults($0.type) }
+
+    /// Policy `P`'s parameters.
+    public subscript<P: EvictionPolicy>(_: P.Type) -> P.Parameters {
+        get { values[PolicyID(P.self).index] as! P.Parameters }
+        set { values[PolicyID(P.self).index] = newValue }
+    }
+
+    static func defaults<P: EvictionPolicy>(_: P.Type) -> any PolicyParameters { P.Parameters() }
+
+    public static func == (a: PolicySettings, b: PolicySettings) -> Bool {
+        func same<T: PolicyParameters>(_ x: T, _ y: any PolicyParameters) -> Bool { (y as? T) == x }
+        guard a.values.count == b.values.count else { return false }
+        for i in a.values.indices {
+            let x: any PolicyParameters = a.values[i]
+            if !same(x, b.values[i]) { return false }
+        }
+        return true
+    }
+
+    /// Reads the `policies:` section: each policy with parameters reads its own key.
     static func decode(_ v: ConfigEntry) throws(InputError) -> PolicySettings {
         var s = PolicySettings()
         var f = try WorkloadDecoder.Fields(v.value, path: "policies")
-        if let c = f.take("cost_aware") {
-            var g = try WorkloadDecoder.Fields(c.value, path: "policies.cost_aware")
-            if let x = g.take("unsaved_edit_penalty_ms") { s.costAware.unsavedEditPenalty = try WorkloadDecoder.number(x, 0...1e9) }
-            if let x = g.take("state_loss_penalty_ms") { s.costAware.stateLossPenalty = try WorkloadDecoder.number(x, 0...1e9) }
-            try g.finish()
-        }
+        for p in PolicyRegistry.all { try s.read(p.type, &f) }
         try f.finish()
         return s
     }
 
-    /// The section's lines, indented relative to `policies:`.
-    var yamlLines: [String] {
-        ["cost_aware:",
-         "  unsaved_edit_penalty_ms: \(WorkloadPrinter.num(costAware.unsavedEditPenalty))",
-         "  state_loss_penalty_ms: \(WorkloadPrinter.num(costAware.stateLossPenalty))"]
+    mutating func read<P: EvictionPolicy>(_: P.Type, _ f: inout WorkloadDecoder.Fields) throws(InputError) {
+        guard P.Parameters.hasSection, let c = f.take(P.sectionKey) else { return }
+        self[P.self] = try P.Parameters.decode(c, path: "policies.\(P.sectionKey)")
+    }
+
+    /// The section's lines, indented relative to `policies:`: each policy with
+    /// parameters, in registry order.
+    var yamlLines: [String] { PolicyRegistry.all.flatMap { lines($0.type) } }
+
+    func lines<P: EvictionPolicy>(_: P.Type) -> [String] {
+        guard P.Parameters.hasSection else { return [] }
+        return ["\(P.sectionKey):"] + self[P.self].yamlLines.map { "  " + $0 }
     }
 }

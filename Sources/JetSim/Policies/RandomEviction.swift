@@ -6,6 +6,7 @@ import SimKernel
 /// Index: a dense array of candidates with positions (swap-remove). O(1).
 public struct RandomEviction: EvictionPolicy {
     public static let name = "random"
+    public static let summary = "a uniformly random candidate, from the policy's own stream"
     /// The stream id of this policy's generator.
     static let streamID: UInt64 = 0x52_41_4E_44  // "RAND"
 
@@ -43,7 +44,17 @@ public struct RandomEviction: EvictionPolicy {
 
     public var stateBytes: Int { members.capacity * 4 + position.capacity * 4 }
 
-    public mutating func victim() -> Int32? {
-        members.isEmpty ? nil : members[rng.nextIndex(members.count)]
+    public var hasCandidates: Bool { !members.isEmpty }
+
+    /// The next draw of the stream, on a copy: the stream moves on only when the
+    /// device kills the app (`willEvict`), so asking changes nothing.
+    public func victim() -> Int32 {
+        var draw = rng
+        return members[draw.nextIndex(members.count)]
+    }
+
+    /// The same draw as `victim()`, now taken from the stream.
+    public mutating func willEvict(_ app: Int32) {
+        _ = rng.nextIndex(members.count)
     }
 }

@@ -2,9 +2,9 @@ import SimKernel
 
 /// One cell of a run: a policy at a RAM size (nil: each device class's own RAM).
 public struct Cell: Sendable, Hashable {
-    public var policy: PolicyName
+    public var policy: PolicyID
     public var ramKB: Int64?
-    public init(policy: PolicyName, ramKB: Int64?) {
+    public init(policy: PolicyID, ramKB: Int64?) {
         self.policy = policy
         self.ramKB = ramKB
     }

@@ -99,19 +99,48 @@ public enum FleetRunner {
             self.catalog = catalog
             let w = plan.workload
             classParams = w.deviceClasses.map { c in plan.cells.map { c.parameters(ramKB: $0.ramKB) } }
-            context = PolicyContext(seed: w.seed, costAware: w.policies.costAware)
+            context = PolicyContext(seed: w.seed, policies: w.policies)
         }
     }
 
-    /// One reusable simulation per policy type.
-    struct PolicySimulations {
-        var largestFirst = Simulation(model: Device<LargestFirst, NoTrace>(trace: NoTrace()))
-        var lru = Simulation(model: Device<LRU, NoTrace>(trace: NoTrace()))
-        var jetsamBands = Simulation(model: Device<JetsamBands, NoTrace>(trace: NoTrace()))
-        var androidLMK = Simulation(model: Device<AndroidLMK, NoTrace>(trace: NoTrace()))
-        var costAware = Simulation(model: Device<CostAware, NoTrace>(trace: NoTrace()))
-        var random = Simulation(model: Device<RandomEviction, NoTrace>(trace: NoTrace()))
-        var oracle = Simulation(model: Device<Oracle, NoTrace>(trace: NoTrace()))
+}
+
+/// A worker's reusable simulation of one policy, called once per device and cell.
+/// Built by `PolicyRegistry.Entry` where the policy type is concrete, so the closure
+/// runs a device loop compiled for that policy and for a concrete observer.
+struct CellRunner {
+    /// Runs the device `io` describes, adding its relaunch latencies to `latency`, and
+    /// averaging pending events into `pending` when one is given.
+    let run: (_ io: DeviceWorker.CellInputs, _ latency: inout LatencyHistogram, _ pending: inout PendingAverage?) -> (DeviceMetrics, Int)
+
+    init<P: EvictionPolicy>(_: P.Type, apps: Int, actions: Int, events: Int) {
+        let runner = PolicyRunner<P>()
+        runner.reserve(apps: apps, actions: actions, events: events)
+        run = { io, latency, pending in
+            guard var observer = pending else {
+                var none = NoRunObserver()
+                return runner.run(io, &latency, &none)
+            }
+            defer { pending = observer }
+            return runner.run(io, &latency, &observer)
+        }
+    }
+}
+
+/// The simulation of `Device<P, NoTrace>` a `CellRunner` reuses device after device.
+final class PolicyRunner<P: EvictionPolicy> {
+    var sim = Simulation(model: Device<P, NoTrace>(trace: NoTrace()))
+
+    func reserve(apps: Int, actions: Int, events: Int) {
+        // One access to the stored simulation (its model and queue are disjoint parts).
+        func reserve(_ sim: inout Simulation<Device<P, NoTrace>>) {
+            sim.model.reserve(apps: apps, actions: actions, events: events, queue: &sim.scheduler.queue)
+        }
+        reserve(&sim)
+    }
+
+    func run<O: RunObserver>(_ io: DeviceWorker.CellInputs, _ latency: inout LatencyHistogram, _ observer: inout O) -> (DeviceMetrics, Int) {
+        DeviceWorker.simulate(&sim, io, &latency, &observer)
     }
 }
 
@@ -251,7 +280,8 @@ public struct DeviceInputs {
 public struct DeviceWorker {
     let shared: FleetRunner.Shared
     var inputs: DeviceInputs
-    var sims = FleetRunner.PolicySimulations()
+    /// One reusable simulation per registered policy, by registry index.
+    var runners: [CellRunner] = []
     /// Per-cell results so far.
     public internal(set) var accumulators: [CellAccumulator]
     var seconds: [Double]
@@ -307,13 +337,7 @@ public struct DeviceWorker {
         let actions = inputs.likelyMaxActions
         inputs.reserve(apps: apps, actions: actions)
         let events = 64 + apps
-        sims.largestFirst.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.largestFirst.scheduler.queue)
-        sims.lru.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.lru.scheduler.queue)
-        sims.jetsamBands.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.jetsamBands.scheduler.queue)
-        sims.androidLMK.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.androidLMK.scheduler.queue)
-        sims.costAware.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.costAware.scheduler.queue)
-        sims.random.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.random.scheduler.queue)
-        sims.oracle.model.reserve(apps: apps, actions: actions, events: events, queue: &sims.oracle.scheduler.queue)
+        runners = PolicyRegistry.all.map { $0.makeCellRunner(apps, actions, events) }
     }
 
     /// Runs device `d` in the first cell only, averaging the number of pending events
@@ -323,30 +347,22 @@ public struct DeviceWorker {
         let classIndex = inputs.build(device: d)
         var context = shared.context
         context.device = UInt64(d)
-        var observer = PendingAverage()
+        var observer: PendingAverage? = PendingAverage()
         let (_, e) = runCell(shared.plan.cells[0].policy, params: shared.classParams[classIndex][0],
-                             context: context, cell: 0, observer: &observer)
-        return (e, observer.mean)
+                             context: context, cell: 0, pending: &observer)
+        return (e, observer!.mean)
     }
 
     /// Runs the current device in one cell, with the policy's own specialised loop.
-    mutating func runCell(_ policy: PolicyName, params: DeviceParameters, context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
-        var none = NoRunObserver()
-        return runCell(policy, params: params, context: context, cell: cell, observer: &none)
+    mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
+        var none: PendingAverage? = nil
+        return runCell(policy, params: params, context: context, cell: cell, pending: &none)
     }
 
-    mutating func runCell<O: RunObserver>(_ policy: PolicyName, params: DeviceParameters, context: PolicyContext,
-                                          cell: Int, observer: inout O) -> (DeviceMetrics, Int) {
+    mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext,
+                          cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
         let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context)
-        switch policy {
-        case .largestFirst: return Self.simulate(&sims.largestFirst, io, &accumulators[cell].latency, &observer)
-        case .lru: return Self.simulate(&sims.lru, io, &accumulators[cell].latency, &observer)
-        case .jetsamBands: return Self.simulate(&sims.jetsamBands, io, &accumulators[cell].latency, &observer)
-        case .androidLMK: return Self.simulate(&sims.androidLMK, io, &accumulators[cell].latency, &observer)
-        case .costAware: return Self.simulate(&sims.costAware, io, &accumulators[cell].latency, &observer)
-        case .random: return Self.simulate(&sims.random, io, &accumulators[cell].latency, &observer)
-        case .oracle: return Self.simulate(&sims.oracle, io, &accumulators[cell].latency, &observer)
-        }
+        return runners[policy.index].run(io, &accumulators[cell].latency, &pending)
     }
 
     struct CellInputs {

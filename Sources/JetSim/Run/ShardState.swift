@@ -151,7 +151,7 @@ public struct ShardState: Sendable {
         var accs: [CellAccumulator] = []
         for _ in 0..<count {
             let parts = try next("cell").split(separator: " ").map(String.init)
-            guard parts.count == 2, let policy = PolicyName(rawValue: parts[0]) else { i -= 1; throw fail("cell: expected '<policy> <ram MiB | class>'") }
+            guard parts.count == 2, let policy = PolicyID(rawValue: parts[0]) else { i -= 1; throw fail("cell: expected '<policy> <ram MiB | class>'") }
             var ram: Int64? = nil
             if parts[1] != "class" {
                 guard let mb = Double(parts[1]) else { i -= 1; throw fail("cell: bad RAM '\(parts[1])'") }

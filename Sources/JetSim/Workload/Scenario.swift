@@ -22,7 +22,7 @@ public struct Scenario: Sendable {
     public var appNames: [String] = []
     public var profiles: [AppProfile] = []
     public var params = DeviceParameters(ramKB: Scenario.defaultRAMKB)
-    public var policy: PolicyName = .jetsamBands
+    public var policy = PolicyID(JetsamBands.self)
     public var actions: [UserAction] = []
     /// Event values by id (id 0 is "no value").
     public var values: [String] = [""]
@@ -244,8 +244,8 @@ public struct Scenario: Sendable {
             guard parts.count == 2, !parts[1].isEmpty else { throw fail("expected key=value, got '\(w)'", parts[0]) }
             let (key, v) = (parts[0], parts[1])
             if key == "policy" {
-                guard let p = PolicyName(rawValue: v) else {
-                    throw fail("'\(v)' is not a policy: expected one of \(PolicyName.allCases.map(\.rawValue).joined(separator: ", "))", "policy")
+                guard let p = PolicyID(rawValue: v) else {
+                    throw fail("'\(v)' is not a policy: expected one of \(PolicyRegistry.nameList)", "policy")
                 }
                 sc.policy = p
                 continue
@@ -341,31 +341,12 @@ public enum ScenarioRunner {
 
     /// Runs the scenario with its policy (memory invariant checked after every event).
     public static func run(_ sc: Scenario, checkInvariants: Bool = true) -> Result {
-        switch sc.policy {
-        case .largestFirst: return run(sc, LargestFirst.self, checkInvariants)
-        case .lru: return run(sc, LRU.self, checkInvariants)
-        case .jetsamBands: return run(sc, JetsamBands.self, checkInvariants)
-        case .androidLMK: return run(sc, AndroidLMK.self, checkInvariants)
-        case .costAware: return run(sc, CostAware.self, checkInvariants)
-        case .random: return run(sc, RandomEviction.self, checkInvariants)
-        case .oracle: return run(sc, Oracle.self, checkInvariants)
-        }
-    }
-
-    static func run<P: EvictionPolicy>(_ sc: Scenario, _: P.Type, _ checks: Bool) -> Result {
-        var device = Device<P, TraceRecorder>(trace: TraceRecorder())
         let n = sc.profiles.count
-        device.reset(profiles: ContiguousArray(sc.profiles), installed: ContiguousArray((0..<n).map { Int32($0) }),
-                     params: sc.params, timeline: Timeline(actions: sc.actions, appCount: n),
-                     context: PolicyContext(seed: 1, device: 0))
-        device.checksInvariants = checks
-        var sim = Simulation(model: device)
-        sim.run(until: sc.endTime)
-        let held = sim.model.apps.indices.reduce(0) {
-            $0 + (sim.model.apps[$1].state == .suspended ? sim.model.heldTotal(Int32($1)) : 0)
-        }
-        return Result(records: sim.model.trace.records, metrics: sim.model.metrics,
-                      latencies: sim.model.relaunchLatency, heldAtEnd: held)
+        let out = TraceRun.run(sc.policy, TraceRun.Inputs(
+            profiles: ContiguousArray(sc.profiles), installed: ContiguousArray((0..<n).map { Int32($0) }), params: sc.params,
+            timeline: Timeline(actions: sc.actions, appCount: n), context: PolicyContext(seed: 1, device: 0),
+            until: sc.endTime, checksInvariants: checkInvariants))
+        return Result(records: out.records, metrics: out.metrics, latencies: out.latencies, heldAtEnd: out.heldAtEnd)
     }
 
     /// The trace as CSV text (header and one line per record).

@@ -328,8 +328,8 @@ public enum Schema {
         Knob(key: "policies", type: "list of policy names, or [all]", source: "", doc: "the policies `jetsim run` runs when --policy does not say",
              read: { e, r throws(InputError) in
                  let names = try WorkloadDecoder.list(e) { n throws(InputError) in try WorkloadDecoder.string(n) }
-                 for (i, name) in names.enumerated() where name != "all" && PolicyName(rawValue: name) == nil {
-                     throw WorkloadDecoder.error(e, "'\(name)' (item \(i)) is not a policy: expected all or one of \(PolicyName.allCases.map(\.rawValue).joined(separator: ", "))")
+                 for (i, name) in names.enumerated() where name != "all" && PolicyID(rawValue: name) == nil {
+                     throw WorkloadDecoder.error(e, "'\(name)' (item \(i)) is not a policy: expected all or one of \(PolicyRegistry.nameList)")
                  }
                  r.policies = names
              },

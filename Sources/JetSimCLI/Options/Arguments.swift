@@ -31,23 +31,23 @@ struct ArgumentProblem: Error, CustomStringConvertible {
 /// `--policy NAME[,NAME...]` or `all`: registered policies, in the order given, without
 /// repeats.
 struct PolicyList: ExpressibleByArgument, Sendable {
-    var policies: [PolicyName]
+    var policies: [PolicyID]
 
     static func parse(_ text: String) throws -> PolicyList {
-        var out: [PolicyName] = []
+        var out: [PolicyID] = []
         for name in splitTopLevel(text) {
             if name == "all" {
-                for p in PolicyName.allCases where !out.contains(p) { out.append(p) }
-            } else if let p = PolicyName(rawValue: name) {
+                for p in PolicyID.all where !out.contains(p) { out.append(p) }
+            } else if let p = PolicyID(rawValue: name) {
                 if !out.contains(p) { out.append(p) }
             } else {
-                throw ArgumentProblem("'\(name)' is not a policy; expected all or one of \(PolicyName.allCases.map(\.rawValue).joined(separator: ", ")) (see jetsim policies)")
+                throw ArgumentProblem("'\(name)' is not a policy; expected all or one of \(PolicyRegistry.nameList) (see jetsim policies)")
             }
         }
         return PolicyList(policies: out)
     }
 
-    init(policies: [PolicyName]) { self.policies = policies }
+    init(policies: [PolicyID]) { self.policies = policies }
     init?(argument: String) {
         guard let l = try? Self.parse(argument) else { return nil }
         self = l

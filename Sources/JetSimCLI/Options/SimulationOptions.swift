@@ -54,7 +54,7 @@ struct SimulationOptions: ParsableArguments {
 
     /// The cells: the policies crossed with the RAM sizes.
     func cells(for w: Workload) throws -> [Cell] {
-        let policies: [PolicyName]
+        let policies: [PolicyID]
         if let policy { policies = policy.policies } else {
             do { policies = try PolicyList.parse(w.run.policies.joined(separator: ",")).policies } catch {
                 throw BadInput(description: "run.policies: \(error)")

@@ -3,10 +3,11 @@ import Foundation
 import JetSim
 import SimKernel
 
-/// `jetsim policies`: one policy name per line.
+/// `jetsim policies`: one policy per line, its name first, then what it kills first.
 struct PoliciesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "policies", abstract: "List the eviction policies, one name per line.")
+    static let configuration = CommandConfiguration(commandName: "policies", abstract: "List the eviction policies, one per line: name, then description.")
     func run() throws {
-        print(PolicyName.allCases.map(\.rawValue).joined(separator: "\n"))
+        let width = PolicyID.all.map(\.name.count).max() ?? 0
+        for p in PolicyID.all { print(p.name + String(repeating: " ", count: width - p.name.count + 2) + p.summary) }
     }
 }

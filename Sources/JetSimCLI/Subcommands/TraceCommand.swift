@@ -20,7 +20,7 @@ struct TraceCommand: ParsableCommand {
         var workload = try sim.loadWorkload()
         if sim.devices == nil { workload.fleet.devices = 1 }
         var cells = try sim.cells(for: workload)
-        if sim.policy == nil { cells = cells.filter { $0.policy == .jetsamBands } }
+        if sim.policy == nil { cells = cells.filter { $0.policy == PolicyID(JetsamBands.self) } }
         if sim.ram == nil, let first = cells.first { cells = cells.filter { $0.ramKB == first.ramKB } }
         guard cells.count == 1, let cell = cells.first else {
             throw BadInput(description: "trace: needs exactly one policy and one RAM size (got \(cells.count) cells); pass --policy NAME and --ram SIZE")
@@ -35,7 +35,7 @@ struct TraceCommand: ParsableCommand {
             let classIndex = inputs.build(device: d)
             let params = workload.deviceClasses[classIndex].parameters(ramKB: cell.ramKB)
             let records = TraceRun.run(cell.policy, catalog: catalog, installed: inputs.installed, timeline: inputs.timeline,
-                                       params: params, context: PolicyContext(seed: workload.seed, device: UInt64(d), costAware: workload.policies.costAware),
+                                       params: params, context: PolicyContext(seed: workload.seed, device: UInt64(d), policies: workload.policies),
                                        until: workload.fleet.duration)
             let names: [String] = plan.usage.map { $0.appNames[d] } ?? inputs.installed.map { catalog.names[Int($0)] }
             for r in records {
