@@ -108,7 +108,7 @@ public enum Counter: Int, CaseIterable, Sendable {
 public struct DeviceMetrics: Sendable, Equatable {
     /// Room for the counters, with space to add more without touching this line (a
     /// test checks it holds every `Counter`). Slots past `Counter.count` stay 0.
-    public typealias Storage = InlineArray<96, Int>
+    public typealias Storage = InlineArray<64, Int>
 
     @usableFromInline var values = Storage(repeating: 0)
 
