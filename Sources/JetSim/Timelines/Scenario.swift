@@ -341,10 +341,10 @@ public enum ScenarioRunner {
 
     /// Runs the scenario with its policy (memory invariant checked after every event).
     public static func run(_ sc: Scenario, checkInvariants: Bool = true) -> Result {
-        let n = sc.profiles.count
+        let (installed, timeline) = TimelineSource.scenarioInputs(sc)
         let out = TraceRun.run(sc.policy, TraceRun.Inputs(
-            profiles: ContiguousArray(sc.profiles), installed: ContiguousArray((0..<n).map { Int32($0) }), params: sc.params,
-            timeline: Timeline(actions: sc.actions, appCount: n), context: PolicyContext(seed: 1, device: 0),
+            profiles: ContiguousArray(sc.profiles), installed: installed, params: sc.params,
+            timeline: timeline, context: PolicyContext(seed: 1, device: 0),
             until: sc.endTime, checksInvariants: checkInvariants))
         return Result(records: out.records, metrics: out.metrics, latencies: out.latencies, heldAtEnd: out.heldAtEnd)
     }

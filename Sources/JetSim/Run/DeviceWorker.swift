@@ -1,0 +1,116 @@
+import Foundation
+import SimKernel
+import Synchronization
+
+/// One worker's reusable state: nothing is allocated per event, and after the
+/// first devices nothing per device either.
+public struct DeviceWorker {
+    let shared: FleetRunner.Shared
+    var inputs: DeviceInputs
+    /// One reusable simulation per registered policy, by registry index.
+    var runners: [CellRunner] = []
+    /// Per-cell results so far.
+    public internal(set) var accumulators: [CellAccumulator]
+    var seconds: [Double]
+    /// The device class of the inputs built last (-1: none yet).
+    var lastClass = -1
+
+    public init(shared: FleetRunner.Shared) {
+        self.shared = shared
+        inputs = DeviceInputs(plan: shared.plan, catalog: shared.catalog)
+        accumulators = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count)
+        seconds = [Double](repeating: 0, count: shared.plan.cells.count)
+        reserve()
+    }
+
+    /// Runs device `d` in every cell; returns the events handled. With
+    /// `reusingInputs`, the inputs built by the previous call (for the same device) are
+    /// run again without being rebuilt: for benchmarks that time the simulation alone.
+    public mutating func runDevice(_ d: Int, reusingInputs: Bool = false) -> Int {
+        var none: String? = nil
+        return runDevice(d, rows: &none, reusingInputs: reusingInputs)
+    }
+
+    mutating func runDevice(_ d: Int, rows: inout String?, reusingInputs: Bool = false) -> Int {
+        let plan = shared.plan
+        if !reusingInputs || lastClass < 0 { lastClass = inputs.build(device: d) }
+        let classIndex = lastClass
+        var context = shared.context
+        context.device = UInt64(d)
+        var events = 0
+        let clock = ContinuousClock()
+        for (ci, cell) in plan.cells.enumerated() {
+            let params = shared.classParams[classIndex][ci]
+            let start = clock.now
+            let (metrics, e) = runCell(cell.policy, params: params, context: context, cell: ci)
+            let elapsed = start.duration(to: clock.now)
+            seconds[ci] += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            accumulators[ci].add(metrics, events: e)
+            events += e
+            if rows != nil {
+                rows! += PerDeviceRow.line(device: d, deviceClass: plan.usage == nil ? plan.workload.deviceClasses[classIndex].name : "usage",
+                                           cell: cell, ramKB: params.ramKB, apps: inputs.installed.count,
+                                           duration: plan.workload.fleet.duration, metrics: metrics, events: e)
+            }
+        }
+        return events
+    }
+
+    /// Sizes every buffer for the largest device the workload is likely to produce, so
+    /// that a fleet run allocates a fixed amount, not more as the fleet grows (a rarer,
+    /// larger device still works: its buffers grow once).
+    mutating func reserve() {
+        let apps = inputs.likelyMaxApps
+        let actions = inputs.likelyMaxActions
+        inputs.reserve(apps: apps, actions: actions)
+        let events = 64 + apps
+        runners = PolicyRegistry.all.map { $0.makeCellRunner(apps, actions, events) }
+    }
+
+    /// Runs device `d` in the first cell only, averaging the number of pending events
+    /// over the run (for comparing the model with the engine's hold rate at the same
+    /// queue size). Returns the events handled and that mean.
+    public mutating func measurePending(_ d: Int) -> (events: Int, meanPending: Double) {
+        let classIndex = inputs.build(device: d)
+        var context = shared.context
+        context.device = UInt64(d)
+        var observer: PendingAverage? = PendingAverage()
+        let (_, e) = runCell(shared.plan.cells[0].policy, params: shared.classParams[classIndex][0],
+                             context: context, cell: 0, pending: &observer)
+        return (e, observer!.mean)
+    }
+
+    /// Runs the current device in one cell, with the policy's own specialised loop.
+    mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
+        var none: PendingAverage? = nil
+        return runCell(policy, params: params, context: context, cell: cell, pending: &none)
+    }
+
+    mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext,
+                          cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
+        let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context)
+        return runners[policy.index].run(io, &accumulators[cell].latency, &pending)
+    }
+
+    struct CellInputs {
+        let shared: FleetRunner.Shared
+        let installed: ContiguousArray<Int32>
+        let timeline: Timeline
+        let params: DeviceParameters
+        let context: PolicyContext
+    }
+
+    static func simulate<P: EvictionPolicy, O: RunObserver>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
+                                                            _ latency: inout LatencyHistogram, _ observer: inout O) -> (DeviceMetrics, Int) {
+        sim.reset()
+        // Lend the device this worker's buffers for the run, and take them back
+        // after, so that they stay uniquely owned (no copy-on-write next device).
+        sim.model.reset(profiles: io.shared.catalog.profiles, installed: io.installed, params: io.params,
+                        timeline: io.timeline, context: io.context)
+        swap(&sim.model.relaunchLatency, &latency)
+        sim.run(until: io.shared.plan.workload.fleet.duration, observer: &observer)
+        swap(&sim.model.relaunchLatency, &latency)
+        sim.model.releaseInputs()
+        return (sim.model.metrics, sim.eventsHandled)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import SimKernel
+import Synchronization
+
+/// Builds one device's inputs (class, installed apps, timeline) into reusable buffers,
+/// from the synthetic user or a usage trace. Shared by the batch runner and `jetsim trace`.
+public struct DeviceInputs {
+    let plan: RunPlan
+    let catalog: AppCatalog
+    let classChoice: AliasTable
+    /// Where the timelines come from (a scenario runs through `ScenarioRunner`).
+    public let source: TimelineSource
+    public internal(set) var timeline = Timeline()
+    var scratch = ContiguousArray<UserAction>()
+    public internal(set) var installed = ContiguousArray<Int32>()
+    /// Apps drawn for the current device: those with `seen[a] == epoch`.
+    var seen = ContiguousArray<UInt32>()
+    var epoch: UInt32 = 0
+
+    public init(plan: RunPlan, catalog: AppCatalog) {
+        self.plan = plan
+        self.catalog = catalog
+        classChoice = AliasTable(weights: plan.workload.deviceClasses.map(\.share))
+        source = TimelineSource(plan)
+    }
+
+    /// A generous bound on the apps a device installs (the 99.99th percentile of
+    /// the installed-apps distribution, drawn), and on its timeline's length.
+    var likelyMaxApps: Int {
+        if let usage = plan.usage { return usage.appNames.map(\.count).max() ?? 1 }
+        var g = Xoshiro256StarStar(seed: plan.workload.seed, 0xB0D)
+        var draws = (0..<10_000).map { _ in plan.workload.catalog.installedPerDevice.sample(&g) }
+        draws.sort()
+        return min(catalog.profiles.count, max(1, Int(draws[9_998].rounded(.up)) + 1))
+    }
+
+    var likelyMaxActions: Int {
+        let u = plan.workload.user
+        let days = plan.workload.fleet.duration.seconds / 86_400
+        // Per session at most a handful of actions per app, plus interruptions; and the
+        // all-day events. Doubled for the tail.
+        let perDay = u.sessionsPerDay * (6 + 4 * u.extraAppsMean) + u.callsPerDay + u.smsPerDay + u.alertsPerDay
+            + u.notificationsPerDay + u.localeChangesPerDay + u.locationChangesPerDay + 24 * u.orientationChangesPerHourOfUse
+        return Int(2 * perDay * max(days, 1)) + 256
+    }
+
+    /// Reserves room for a device of `apps` apps and `actions` timeline actions.
+    mutating func reserve(apps: Int, actions: Int) {
+        timeline.actions.reserveCapacity(actions)
+        timeline.nextUseAfter.reserveCapacity(actions)
+        timeline.firstUse.reserveCapacity(apps)
+        scratch.reserveCapacity(actions / 2)
+        installed.reserveCapacity(apps)
+    }
+
+    /// Fills the buffers for device `d`; returns its device class index.
+    public mutating func build(device d: Int) -> Int {
+        let device = UInt64(d)
+        switch source {
+        case .usage(let usage):
+            usage.build(device: d, catalog: catalog, duration: plan.workload.fleet.duration,
+                        installed: &installed, timeline: &timeline)
+            return 0
+        case .scenario(let sc):
+            (installed, timeline) = TimelineSource.scenarioInputs(sc)
+            return 0
+        case .synthetic(let user):
+            var g = Xoshiro256StarStar(seed: plan.workload.seed, device, 1)
+            let classIndex = classChoice.sample(&g)
+            chooseInstalled(device: device)
+            user.generate(device: device, appCount: installed.count, duration: plan.workload.fleet.duration,
+                          into: &timeline, scratch: &scratch)
+            return classIndex
+        }
+    }
+
+    /// Installs the device's apps: a popularity-weighted draw without replacement
+    /// from the catalog; the draw order is the user's personal ranking.
+    mutating func chooseInstalled(device: UInt64) {
+        let w = plan.workload
+        let m = catalog.profiles.count
+        var g = Xoshiro256StarStar(seed: w.seed, device, 2)
+        let k = min(m, max(1, Int(w.catalog.installedPerDevice.sample(&g).rounded())))
+        installed.removeAll(keepingCapacity: true)
+        epoch &+= 1
+        if seen.count != m || epoch == 0 {
+            seen = ContiguousArray(repeating: 0, count: m)
+            epoch = 1
+        }
+        if k * 2 <= m {
+            while installed.count < k {
+                let a = catalog.popularity.sample(&g)
+                if seen[a] != epoch {
+                    seen[a] = epoch
+                    installed.append(Int32(a))
+                }
+            }
+        } else {
+            // Dense: Efraimidis-Spirakis keys u^(1/w), largest first.
+            var keyed: [(Double, Int32)] = []
+            keyed.reserveCapacity(m)
+            for a in 0..<m {
+                let weight = 1 / pow(Double(a + 1), w.catalog.popularityZipfExponent)
+                keyed.append((pow(g.nextOpenUnit(), 1 / weight), Int32(a)))
+            }
+            keyed.sort { $0.0 > $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+            for i in 0..<k { installed.append(keyed[i].1) }
+        }
+    }
+}
