@@ -17,10 +17,7 @@ let package = Package(
     targets: [
         // The domain-free discrete-event engine: time, the future event set, the
         // driver, seeded random streams, distributions and statistics.
-        .target(
-            name: "SimKernel",
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-        ),
+        .target(name: "SimKernel"),
         // The hold model, which measures the engine's future event set: used by
         // `jetsim hold` and the benchmarks, kept out of the library products.
         .target(name: "EngineHold", dependencies: ["SimKernel"]),
