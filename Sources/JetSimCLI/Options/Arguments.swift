@@ -22,6 +22,19 @@ func splitTopLevel(_ text: String) -> [String] {
     return out.map { $0.trimmingCharacters(in: .whitespaces) }
 }
 
+/// A typed command-line value: `parse` says what is wrong with a bad one (use it as
+/// the option's `transform:` to get that message); `init?(argument:)` follows from it.
+protocol ParsedArgument: ExpressibleByArgument, Sendable {
+    static func parse(_ text: String) throws -> Self
+}
+
+extension ParsedArgument {
+    init?(argument: String) {
+        guard let value = try? Self.parse(argument) else { return nil }
+        self = value
+    }
+}
+
 /// Errors of typed arguments: ArgumentParser shows the description after the value.
 struct ArgumentProblem: Error, CustomStringConvertible {
     var description: String
@@ -30,7 +43,7 @@ struct ArgumentProblem: Error, CustomStringConvertible {
 
 /// `--policy NAME[,NAME...]` or `all`: registered policies, in the order given, without
 /// repeats.
-struct PolicyList: ExpressibleByArgument, Sendable {
+struct PolicyList: ParsedArgument {
     var policies: [PolicyID]
 
     static func parse(_ text: String) throws -> PolicyList {
@@ -48,14 +61,10 @@ struct PolicyList: ExpressibleByArgument, Sendable {
     }
 
     init(policies: [PolicyID]) { self.policies = policies }
-    init?(argument: String) {
-        guard let l = try? Self.parse(argument) else { return nil }
-        self = l
-    }
 }
 
 /// `--ram SIZE[,SIZE...]`: RAM sizes in KiB, without repeats, each at least 64 MiB.
-struct SizeList: ExpressibleByArgument, Sendable {
+struct SizeList: ParsedArgument {
     var kilobytes: [Int64]
 
     static func parse(_ text: String) throws -> SizeList {
@@ -70,14 +79,10 @@ struct SizeList: ExpressibleByArgument, Sendable {
     }
 
     init(kilobytes: [Int64]) { self.kilobytes = kilobytes }
-    init?(argument: String) {
-        guard let l = try? Self.parse(argument) else { return nil }
-        self = l
-    }
 }
 
 /// `--duration 7d`: a simulated duration longer than zero.
-struct DurationArgument: ExpressibleByArgument, Sendable {
+struct DurationArgument: ParsedArgument {
     var time: SimTime
 
     static func parse(_ text: String) throws -> DurationArgument {
@@ -88,14 +93,10 @@ struct DurationArgument: ExpressibleByArgument, Sendable {
     }
 
     init(time: SimTime) { self.time = time }
-    init?(argument: String) {
-        guard let d = try? Self.parse(argument) else { return nil }
-        self = d
-    }
 }
 
 /// `--shard I/N` (1 <= I <= N): shard I of N.
-struct ShardSpec: ExpressibleByArgument, Sendable {
+struct ShardSpec: ParsedArgument {
     var index: Int
     var count: Int
 
@@ -111,14 +112,10 @@ struct ShardSpec: ExpressibleByArgument, Sendable {
         self.index = index
         self.count = count
     }
-    init?(argument: String) {
-        guard let s = try? Self.parse(argument) else { return nil }
-        self = s
-    }
 }
 
 /// `--set KEY=VALUE`: one workload override (a sweep also takes `KEY=V1,V2,...`).
-struct Override: ExpressibleByArgument, Sendable {
+struct Override: ParsedArgument {
     var key: String
     var value: String
     var text: String { key + "=" + value }
@@ -134,9 +131,5 @@ struct Override: ExpressibleByArgument, Sendable {
     init(key: String, value: String) {
         self.key = key
         self.value = value
-    }
-    init?(argument: String) {
-        guard let o = try? Self.parse(argument) else { return nil }
-        self = o
     }
 }

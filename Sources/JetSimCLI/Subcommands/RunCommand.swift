@@ -17,6 +17,7 @@ struct RunCommand: ParsableCommand {
     )
 
     @OptionGroup var sim: SimulationOptions
+    @OptionGroup var execution: ExecutionOptions
 
     @Option(name: .long, help: "Write the summary here (- for stdout; written to a temporary file and renamed when complete).")
     var out: String?
@@ -27,14 +28,8 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "csv or table (default: table on a terminal, else csv).")
     var format: OutputFormat?
 
-    @Flag(name: .long, help: "No progress bar or timing lines on stderr.")
-    var quiet = false
-
     @Option(name: .long, help: ArgumentHelp("Write wall time per cell here (- for stdout): policy,ram_mb,events,wall_s,events_per_s.", valueName: "path"))
     var perf: String?
-
-    @Option(name: .long, help: "Worker threads (default: all cores). Results do not depend on it.")
-    var threads: Int?
 
     @Option(name: .long, help: ArgumentHelp("Run shard I of N (I from 1): a deterministic share of the devices; needs --out, and writes OUT.state beside it for `jetsim merge`.", valueName: "I/N"),
             transform: ShardSpec.parse)
@@ -43,7 +38,6 @@ struct RunCommand: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case csv, table }
 
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads: expected a whole number >= 1, got \(threads)") }
         if shard != nil, out == nil || out == "-" {
             throw ValidationError("--shard: needs --out PATH (the shard's state goes to PATH.state)")
         }
@@ -55,7 +49,7 @@ struct RunCommand: ParsableCommand {
         let started = ContinuousClock.now
         let workload = try sim.loadWorkload()
         let cells = try sim.cells(for: workload)
-        var plan = RunPlan(workload: workload, cells: cells, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        var plan = RunPlan(workload: workload, cells: cells, threads: execution.threadCount)
         plan.usage = try sim.loadUsage()
         if let shard {
             plan.shardIndex = shard.index - 1
@@ -77,7 +71,7 @@ struct RunCommand: ParsableCommand {
             sink = PerDeviceSink { text in perDeviceFile.write(text) }
         }
         let progress = RunProgress()
-        let bar = (!quiet && isatty(STDERR_FILENO) == 1) ? ProgressBar(total: Array(plan.shardDevices).count, cells: cells.count, progress: progress) : nil
+        let bar = (!execution.quiet && isatty(STDERR_FILENO) == 1) ? ProgressBar(total: Array(plan.shardDevices).count, cells: cells.count, progress: progress) : nil
         bar?.start()
         let result = FleetRunner.run(plan, catalog: catalog, progress: progress, perDeviceSink: sink)
         bar?.stop()
@@ -105,7 +99,7 @@ struct RunCommand: ParsableCommand {
             perfFile.write(p)
             try perfFile.commit()
         }
-        if !quiet {
+        if !execution.quiet {
             let devices = result.accumulators.first?.devices ?? 0
             let line = String(format: "jetsim: %d cells x %d devices, %.2fM events in %.2f s: %.2fM events/s, %.0f devices/s (%d threads)\n",
                               cells.count, devices, Double(events) / 1e6, wall, Double(events) / wall / 1e6, Double(devices) / wall, plan.threads)

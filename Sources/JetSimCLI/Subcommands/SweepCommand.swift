@@ -31,15 +31,10 @@ struct SweepCommand: ParsableCommand {
     )
 
     @OptionGroup var sim: SimulationOptions
+    @OptionGroup var execution: ExecutionOptions
 
     @Option(name: .long, help: ArgumentHelp("The sweep's directory (created if missing).", valueName: "dir"))
     var out: String?
-
-    @Option(name: .long, help: "Worker threads per point (default: all cores). Results do not depend on it.")
-    var threads: Int?
-
-    @Flag(name: .long, help: "No progress lines on stderr.")
-    var quiet = false
 
     @Flag(name: .long, help: "Print the points (I, label, their --set values) and exit.")
     var list = false
@@ -63,7 +58,6 @@ struct SweepCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads: expected a whole number >= 1, got \(threads)") }
         if !list, out == nil || out == "-" { throw ValidationError("--out DIR is required (the sweep writes a directory)") }
         if [list, point != nil, combine].filter({ $0 }).count > 1 { throw ValidationError("--list, --point and --combine exclude each other") }
         if let point, point < 1 { throw ValidationError("--point: expected a whole number >= 1, got \(point)") }
@@ -122,7 +116,7 @@ struct SweepCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: path) { continue }
             let started = ContinuousClock.now
             let output = try OutputFile.open(path)
-            var plan = RunPlan(workload: w, cells: cells, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+            var plan = RunPlan(workload: w, cells: cells, threads: execution.threadCount)
             plan.usage = usage
             let result = FleetRunner.run(plan, catalog: AppCatalog(w))
             output.write(Summary.csv(workload: w, result: result, overrides: fixed + p.sets))
@@ -135,7 +129,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func say(_ line: String) {
-        if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        if !execution.quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }
 
     /// DIR/plan.txt: what this sweep computes. A directory holding another sweep's
