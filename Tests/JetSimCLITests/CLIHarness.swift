@@ -45,9 +45,18 @@ enum CLI {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// A fresh empty directory for a test's files.
+    /// One folder per test process for every test's files, removed when the process
+    /// exits, so `swift test` leaves nothing in the temporary directory.
+    static let scratch: String = {
+        let dir = NSTemporaryDirectory() + "jetsim-test-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: CLI.scratch) }
+        return dir
+    }()
+
+    /// A fresh empty directory for a test's files (inside `scratch`).
     static func tempDir(_ name: String = #function) throws -> String {
-        let dir = NSTemporaryDirectory() + "jetsim-test-\(getpid())-\(name.filter { $0.isLetter || $0.isNumber })-\(UInt32.random(in: 0...UInt32.max))"
+        let dir = scratch + "/\(name.filter { $0.isLetter || $0.isNumber })-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
     }
