@@ -135,7 +135,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func say(_ line: String) {
-        if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        if !quiet { printError(line) }
     }
 
     /// DIR/plan.txt: what this sweep computes. A directory holding another sweep's
