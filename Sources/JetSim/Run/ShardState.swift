@@ -111,6 +111,15 @@ public struct ShardState: Sendable {
         return o + "checksum: \(Self.hex(Self.fnv1a(o)))\n"
     }
 
+    /// `text` with its checksum line (if any) replaced by the checksum of the rest:
+    /// for tools and tests that edit a state on purpose.
+    public static func resealed(_ text: String) -> String {
+        var lines = Self.lines(text)
+        while let l = lines.last, l.isEmpty || l.hasPrefix("checksum:") { lines.removeLast() }
+        let body = lines.map { $0 + "\n" }.joined()
+        return body + "checksum: \(hex(fnv1a(body)))\n"
+    }
+
     /// Lines split at LF or CRLF.
     static func lines(_ text: String) -> [String] {
         text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
@@ -242,10 +251,8 @@ public struct ShardState: Sendable {
     public static func merge(_ states: [(source: String, state: ShardState)]) throws(InputError) -> (Workload, FleetResult, [String]) {
         guard let first = states.first else { throw InputError(source: "merge", "no state files given") }
         let n = first.state.shardCount
-        if n > states.count {
-            throw InputError(source: "merge", "the run has \(n) shards (\(first.source) is \(first.state.shardIndex)/\(n)) but \(states.count) state file(s) were given")
-        }
-        var bySlot = [String?](repeating: nil, count: n)
+        // By shard index (a dictionary: N may be far larger than the files given).
+        var bySlot: [Int: String] = [:]
         for (source, s) in states {
             if s.inputs != first.state.inputs {
                 throw InputError(source: source, "its inputs (\(s.inputs)) differ from \(first.source)'s (\(first.state.inputs)): a different workload, seed, option or usage file")
@@ -253,13 +260,13 @@ public struct ShardState: Sendable {
             if s.shardCount != n {
                 throw InputError(source: source, "it is shard \(s.shardIndex)/\(s.shardCount), but \(first.source) is one of \(n)")
             }
-            if let other = bySlot[s.shardIndex - 1] {
+            if let other = bySlot[s.shardIndex] {
                 throw InputError(source: source, "shard \(s.shardIndex)/\(n) is given twice (also \(other))")
             }
-            bySlot[s.shardIndex - 1] = source
+            bySlot[s.shardIndex] = source
         }
-        if let missing = bySlot.firstIndex(where: { $0 == nil }) {
-            throw InputError(source: "merge", "shard \(missing + 1)/\(n) is missing (have \(states.map { "\($0.state.shardIndex)" }.joined(separator: ", ")))")
+        if bySlot.count < n, let missing = (1...n).first(where: { bySlot[$0] == nil }) {
+            throw InputError(source: "merge", "shard \(missing)/\(n) is missing (have \(states.map { "\($0.state.shardIndex)" }.joined(separator: ", ")))")
         }
         var total = [CellAccumulator](repeating: CellAccumulator(), count: first.state.cells.count)
         let fleet = first.state.fleetDevices
