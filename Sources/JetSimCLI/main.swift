@@ -1,10 +1,13 @@
 import ArgumentParser
 import Foundation
+import JetSim
 
 // Exit codes (documented in the README):
 //   0  success
 //   1  the run failed (an I/O error, an internal error)
 //   2  bad input: a bad flag, option value, workload or scenario file
+//   128+n  ended by signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE), after
+//          removing every temporary file
 // swift-argument-parser's own usage errors (64 by default) are mapped to 2, so that a
 // script can tell bad input from a failed run.
 // A parent may have started us with SIGINT/SIGTERM blocked (a blocked mask survives
@@ -13,23 +16,41 @@ var unblock = sigset_t()
 sigemptyset(&unblock)
 sigaddset(&unblock, SIGINT)
 sigaddset(&unblock, SIGTERM)
+sigaddset(&unblock, SIGHUP)
+sigaddset(&unblock, SIGPIPE)
 sigprocmask(SIG_UNBLOCK, &unblock, nil)
+// Installed before any work, so that a signal at any time removes temporary files
+// and exits with 128 + n (SIGPIPE too: a reader that goes away ends the run).
+AtomicOutput.installSignalHandlers()
 
 do {
     var command = try JetSimCommand.parseAsRoot()
     try command.run()
 } catch let error as BadInput {
-    FileHandle.standardError.write(Data("jetsim: \(error.description)\n".utf8))
+    AtomicOutput.removePending()
+    printError("jetsim: \(error.description)")
     exit(2)
 } catch let error as RunFailure {
-    FileHandle.standardError.write(Data("jetsim: \(error.description)\n".utf8))
+    AtomicOutput.removePending()
+    printError("jetsim: \(error.description)")
+    exit(1)
+} catch let error as InputError {
+    AtomicOutput.removePending()
+    printError("jetsim: \(error.description)")
+    exit(2)
+} catch let error as CocoaError {
+    // A Foundation I/O error: one line naming the file and the reason, not a dump.
+    AtomicOutput.removePending()
+    let file = error.filePath ?? error.url?.path ?? "a file"
+    let reason = (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription
+    printError("jetsim: \(file): \(reason)")
     exit(1)
 } catch {
+    AtomicOutput.removePending()
     let code = JetSimCommand.exitCode(for: error)
     if code == .success {
         JetSimCommand.exit(withError: error)  // --help, --version
     }
-    let message = JetSimCommand.fullMessage(for: error)
-    FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+    printError(JetSimCommand.fullMessage(for: error))
     exit(code == .validationFailure ? 2 : 1)
 }

@@ -20,9 +20,10 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     @inlinable public static func hours(_ n: Int64) -> SimTime { SimTime(microseconds: n * 3_600_000_000) }
     @inlinable public static func days(_ n: Int64) -> SimTime { SimTime(microseconds: n * 86_400_000_000) }
 
-    /// Converts seconds given as a real number, rounding to the nearest microsecond.
+    /// Converts seconds given as a real number, rounding to the nearest microsecond;
+    /// beyond `SimTime.horizon` (either way) it saturates there, NaN reads as 0.
     @inlinable public init(seconds: Double) {
-        self.microseconds = Int64((seconds * 1_000_000).rounded())
+        self.init(saturatingMicroseconds: seconds * 1_000_000)
     }
 
     /// This time in seconds, as a real number (for reporting, never for ordering).

@@ -144,7 +144,7 @@ struct MetricTableTests {
         let c = lines.firstIndex { $0.hasPrefix("counters:") }!
         lines[c] = "counters: " + kept.map { String(acc.counters[$0]) }.joined(separator: " ")
         lines[lines.firstIndex { $0.hasPrefix("jetsim-state:") }!] = "jetsim-state: 2"
-        let v2 = lines.joined(separator: "\n")
+        let v2 = ShardState.resealed(lines.joined(separator: "\n"))
         let back = try ShardState.parse(v2, source: "v2.state").accumulators[0]
         var expected = acc
         expected.totals[.killsUser] = 0
@@ -152,7 +152,9 @@ struct MetricTableTests {
 
         let unknown = v2.replacingOccurrences(of: "counter_names: ", with: "counter_names: kills_by_martians ")
             .replacingOccurrences(of: "\ncounters: ", with: "\ncounters: 5 ")
-        #expect(throws: InputError.self) { try ShardState.parse(unknown, source: "v2.state") }
+        #expect(throws: InputError.self) { try ShardState.parse(ShardState.resealed(unknown), source: "v2.state") }
+        // Without resealing, any changed byte is refused by the checksum.
+        #expect(throws: InputError.self) { try ShardState.parse(v2.replacingOccurrences(of: "counters: ", with: "counters: 1"), source: "v2.state") }
     }
 
     @Test("README's \"CSV columns\" explains every summary column and lists the per-device columns")

@@ -6,6 +6,9 @@ import SimKernel
 ///
 /// Memory is in KiB (integers, so accounting is exact); times in `SimTime`.
 public struct AppProfile: Sendable, Equatable {
+    /// The largest footprint the model stores (per-app resident memory is an Int32 of KiB).
+    public static let maxFootprintKB = Int64(Int32.max)
+
     /// Resident footprint while in front (active or inactive), reached during launch.
     public var activeKB: Int64
     /// What it keeps while executing in the background, after trimming its caches.

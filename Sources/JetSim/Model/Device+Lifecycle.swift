@@ -19,7 +19,7 @@ extension Device {
     func unsavedEdits(_ app: Int32) -> Int {
         let micros = apps[Int(app)].unsavedMicros
         guard micros > 0 else { return 0 }
-        return Int(Double(micros) * profiles[pi(app)].unsavedEditsPerMinute / 60_000_000)
+        return Int(saturating: Double(micros) * profiles[pi(app)].unsavedEditsPerMinute / 60_000_000)
     }
 
     /// Adds the active time since `activeSince` to the unsaved work.
@@ -152,7 +152,7 @@ extension Device {
 
     func lognormal(_ median: SimTime, _ sigma: Double, _ g: inout Xoshiro256StarStar) -> SimTime {
         if sigma == 0 { return median }
-        return SimTime(microseconds: Int64((Double(median.microseconds) * exp(sigma * StandardNormal.sample(&g))).rounded()))
+        return SimTime(saturatingMicroseconds: Double(median.microseconds) * exp(sigma * StandardNormal.sample(&g)))
     }
 
     /// A background task or mode ended: the policy learns the new band, and the app
@@ -264,7 +264,7 @@ extension Device {
             case .hot: metrics[.hotRelaunches] += 1
             }
             relaunchLatency.record(latency)
-            metrics[.relaunchLatencySumMicros] += Int(latency.microseconds)
+            metrics[.relaunchLatencySumMicros] = .saturatingSum(metrics[.relaunchLatencySumMicros], Int(latency.microseconds))
         }
         apps[a].lastKill = AppRuntime.noKill
         apps[a].state = .active

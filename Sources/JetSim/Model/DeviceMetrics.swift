@@ -137,8 +137,8 @@ public struct DeviceMetrics: Sendable, Equatable {
     /// Counts edits lost by an app with save strategy `s`.
     @inlinable public mutating func countLoss(_ units: Int, strategy s: SaveStrategy) {
         self[.dataLossEvents] += 1
-        self[.dataLossUnits] += units
-        self[Counter.forLoss[Int(s.rawValue)]] += units
+        self[.dataLossUnits] = .saturatingSum(self[.dataLossUnits], units)
+        self[Counter.forLoss[Int(s.rawValue)]] = .saturatingSum(self[Counter.forLoss[Int(s.rawValue)]], units)
     }
 
     /// Counts one kill.
@@ -155,8 +155,9 @@ public struct DeviceMetrics: Sendable, Equatable {
         }
     }
 
-    /// Adds another device's (or shard's) counters, exactly, slot by slot (no allocation).
+    /// Adds another device's (or shard's) counters, exactly, slot by slot (no
+    /// allocation); a sum past Int.max stays at Int.max instead of trapping.
     @inlinable public mutating func add(_ o: DeviceMetrics) {
-        for i in 0..<Counter.count { values[i] += o.values[i] }
+        for i in 0..<Counter.count { values[i] = .saturatingSum(values[i], o.values[i]) }
     }
 }

@@ -62,10 +62,11 @@ public struct CellAccumulator: Sendable, Equatable {
         devices += 1
         events += e
         totals.add(m)
-        sumRelaunchesSquared += m[.relaunches] * m[.relaunches]
-        sumColdSquared += m[.coldRelaunches] * m[.coldRelaunches]
-        sumColdTimesRelaunches += m[.coldRelaunches] * m[.relaunches]
-        sumLossUnitsSquared += m[.dataLossUnits] * m[.dataLossUnits]
+        // Saturating: extreme inputs (edit rates of 1e12 per minute) must not trap.
+        sumRelaunchesSquared = .saturatingSum(sumRelaunchesSquared, .saturatingProduct(m[.relaunches], m[.relaunches]))
+        sumColdSquared = .saturatingSum(sumColdSquared, .saturatingProduct(m[.coldRelaunches], m[.coldRelaunches]))
+        sumColdTimesRelaunches = .saturatingSum(sumColdTimesRelaunches, .saturatingProduct(m[.coldRelaunches], m[.relaunches]))
+        sumLossUnitsSquared = .saturatingSum(sumLossUnitsSquared, .saturatingProduct(m[.dataLossUnits], m[.dataLossUnits]))
     }
 
     /// Adds another accumulator (exact): the counters slot by slot, the sums, the histogram.
@@ -73,10 +74,10 @@ public struct CellAccumulator: Sendable, Equatable {
         devices += o.devices
         events += o.events
         totals.add(o.totals)
-        sumRelaunchesSquared += o.sumRelaunchesSquared
-        sumColdSquared += o.sumColdSquared
-        sumColdTimesRelaunches += o.sumColdTimesRelaunches
-        sumLossUnitsSquared += o.sumLossUnitsSquared
+        sumRelaunchesSquared = .saturatingSum(sumRelaunchesSquared, o.sumRelaunchesSquared)
+        sumColdSquared = .saturatingSum(sumColdSquared, o.sumColdSquared)
+        sumColdTimesRelaunches = .saturatingSum(sumColdTimesRelaunches, o.sumColdTimesRelaunches)
+        sumLossUnitsSquared = .saturatingSum(sumLossUnitsSquared, o.sumLossUnitsSquared)
         latency.merge(o.latency)
     }
 }

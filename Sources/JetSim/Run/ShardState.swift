@@ -21,6 +21,10 @@ import SimKernel
 ///     buckets: <index>:<count> ...               non-empty histogram buckets
 ///     workload:                                  then the resolved workload YAML,
 ///       <yaml, indented two spaces>              every line indented by two spaces
+///     checksum: <16 hex digits>                  FNV-1a 64 of every byte before this line
+///
+/// The checksum protects the results: a changed number (or any other byte) is
+/// refused by `merge`, as is a file without it. Lines may end in CRLF.
 ///
 /// Version 1 has no `counter_names` line: its counters are the 36 of `v1CounterNames`
 /// (devices, events, the first 30 `Counter`s, the 4 sums of squares). A jetsim whose
@@ -104,12 +108,38 @@ public struct ShardState: Sendable {
         for line in workloadYAML.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
             o += "  " + line + "\n"
         }
-        return o
+        return o + "checksum: \(Self.hex(Self.fnv1a(o)))\n"
+    }
+
+    /// `text` with its checksum line (if any) replaced by the checksum of the rest:
+    /// for tools and tests that edit a state on purpose.
+    public static func resealed(_ text: String) -> String {
+        var lines = Self.lines(text)
+        while let l = lines.last, l.isEmpty || l.hasPrefix("checksum:") { lines.removeLast() }
+        let body = lines.map { $0 + "\n" }.joined()
+        return body + "checksum: \(hex(fnv1a(body)))\n"
+    }
+
+    /// Lines split at LF or CRLF.
+    static func lines(_ text: String) -> [String] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
     }
 
     /// Reads a state file; every problem names the file and line.
     public static func parse(_ text: String, source: String) throws(InputError) -> ShardState {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = Self.lines(text)
+        // The last line that is not empty is the checksum of everything before it
+        // (with LF line ends, whatever the file uses).
+        while let l = lines.last, l.isEmpty { lines.removeLast() }
+        guard let last = lines.last, last.hasPrefix("checksum:") else {
+            throw InputError(source: source, line: lines.count, "no 'checksum:' line at the end: the file is cut short, or was written by an older jetsim (run the shard again)")
+        }
+        lines.removeLast()
+        let body = lines.map { $0 + "\n" }.joined()
+        let given = String(last.dropFirst("checksum:".count)).trimmingCharacters()
+        guard given == hex(fnv1a(body)) else {
+            throw InputError(source: source, line: lines.count + 1, "the checksum does not match the content: the file was edited or damaged (run the shard again)")
+        }
         var i = 0
         func fail(_ m: String) -> InputError { InputError(source: source, line: i + 1, m) }
         func next(_ key: String) throws(InputError) -> String {
@@ -131,8 +161,10 @@ public struct ShardState: Sendable {
         let shard = try next("shard").split(separator: "/")
         guard shard.count == 2, let si = Int(shard[0]), let sn = Int(shard[1]), si >= 1, si <= sn else { i -= 1; throw fail("shard: expected I/N") }
         let fleet = try int(try next("fleet_devices"), "fleet_devices")
+        guard Schema.devicesRange.contains(fleet) else { i -= 1; throw fail("fleet_devices: expected \(Schema.devicesRange.lowerBound) to \(Schema.devicesRange.upperBound), got \(fleet)") }
         let usage = try next("usage")
         let overrideCount = try int(try next("overrides"), "overrides")
+        guard (0...lines.count).contains(overrideCount) else { i -= 1; throw fail("overrides: expected a count of the 'set:' lines that follow, got \(overrideCount)") }
         var overrides: [String] = []
         for _ in 0..<overrideCount { overrides.append(try next("set")) }
         // Where each of the file's counters goes in `CellAccumulator.counters`.
@@ -147,6 +179,7 @@ public struct ShardState: Sendable {
             slots.append(k)
         }
         let count = try int(try next("cells"), "cells")
+        guard (0...lines.count).contains(count) else { i -= 1; throw fail("cells: expected a count of the 'cell:' blocks that follow, got \(count)") }
         var cells: [Cell] = []
         var accs: [CellAccumulator] = []
         for _ in 0..<count {
@@ -154,7 +187,7 @@ public struct ShardState: Sendable {
             guard parts.count == 2, let policy = PolicyID(rawValue: parts[0]) else { i -= 1; throw fail("cell: expected '<policy> <ram MiB | class>'") }
             var ram: Int64? = nil
             if parts[1] != "class" {
-                guard let mb = Double(parts[1]) else { i -= 1; throw fail("cell: bad RAM '\(parts[1])'") }
+                guard let mb = Double(parts[1]), Schema.ramRangeMB.contains(mb) else { i -= 1; throw fail("cell: bad RAM '\(parts[1])'") }
                 ram = Int64((mb * 1_024).rounded())
             }
             cells.append(Cell(policy: policy, ramKB: ram))
@@ -218,7 +251,8 @@ public struct ShardState: Sendable {
     public static func merge(_ states: [(source: String, state: ShardState)]) throws(InputError) -> (Workload, FleetResult, [String]) {
         guard let first = states.first else { throw InputError(source: "merge", "no state files given") }
         let n = first.state.shardCount
-        var bySlot = [String?](repeating: nil, count: n)
+        // By shard index (a dictionary: N may be far larger than the files given).
+        var bySlot: [Int: String] = [:]
         for (source, s) in states {
             if s.inputs != first.state.inputs {
                 throw InputError(source: source, "its inputs (\(s.inputs)) differ from \(first.source)'s (\(first.state.inputs)): a different workload, seed, option or usage file")
@@ -226,17 +260,26 @@ public struct ShardState: Sendable {
             if s.shardCount != n {
                 throw InputError(source: source, "it is shard \(s.shardIndex)/\(s.shardCount), but \(first.source) is one of \(n)")
             }
-            if let other = bySlot[s.shardIndex - 1] {
+            if let other = bySlot[s.shardIndex] {
                 throw InputError(source: source, "shard \(s.shardIndex)/\(n) is given twice (also \(other))")
             }
-            bySlot[s.shardIndex - 1] = source
+            bySlot[s.shardIndex] = source
         }
-        if let missing = bySlot.firstIndex(where: { $0 == nil }) {
-            throw InputError(source: "merge", "shard \(missing + 1)/\(n) is missing (have \(states.map { "\($0.state.shardIndex)" }.joined(separator: ", ")))")
+        if bySlot.count < n, let missing = (1...n).first(where: { bySlot[$0] == nil }) {
+            throw InputError(source: "merge", "shard \(missing)/\(n) is missing (have \(states.map { "\($0.state.shardIndex)" }.joined(separator: ", ")))")
         }
         var total = [CellAccumulator](repeating: CellAccumulator(), count: first.state.cells.count)
-        for (_, s) in states {
-            for c in total.indices { total[c].merge(s.accumulators[c]) }
+        let fleet = first.state.fleetDevices
+        for (source, s) in states {
+            // Shard I of N runs devices I-1, I-1+N, ...: its device count is known.
+            let i = s.shardIndex - 1
+            let expected = i < fleet ? (fleet - i - 1) / n + 1 : 0
+            for c in total.indices {
+                if s.accumulators[c].devices != expected {
+                    throw InputError(source: source, "cell \(c + 1) counts \(s.accumulators[c].devices) devices; shard \(s.shardIndex)/\(n) of \(fleet) devices has \(expected)")
+                }
+                total[c].merge(s.accumulators[c])
+            }
         }
         return (first.state.workload, FleetResult(cells: first.state.cells, accumulators: total,
                                                   cellSeconds: [Double](repeating: 0, count: total.count)), first.state.overrides)

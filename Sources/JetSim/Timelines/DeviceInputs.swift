@@ -34,15 +34,15 @@ public struct DeviceInputs {
         return min(catalog.profiles.count, max(1, Int(draws[9_998].rounded(.up)) + 1))
     }
 
+    /// Twice the expected actions, for the tail; the reservation stops at
+    /// `maxReservedActions` (a longer timeline grows as it needs), so a century of a
+    /// very active user does not reserve gigabytes up front.
     var likelyMaxActions: Int {
-        let u = plan.workload.user
-        let days = plan.workload.fleet.duration.seconds / 86_400
-        // Per session at most a handful of actions per app, plus interruptions; and the
-        // all-day events. Doubled for the tail.
-        let perDay = u.sessionsPerDay * (6 + 4 * u.extraAppsMean) + u.callsPerDay + u.smsPerDay + u.alertsPerDay
-            + u.notificationsPerDay + u.localeChangesPerDay + u.locationChangesPerDay + 24 * u.orientationChangesPerHourOfUse
-        return Int(2 * perDay * max(days, 1)) + 256
+        min(Self.maxReservedActions, Int(saturating: 2 * plan.workload.expectedActionsPerDevice) + 256)
     }
+
+    /// 2^20 actions: far above a default device-year, far below memory.
+    static let maxReservedActions = 1 << 20
 
     /// Reserves room for a device of `apps` apps and `actions` timeline actions.
     mutating func reserve(apps: Int, actions: Int) {
@@ -88,23 +88,38 @@ public struct DeviceInputs {
             epoch = 1
         }
         if k * 2 <= m {
-            while installed.count < k {
+            // Rejection: a draw that repeats an app is drawn again. With steep
+            // popularity (zipf exponent 5) the apps not yet drawn may hold almost no
+            // weight and this would loop for ever, so the draws are bounded; past the
+            // bound the device draws afresh by the dense method (exact, O(m log m)).
+            // The default workloads never reach it (golden tests).
+            var budget = Self.rejectionBudget(k)
+            while installed.count < k && budget > 0 {
+                budget -= 1
                 let a = catalog.popularity.sample(&g)
                 if seen[a] != epoch {
                     seen[a] = epoch
                     installed.append(Int32(a))
                 }
             }
-        } else {
-            // Dense: Efraimidis-Spirakis keys u^(1/w), largest first.
+            if installed.count == k { return }
+            installed.removeAll(keepingCapacity: true)
+        }
+        do {
+            // Dense: Efraimidis-Spirakis keys u^(1/w), largest first, compared as
+            // their logarithms log(u) / w (u^(1/w) underflows to 0 for the tail of a
+            // steep popularity, which would rank it by index instead of by draw).
             var keyed: [(Double, Int32)] = []
             keyed.reserveCapacity(m)
             for a in 0..<m {
-                let weight = 1 / pow(Double(a + 1), w.catalog.popularityZipfExponent)
-                keyed.append((pow(g.nextOpenUnit(), 1 / weight), Int32(a)))
+                let inverseWeight = pow(Double(a + 1), w.catalog.popularityZipfExponent)
+                keyed.append((log(g.nextOpenUnit()) * inverseWeight, Int32(a)))
             }
             keyed.sort { $0.0 > $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
             for i in 0..<k { installed.append(keyed[i].1) }
         }
     }
+
+    /// Draws the rejection method may make for `k` apps before giving up on it.
+    static func rejectionBudget(_ k: Int) -> Int { 64 * k + 1_024 }
 }

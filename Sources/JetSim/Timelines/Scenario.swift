@@ -26,6 +26,13 @@ public struct Scenario: Sendable {
     public var actions: [UserAction] = []
     /// Event values by id (id 0 is "no value").
     public var values: [String] = [""]
+    /// `notify` lines per app index, to refuse more than an app can hold.
+    var notifyLines: [Int: Int] = [:]
+    /// Ids a held event's value can take (`HeldEvents` stores it in a UInt8).
+    public static let maxNotifyValues = Int(UInt8.max) + 1
+    /// Events one app can hold (`HeldEvents` counts them in a UInt16 per kind); a
+    /// scenario gives at most this many `notify` lines to one app, so no count saturates.
+    public static let maxNotifiesPerApp = Int(UInt16.max)
     /// When the run stops.
     public var endTime: SimTime = .zero
 
@@ -86,7 +93,8 @@ public struct Scenario: Sendable {
         func fail(_ msg: String, key: String? = nil) -> InputError {
             InputError(source: source, line: lineNo, key: key, msg)
         }
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // LF or CRLF line ends ("\r\n" is one Character to Swift, so not "\n").
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNo += 1
             var line = Substring(raw)
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
@@ -298,8 +306,20 @@ public struct Scenario: Sendable {
             }
             try noMore(4)
             var value: Int32 = 0
+            if app >= 0 {
+                // An app holds its events' count in 16 bits (`HeldEvents`): past that
+                // the count would saturate, so a scenario may not reach it.
+                sc.notifyLines[Int(app), default: 0] += 1
+                if sc.notifyLines[Int(app)]! > Scenario.maxNotifiesPerApp {
+                    throw fail("more than \(Scenario.maxNotifiesPerApp) notify lines to one app: a suspended app holds at most that many events", verb)
+                }
+            }
             if w.count == 4 {
                 if let i = sc.values.firstIndex(of: w[3]) { value = Int32(i) } else {
+                    // Values are interned ids held in 8 bits; id 0 means no value.
+                    guard sc.values.count < Scenario.maxNotifyValues else {
+                        throw fail("more than \(Scenario.maxNotifyValues - 1) distinct notify values: a held event stores its value in 8 bits", verb)
+                    }
                     sc.values.append(w[3])
                     value = Int32(sc.values.count - 1)
                 }

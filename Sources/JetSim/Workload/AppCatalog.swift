@@ -37,7 +37,10 @@ public struct AppCatalog: Sendable {
         func unit(_ d: RealDistribution) -> Double { min(1, max(0, d.sample(&g))) }
         var p = AppProfile()
         let activeMB = max(1, a.activeMB.sample(&g))
-        p.activeKB = Int64((activeMB * 1_024).rounded())
+        // An app's resident memory is an Int32 of KiB (`AppState.resident`): a
+        // footprint is at most 2 TiB, twice the largest RAM (`ram_mb` <= 1 TiB), so an
+        // app drawn larger cannot run either way and the clamp changes no result.
+        p.activeKB = min(AppProfile.maxFootprintKB, Int64(saturating: (activeMB * 1_024).rounded()))
         p.backgroundKB = Int64((Double(p.activeKB) * unit(a.backgroundShare)).rounded())
         p.suspendedKB = min(p.backgroundKB, Int64((Double(p.activeKB) * unit(a.suspendedShare)).rounded()))
         p.coldLaunch = ms(a.coldLaunchMs)

@@ -46,15 +46,28 @@ public enum ConfigTree {
     /// Parses YAML text. A syntax error is an `InputError` at its line.
     public static func parse(_ text: String, source: String) throws(InputError) -> ConfigNode {
         let node: Node?
+        let parser: Parser
         do {
-            node = try Yams.compose(yaml: text)
+            parser = try Parser(yaml: text)
+            node = try parser.singleRoot()
         } catch let error as YamlError {
             throw located(error, source: source)
         } catch {
             throw InputError(source: source, "not valid YAML: \(error)")
         }
         guard let node else { return .mapping([], SourceLocation(source, line: 1)) }
-        return try convert(node, source: source)
+        // Yams shares an alias's node with its anchor (so composing is linear), and
+        // keeps the anchors alive while the parser lives: a node that carries an anchor
+        // is refused where it is first met (its definition), before `convert` would
+        // expand an alias bomb ("billion laughs") into an exponential tree.
+        return try withExtendedLifetime(parser) { () throws(InputError) -> ConfigNode in try convert(node, source: source) }
+    }
+
+    static func refuseAnchor(_ anchor: Anchor?, _ loc: SourceLocation) throws(InputError) {
+        if let anchor {
+            throw InputError(source: loc.source, line: loc.line,
+                             "YAML anchors and aliases (&\(anchor.rawValue), *\(anchor.rawValue)) are not supported; write the value out")
+        }
     }
 
     static func located(_ error: YamlError, source: String) -> InputError {
@@ -73,10 +86,12 @@ public enum ConfigTree {
         let loc = SourceLocation(source, line: node.mark?.line)
         switch node {
         case .scalar(let s):
+            try refuseAnchor(s.anchor, loc)
             let plain = s.style == .plain || s.style == .any
             if plain && ["", "~", "null", "Null", "NULL"].contains(s.string) { return .null(loc) }
             return .scalar(s.string, plain: plain, loc)
         case .mapping(let m):
+            try refuseAnchor(m.anchor, loc)
             var entries: [ConfigEntry] = []
             for (k, v) in m {
                 guard case .scalar(let ks) = k else {
@@ -90,6 +105,7 @@ public enum ConfigTree {
             }
             return .mapping(entries, loc)
         case .sequence(let s):
+            try refuseAnchor(s.anchor, loc)
             var items: [ConfigNode] = []
             for item in s { items.append(try convert(item, source: source)) }
             return .sequence(items, loc)

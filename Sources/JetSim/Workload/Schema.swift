@@ -297,15 +297,38 @@ struct NamedList<Element: Sendable>: Sendable {
 
 /// The workload schema: every key of a workload file, declared once.
 public enum Schema {
+    /// RAM in MiB. How ranges are derived: a range is valid only if the model can
+    /// represent every value in it for the longest run (`fleet.duration_days` 36,500).
+    /// Per-app resident memory is an Int32 of KiB (2 TiB), so RAM stops at 1 TiB and
+    /// a footprint is clamped at 2 TiB (`AppProfile.maxFootprintKB`: an app that large
+    /// cannot run on any RAM allowed). Times are Int64 microseconds: every duration a
+    /// key or a draw gives (a lognormal with sigma 20 reaches 1e69) saturates at
+    /// `SimTime.horizon` (2^60 us, 1,000 longest runs), so adding a few stays in
+    /// range. Counters and sums saturate at Int.max (`Int.saturatingSum`). Rates are
+    /// bounded by `Workload.maxActionsPerDevice` (checked across keys, see
+    /// `Workload.check`), which bounds every buffer a device reserves.
+    /// Devices in a fleet: a run's device indices, shard strides and counters stay
+    /// far inside Int; 10^8 devices take hours on a machine, the practical limit.
+    public static let devicesRange = 1...100_000_000
+
+    public static let ramRangeMB: ClosedRange<Double> = 64...1_048_576
+
     static func join(_ path: String, _ key: String) -> String {
         path.isEmpty ? key : key.isEmpty ? path : path + "." + key
     }
 
     static let workload = Section<Workload>(knobs: [
         .word("name", \.name, "the `workload` column of the summary"),
-        Knob(key: "seed", type: "whole number >= 0", source: "",
+        Knob(key: "seed", type: "whole number", range: 0...Double(UInt64.max), source: "",
              doc: "the seed: same seed and inputs give byte-identical CSV",
-             read: { e, w throws(InputError) in w.seed = UInt64(try WorkloadDecoder.integer(e, 0...Int.max)) },
+             read: { e, w throws(InputError) in
+                 // The whole of UInt64, as `--seed` takes it (a state file repeats it).
+                 let s = try WorkloadDecoder.scalar(e, expected: "a whole number")
+                 guard case .scalar(_, true, _) = e.value, let x = UInt64(s.replacingUnderscores()) else {
+                     throw WorkloadDecoder.error(e, "expected a whole number in 0...\(UInt64.max), got '\(s)'")
+                 }
+                 w.seed = x
+             },
              text: { .inline("\($0.seed)") }, copy: { $0.seed = $1.seed }),
         .section("fleet", \.fleet) { Schema.fleet },
         .section("run", \.run) { Schema.run },
@@ -315,10 +338,14 @@ public enum Schema {
         Knob(key: "policies", type: "section", doc: "each policy's own parameters (see the policies)",
              read: { e, w throws(InputError) in w.policies = try PolicySettings.decode(e) },
              text: { .block($0.policies.yamlLines) }, copy: { $0.policies = $1.policies }),
-    ], template: Workload())
+    ], template: Workload(), check: { w in
+        let n = w.expectedActionsPerDevice
+        guard n > Workload.maxActionsPerDevice else { return nil }
+        return ("user", "these rates over fleet.duration_days make about \(WorkloadPrinter.num((n / 1e6).rounded())) million actions per device; at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million fit in memory: lower the rates or shorten the run")
+    })
 
     static let fleet = Section<Workload.Fleet>(knobs: [
-        .integer("devices", \.devices, 1...100_000_000, source: "", "devices simulated (about 1 s for all 21 cells on 2 cores)"),
+        .integer("devices", \.devices, Schema.devicesRange, source: "", "devices simulated (about 1 s for all 21 cells on 2 cores)"),
         Knob(key: "duration_days", unit: "days", type: "number", range: 0.001...36_500, source: "", doc: "simulated time per device",
              read: { e, f throws(InputError) in f.duration = SimTime(seconds: try WorkloadDecoder.number(e, 0.001...36_500) * 86_400) },
              text: { .inline(WorkloadPrinter.num($0.duration.seconds / 86_400)) }, copy: { $0.duration = $1.duration }),
@@ -334,10 +361,10 @@ public enum Schema {
                  r.policies = names
              },
              text: { .inline("[\($0.policies.joined(separator: ", "))]") }, copy: { $0.policies = $1.policies }),
-        Knob(key: "ram_mb", unit: "MiB", type: "list of numbers", range: 64...16_777_216, source: "",
+        Knob(key: "ram_mb", unit: "MiB", type: "list of numbers", range: Schema.ramRangeMB, source: "",
              doc: "RAM sizes to compare when --ram does not say; [] = each class's own RAM",
              read: { e, r throws(InputError) in
-                 r.ramKB = try WorkloadDecoder.list(e) { n throws(InputError) in Int64(try WorkloadDecoder.number(n, 64...16_777_216) * 1_024) }
+                 r.ramKB = try WorkloadDecoder.list(e) { n throws(InputError) in Int64(try WorkloadDecoder.number(n, Schema.ramRangeMB) * 1_024) }
              },
              text: { .inline("[\($0.ramKB.map { WorkloadPrinter.num(Double($0) / 1_024) }.joined(separator: ", "))]") },
              copy: { $0.ramKB = $1.ramKB }),
@@ -354,9 +381,9 @@ public enum Schema {
     static let deviceClass = Section<DeviceClass>(knobs: [
         .word("name", \.name, required: true, "the class's name (used by `--set device_classes.NAME.KEY`)"),
         .number("share", \.share, 0...1e9, source: "", "share of the fleet (normalised over the classes)"),
-        .mebibytes("ram_mb", \.ramKB, 64...16_777_216, alias: "ram", source: "iPhone 11: 3844 MB total (StackOverflow q 5887248), rounded",
+        .mebibytes("ram_mb", \.ramKB, Schema.ramRangeMB, alias: "ram", source: "iPhone 11: 3844 MB total (StackOverflow q 5887248), rounded",
                    "total RAM"),
-        .autoMebibytes("os_reserve_mb", \.osReserveKB, 0...16_777_216, alias: "reserve",
+        .autoMebibytes("os_reserve_mb", \.osReserveKB, 0...Schema.ramRangeMB.upperBound, alias: "reserve",
                        source: "assumption; sized so one app can reach the measured 50-68% crash footprints",
                        "memory the OS keeps; auto = 25% of RAM, at most 1536"),
         .autoNumber("warning_available_pct", \.warningAvailablePct, 0...100, unit: "%", alias: "warning-pct", source: "XNU soft-limit fallback",
@@ -392,7 +419,10 @@ public enum Schema {
                     "background-task allowance, overriding the preset; auto = the preset's"),
     ], template: DeviceClass(), check: { c in
         let d = c.parameters()
-        if d.osReserveKB >= d.ramKB { return ("os_reserve_mb", "the OS reserve must be smaller than the RAM") }
+        // `parameters()` clamps the reserve below the RAM: check what was written.
+        if let r = c.osReserveKB, r >= c.ramKB {
+            return ("os_reserve_mb", "the OS reserve (\(SizeText.mebibytes(r)) MiB) must be smaller than the RAM (\(SizeText.mebibytes(c.ramKB)) MiB): every launch would fail")
+        }
         if d.criticalAvailablePct > d.killTargetAvailablePct {
             return ("", "critical_available_pct must not exceed kill_target_available_pct (the loop kills until the target)")
         }

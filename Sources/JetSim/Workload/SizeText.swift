@@ -19,7 +19,7 @@ public enum SizeText {
         guard let scale = units.first(where: { $0.0.lowercased() == unit.lowercased() })?.1,
               !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }),
               let value = Double(number), value.isFinite, value >= 0, value < 1e12 else { return nil }
-        return Int64((value * scale).rounded())
+        return Int64(saturating: (value * scale).rounded())
     }
 
     /// A size in MiB for reports: `512`, `1536`, `1.5` (KiB precision).

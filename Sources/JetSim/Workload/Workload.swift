@@ -238,3 +238,21 @@ public struct UserBehaviour: Sendable, Equatable {
         case zipf(exponent: Double)
     }
 }
+
+extension Workload {
+    /// The most timeline actions a device may expect over the run (synthetic user):
+    /// a device's timeline is built whole in memory (about 40 bytes an action, so
+    /// about 2 GB at this bound). *Assumption*: what one machine's worker can hold.
+    public static let maxActionsPerDevice: Double = 50_000_000
+
+    /// Actions the synthetic user makes on one device over the run, a generous mean:
+    /// per session at most a handful of actions per app, plus interruptions; and the
+    /// all-day events.
+    public var expectedActionsPerDevice: Double {
+        let u = user
+        let days = max(fleet.duration.seconds / 86_400, 1)
+        let perDay = u.sessionsPerDay * (6 + 4 * u.extraAppsMean) + u.callsPerDay + u.smsPerDay + u.alertsPerDay
+            + u.notificationsPerDay + u.localeChangesPerDay + u.locationChangesPerDay + 24 * u.orientationChangesPerHourOfUse
+        return perDay * days
+    }
+}

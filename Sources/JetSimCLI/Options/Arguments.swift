@@ -70,8 +70,9 @@ struct SizeList: ParsedArgument {
     static func parse(_ text: String) throws -> SizeList {
         var out: [Int64] = []
         for item in splitTopLevel(text) {
-            guard let kb = SizeText.parseKB(item), kb >= 64 * 1_024 else {
-                throw ArgumentProblem("'\(item)' is not \(SizeText.expected), of at least 64MB")
+            let range = Schema.ramRangeMB
+            guard let kb = SizeText.parseKB(item), Double(kb) >= range.lowerBound * 1_024, Double(kb) <= range.upperBound * 1_024 else {
+                throw ArgumentProblem("'\(item)' is not \(SizeText.expected), from 64MB to 1TB")
             }
             if !out.contains(kb) { out.append(kb) }
         }

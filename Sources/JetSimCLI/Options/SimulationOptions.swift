@@ -44,7 +44,10 @@ struct SimulationOptions: ParsableArguments {
             throw BadInput(description: error.description)
         }
         if let devices {
-            guard devices >= 1 else { throw BadInput(description: "--devices: expected a whole number >= 1, got \(devices)") }
+            let r = Schema.devicesRange
+            guard r.contains(devices) else {
+                throw BadInput(description: "--devices: expected a whole number from \(r.lowerBound) to \(r.upperBound) (fleet.devices's range), got \(devices)")
+            }
             w.fleet.devices = devices
         }
         if let duration { w.fleet.duration = duration.time }

@@ -22,6 +22,8 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         guard !states.isEmpty else { throw BadInput(description: "merge: give the .state files of every shard") }
+        if states.contains(out) { throw BadInput(description: "merge: --out \(out) is one of the state files; give another path") }
+        let output = try OutputFile.open(out)
         var parsed: [(source: String, state: ShardState)] = []
         for path in states {
             do { parsed.append((path, try ShardState.parse(try readInput(path), source: path))) } catch let e as InputError {
@@ -31,6 +33,7 @@ struct MergeCommand: ParsableCommand {
         let merged: (Workload, FleetResult, [String])
         do { merged = try ShardState.merge(parsed) } catch { throw BadInput(description: error.description) }
         let text = format == .csv ? Summary.csv(workload: merged.0, result: merged.1, overrides: merged.2) : Summary.table(workload: merged.0, result: merged.1)
-        try AtomicOutput.write(text, to: out)
+        output.write(text)
+        try output.commit()
     }
 }

@@ -47,6 +47,11 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let started = ContinuousClock.now
+        // Every output path is checked before any input is read (a directory, a
+        // missing parent); they are opened once the inputs are known to be good.
+        for path in [out, perDevice, perf, shard != nil ? out.map { $0 + ".state" } : nil].compactMap({ $0 }) where path != "-" {
+            try AtomicOutput.check(path)
+        }
         let workload = try sim.loadWorkload()
         let cells = try sim.cells(for: workload)
         var plan = RunPlan(workload: workload, cells: cells, threads: execution.threadCount)
@@ -71,7 +76,7 @@ struct RunCommand: ParsableCommand {
             sink = PerDeviceSink { text in perDeviceFile.write(text) }
         }
         let progress = RunProgress()
-        let bar = (!execution.quiet && isatty(STDERR_FILENO) == 1) ? ProgressBar(total: Array(plan.shardDevices).count, cells: cells.count, progress: progress) : nil
+        let bar = (!execution.quiet && isatty(STDERR_FILENO) == 1) ? ProgressBar(total: plan.shardIndex < plan.fleetSize ? (plan.fleetSize - plan.shardIndex - 1) / plan.shardCount + 1 : 0, cells: cells.count, progress: progress) : nil
         bar?.start()
         let result = FleetRunner.run(plan, catalog: catalog, progress: progress, perDeviceSink: sink)
         bar?.stop()
@@ -103,7 +108,7 @@ struct RunCommand: ParsableCommand {
             let devices = result.accumulators.first?.devices ?? 0
             let line = String(format: "jetsim: %d cells x %d devices, %.2fM events in %.2f s: %.2fM events/s, %.0f devices/s (%d threads)\n",
                               cells.count, devices, Double(events) / 1e6, wall, Double(events) / wall / 1e6, Double(devices) / wall, plan.threads)
-            FileHandle.standardError.write(Data(line.utf8))
+            printError(line)
         }
     }
 }

@@ -22,10 +22,12 @@ struct ScenarioCommand: ParsableCommand {
     var out: String = "-"
 
     func run() throws {
+        let output = try OutputFile.open(out)
         let text = try readInput(file)
         let scenario: Scenario
         do { scenario = try Scenario.parse(text, source: file) } catch { throw BadInput(description: error.description) }
         let result = ScenarioRunner.run(scenario)
-        try AtomicOutput.write(ScenarioRunner.csv(scenario, result.records), to: out)
+        output.write(ScenarioRunner.csv(scenario, result.records))
+        try output.commit()
     }
 }

@@ -129,7 +129,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func say(_ line: String) {
-        if !execution.quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        if !execution.quiet { printError(line) }
     }
 
     /// DIR/plan.txt: what this sweep computes. A directory holding another sweep's

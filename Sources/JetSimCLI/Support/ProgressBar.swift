@@ -37,7 +37,7 @@ final class ProgressBar: @unchecked Sendable {
         done.unlock()
         while thread?.isFinished == false { usleep(1_000) }
         draw()
-        FileHandle.standardError.write(Data("\n".utf8))
+        printError("")
     }
 
     func draw() {
@@ -52,6 +52,6 @@ final class ProgressBar: @unchecked Sendable {
         let line = String(format: "\r[%@%@] %d/%d devices x %d cells | %.1fM events/s | ETA %.0fs  ",
                           String(repeating: "#", count: filled), String(repeating: ".", count: width - filled),
                           d, total, cells, Double(e) / s / 1e6, eta)
-        FileHandle.standardError.write(Data(line.utf8))
+        printError(line, newline: false)
     }
 }

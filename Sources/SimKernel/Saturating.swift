@@ -1,0 +1,45 @@
+/// Saturating conversions and sums, for values the model computes from accepted
+/// input: a lognormal draw with sigma 20 reaches 1e69, an edit rate times a century
+/// passes Int.max. Swift traps on `Int64(x)` out of range and on overflowing `+`;
+/// the model clamps instead, at bounds no result can reach within the longest run.
+public extension Int64 {
+    /// `x` rounded toward zero, clamped to Int64's range; NaN reads as 0.
+    @inlinable init(saturating x: Double) {
+        if x.isNaN { self = 0 }
+        else if x >= 9.223_372_036_854_775e18 { self = .max }
+        else if x <= -9.223_372_036_854_775e18 { self = .min }
+        else { self = Int64(x) }
+    }
+}
+
+public extension Int {
+    /// `x` rounded toward zero, clamped to Int's range; NaN reads as 0.
+    @inlinable init(saturating x: Double) { self = Int(Int64(saturating: x)) }
+
+    /// `a + b`, clamped to Int's range instead of trapping.
+    @inlinable static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (s, o) = a.addingReportingOverflow(b)
+        return o ? (b > 0 ? .max : .min) : s
+    }
+
+    /// `a * b`, clamped to Int's range instead of trapping.
+    @inlinable static func saturatingProduct(_ a: Int, _ b: Int) -> Int {
+        let (p, o) = a.multipliedReportingOverflow(by: b)
+        return o ? ((a < 0) == (b < 0) ? .max : .min) : p
+    }
+}
+
+public extension SimTime {
+    /// The longest duration the model represents: 2^60 us, about 36,500 years, a
+    /// thousand times the longest run (36,500 days). A delay drawn longer is this
+    /// (it never comes within the run), and a few of them added to any time of the
+    /// run still fit in Int64 (2^63), so `+` on model times cannot overflow.
+    static let horizon = SimTime(microseconds: 1 << 60)
+
+    /// Microseconds given as a real number, rounded, clamped to -horizon...horizon.
+    @inlinable init(saturatingMicroseconds us: Double) {
+        let h = Double(SimTime.horizon.microseconds)
+        self.init(microseconds: us.isNaN ? 0 : us >= h ? SimTime.horizon.microseconds
+                  : us <= -h ? -SimTime.horizon.microseconds : Int64(us.rounded()))
+    }
+}
