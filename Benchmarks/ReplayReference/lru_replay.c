@@ -23,9 +23,11 @@ int main(int argc, char **argv) {
     FILE *f = fopen(argv[1], "r");
     if (!f) { perror(argv[1]); return 1; }
     int cap = atoi(argv[2]);
+    if (cap < 1 || cap > 256) { fprintf(stderr, "CAP: 1..256\n"); return 2; }
     char line[1024], device[256] = "";
     long rows = 0, devices = 0, misses = 0;
     int resident = 0;
+    int res[256]; /* the resident apps' slots (CAP <= 256) */
     uint64_t clock = 0;
     double sum = 0;
     if (!fgets(line, sizeof line, f)) return 1; /* header */
@@ -50,12 +52,13 @@ int main(int argc, char **argv) {
         if (!a->used) { a->used = 1; memcpy(a->name, app, an); a->name[an] = 0; }
         if (!a->resident) {
             misses++;
-            if (resident == cap) { /* evict the least recently used */
-                App *v = NULL;
-                for (int i = 0; i < SLOTS; i++) if (apps[i].resident && (!v || apps[i].last < v->last)) v = &apps[i];
-                v->resident = 0; resident--;
+            if (resident == cap) { /* evict the least recently used of the CAP resident */
+                int vi = 0;
+                for (int i = 1; i < resident; i++) if (apps[res[i]].last < apps[res[vi]].last) vi = i;
+                apps[res[vi]].resident = 0;
+                res[vi] = res[--resident];
             }
-            a->resident = 1; resident++;
+            a->resident = 1; res[resident++] = (int)h;
         }
         a->last = ++clock;
         rows++;
