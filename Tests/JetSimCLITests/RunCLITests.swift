@@ -104,13 +104,37 @@ struct RunCLITests {
     func usage() throws {
         let tmp = try CLI.tempDir()
         var csv = "device,time_s,app,duration_s\n"
-        for i in 0..<200 { csv += "d\(i % 3),\(i * 120),app\(i * 7 % 11),60\n" }
+        for d in 0..<3 { for i in 0..<200 where i % 3 == d { csv += "d\(i % 3),\(i * 120),app\(i * 7 % 11),60\n" } }
         try csv.write(toFile: tmp + "/u.csv", atomically: true, encoding: .utf8)
         let r = try CLI.run(["run", "--usage", tmp + "/u.csv", "--policy", "lru", "--ram", "2GB", "--duration", "1d", "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
         let row = rows(r.stdout)[0]
         #expect(row["devices"] == "3")
         #expect(row["launches"] == "200")
+    }
+
+    @Test("--usage: the duration comes from the trace, --devices selects, rows past --duration are reported, names reach --per-device")
+    func usageSpanAndSelection() throws {
+        let tmp = try CLI.tempDir()
+        // Two devices: a ends its last use at 3600 s, b at 7200 s; spans add 1 s (lock) + 60 s.
+        let csv = "\u{FEFF}device,time_s,app,duration_s\r\n\"phone a\",0,mail,60\r\n\"phone a\",3540,maps,60\r\nb,7100,mail,100\r\n"
+        try csv.write(toFile: tmp + "/u.csv", atomically: true, encoding: .utf8)
+        let base = ["run", "--usage", tmp + "/u.csv", "--policy", "lru", "--ram", "2GB", "--quiet"]
+        let r = try CLI.run(base + ["--per-device", tmp + "/pd.csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // Mean span (3661 + 7261) / 2 s = 1.517 h.
+        #expect(rows(r.stdout)[0]["duration_h"] == "1.517")
+        let pd = rows(try String(contentsOfFile: tmp + "/pd.csv", encoding: .utf8))
+        #expect(pd.map { $0["device_name"] } == ["phone a", "b"])
+        let one = try CLI.run(base + ["--devices", "1"])
+        #expect(one.status == 0 && rows(one.stdout)[0]["devices"] == "1")
+        let three = try CLI.run(base + ["--devices", "3"])
+        #expect(three.status == 2 && three.stderr.contains("--devices 3: \(tmp)/u.csv has only 2 device(s)"))
+        let short = try CLI.run(base + ["--duration", "1h"])
+        #expect(short.status == 0 && short.stderr.contains("warning: 1 row(s) of \(tmp)/u.csv start at or after --duration"))
+        try "device,time_s,app,duration_s\na,0,x,1\nb,0,x,1\na,5,y,1\n".write(toFile: tmp + "/bad.csv", atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["run", "--usage", tmp + "/bad.csv", "--quiet"])
+        #expect(bad.status == 2 && bad.stderr.contains("\(tmp)/bad.csv:4: device: device 'a' comes back after other devices"))
     }
 
     /// Each class of bad input: exit 2, a message that locates it, no output file.

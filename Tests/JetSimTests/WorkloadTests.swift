@@ -245,7 +245,7 @@ struct UserModelTests {
 struct UsageReplayTests {
     @Test("a trace becomes unlocks, launches, Home and locks, per device")
     func replay() throws {
-        let csv = "device,time_s,app,duration_s,extra\nphoneA,0,Mail,30,x\nphoneB,10,Maps,20,y\nphoneA,40,Music,100,z\nphoneA,500,Mail,10,w\n"
+        let csv = "device,time_s,app,duration_s,extra\nphoneA,0,Mail,30,x\nphoneA,40,Music,100,z\nphoneA,500,Mail,10,w\nphoneB,10,Maps,20,y\n"
         let r = try UsageReplay.parse(csv, source: "u.csv")
         #expect(r.devices == ["phoneA", "phoneB"])
         #expect(r.appNames[0] == ["Mail", "Music"])

@@ -3,7 +3,9 @@ import SimKernel
 /// `oracle`: the offline bound (Belady's MIN). Kill the candidate whose next use lies
 /// furthest in the future, read from the device's user timeline (which no policy or
 /// RAM size changes, so looking ahead is well defined). Apps not used again go first,
-/// larger first.
+/// larger first. "Furthest" is by position in the timeline (`Timeline.nextUseAfter`),
+/// so uses at the same instant are ordered as the user makes them: with equal
+/// footprints this is exactly Belady, ties included.
 ///
 /// With equal footprints and relaunch costs this is optimal for the number of cold
 /// relaunches. With unequal sizes, killing the furthest-used app is not necessarily

@@ -50,7 +50,8 @@ public struct DeviceWorker {
             if rows != nil {
                 rows! += PerDeviceRow.line(device: d, deviceClass: plan.usage == nil ? plan.workload.deviceClasses[classIndex].name : "usage",
                                            cell: cell, ramKB: params.ramKB, apps: inputs.installed.count,
-                                           duration: plan.workload.fleet.duration, metrics: metrics, events: e)
+                                           duration: inputs.until, metrics: metrics, events: e,
+                                           deviceName: plan.usage?.name(ofDevice: d) ?? "")
             }
         }
         return events
@@ -88,7 +89,8 @@ public struct DeviceWorker {
 
     mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext,
                           cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
-        let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context)
+        let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context,
+                            until: inputs.until)
         return runners[policy.index].run(io, &accumulators[cell].latency, &pending)
     }
 
@@ -98,6 +100,8 @@ public struct DeviceWorker {
         let timeline: Timeline
         let params: DeviceParameters
         let context: PolicyContext
+        /// How long the device runs.
+        let until: SimTime
     }
 
     static func simulate<P: EvictionPolicy, O: RunObserver>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
@@ -108,7 +112,7 @@ public struct DeviceWorker {
         sim.model.reset(profiles: io.shared.catalog.profiles, installed: io.installed, params: io.params,
                         timeline: io.timeline, context: io.context)
         swap(&sim.model.relaunchLatency, &latency)
-        sim.run(until: io.shared.plan.workload.fleet.duration, observer: &observer)
+        sim.run(until: io.until, observer: &observer)
         swap(&sim.model.relaunchLatency, &latency)
         sim.model.releaseInputs()
         return (sim.model.metrics, sim.eventsHandled)

@@ -11,8 +11,12 @@ public struct RunPlan: Sendable {
     /// This shard (0-based) of `shardCount`: devices d with d % shardCount == shardIndex.
     public var shardIndex = 0
     public var shardCount = 1
-    /// Replayed usage instead of the synthetic user.
+    /// Replayed usage instead of the synthetic user: the batch of trace devices this
+    /// plan runs (`UsageRunner` streams a trace through plans batch by batch).
     public var usage: UsageReplay? = nil
+    /// With `usage`: the simulated time per device when given (`--duration`); nil: each
+    /// device runs for its own span (`UsageReplay.span`).
+    public var usageUntil: SimTime? = nil
 
     public init(workload: Workload, cells: [Cell], threads: Int) {
         self.workload = workload
@@ -20,11 +24,15 @@ public struct RunPlan: Sendable {
         self.threads = threads
     }
 
-    /// The devices of the fleet (or of the usage trace).
-    public var fleetSize: Int { usage?.devices.count ?? workload.fleet.devices }
+    /// The devices of the fleet (or of the usage trace, up to the end of the batch).
+    public var fleetSize: Int { usage?.endDevice ?? workload.fleet.devices }
 
-    /// The devices this shard runs, in order.
-    public var shardDevices: StrideTo<Int> { stride(from: shardIndex, to: fleetSize, by: shardCount) }
+    /// The devices this shard runs, in order (of the usage batch, if any).
+    public var shardDevices: StrideTo<Int> {
+        let first = usage?.firstDevice ?? 0
+        let start = first + ((shardIndex - first % shardCount) % shardCount + shardCount) % shardCount
+        return stride(from: start, to: fleetSize, by: shardCount)
+    }
 }
 
 /// Live counters a progress display can read while a run goes on.

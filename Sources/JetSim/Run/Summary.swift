@@ -217,6 +217,7 @@ public enum PerDeviceRow {
         public var apps: Int
         public var metrics: DeviceMetrics
         public var events: Int
+        public var deviceName: String
         public subscript(counter c: Counter) -> Int { metrics[c] }
     }
 
@@ -234,14 +235,16 @@ public enum PerDeviceRow {
         .counter(.killsLimit), .counter(.dataLossEvents), .counter(.dataLossUnits), .counter(.stateLossEvents),
         .counter(.memoryWarnings),
         .init("events") { String($0.events) },
+        .init("device_name") { CSV.escape($0.deviceName) },
     ], appending: { $0.declaration.perDevice })
 
     public static let columns = layout.map(\.name)
     public static var header: String { columns.joined(separator: ",") }
 
     static func line(device: Int, deviceClass: String, cell: Cell, ramKB: Int64, apps: Int, duration: SimTime,
-                     metrics m: DeviceMetrics, events: Int) -> String {
-        let row = Fields(device: device, deviceClass: deviceClass, cell: cell, ramKB: ramKB, apps: apps, metrics: m, events: events)
+                     metrics m: DeviceMetrics, events: Int, deviceName: String = "") -> String {
+        let row = Fields(device: device, deviceClass: deviceClass, cell: cell, ramKB: ramKB, apps: apps, metrics: m, events: events,
+                         deviceName: deviceName)
         return layout.map { $0.value(row) }.joined(separator: ",") + "\n"
     }
 }

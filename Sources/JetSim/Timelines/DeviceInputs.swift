@@ -13,6 +13,9 @@ public struct DeviceInputs {
     public internal(set) var timeline = Timeline()
     var scratch = ContiguousArray<UserAction>()
     public internal(set) var installed = ContiguousArray<Int32>()
+    /// How long the current device runs: the workload's duration, or a replayed
+    /// device's span (`UsageReplay.span`).
+    public internal(set) var until = SimTime.zero
     /// Apps drawn for the current device: those with `seen[a] == epoch`.
     var seen = ContiguousArray<UInt32>()
     var epoch: UInt32 = 0
@@ -27,7 +30,7 @@ public struct DeviceInputs {
     /// A generous bound on the apps a device installs (the 99.99th percentile of
     /// the installed-apps distribution, drawn), and on its timeline's length.
     var likelyMaxApps: Int {
-        if let usage = plan.usage { return usage.appNames.map(\.count).max() ?? 1 }
+        if let usage = plan.usage { return max(1, usage.appNames.map(\.count).max() ?? 1) }
         var g = Xoshiro256StarStar(seed: plan.workload.seed, 0xB0D)
         var draws = (0..<10_000).map { _ in plan.workload.catalog.installedPerDevice.sample(&g) }
         draws.sort()
@@ -38,7 +41,9 @@ public struct DeviceInputs {
     /// `maxReservedActions` (a longer timeline grows as it needs), so a century of a
     /// very active user does not reserve gigabytes up front.
     var likelyMaxActions: Int {
-        min(Self.maxReservedActions, Int(saturating: 2 * plan.workload.expectedActionsPerDevice) + 256)
+        // A replayed row gives at most unlock, home, launch, home, lock.
+        if let usage = plan.usage { return min(Self.maxReservedActions, 5 * (usage.uses.map(\.count).max() ?? 0) + 16) }
+        return min(Self.maxReservedActions, Int(saturating: 2 * plan.workload.expectedActionsPerDevice) + 256)
     }
 
     /// 2^20 actions: far above a default device-year, far below memory.
@@ -58,13 +63,15 @@ public struct DeviceInputs {
         let device = UInt64(d)
         switch source {
         case .usage(let usage):
-            usage.build(device: d, catalog: catalog, duration: plan.workload.fleet.duration,
-                        installed: &installed, timeline: &timeline)
+            until = usage.span(ofDevice: d, fixed: plan.usageUntil)
+            usage.build(device: d, catalog: catalog, duration: until, installed: &installed, timeline: &timeline)
             return 0
         case .scenario(let sc):
+            until = plan.workload.fleet.duration
             (installed, timeline) = TimelineSource.scenarioInputs(sc)
             return 0
         case .synthetic(let user):
+            until = plan.workload.fleet.duration
             var g = Xoshiro256StarStar(seed: plan.workload.seed, device, 1)
             let classIndex = classChoice.sample(&g)
             chooseInstalled(device: device)

@@ -7,10 +7,13 @@ import SimKernel
 /// trace) and shared read-only by every policy and RAM size that runs it.
 public struct Timeline: Sendable {
     public var actions: ContiguousArray<UserAction> = []
-    /// For a use (launch, switcher-pick) at index i: the time of the next use of the
-    /// same app, or `SimTime.never`.
+    /// For a use (launch, switcher-pick) at index i: when the same app is next used,
+    /// as a rank that orders uses as the timeline does (its position in `actions`,
+    /// held in a `SimTime`), or `SimTime.never`. Positions, not times: uses at the
+    /// same time are ordered as the user makes them, so the oracle is exactly Belady
+    /// (it only compares these; a position is in time order, as `actions` is).
     public var nextUseAfter: ContiguousArray<SimTime> = []
-    /// Each app's first use, or `SimTime.never`.
+    /// Each app's first use (as a rank, like `nextUseAfter`), or `SimTime.never`.
     public var firstUse: ContiguousArray<SimTime> = []
 
     public init() {}
@@ -38,7 +41,7 @@ public struct Timeline: Sendable {
             let a = actions[i]
             if a.kind.isUse && a.app >= 0 {
                 nextUseAfter[i] = firstUse[Int(a.app)]
-                firstUse[Int(a.app)] = a.time
+                firstUse[Int(a.app)] = SimTime(microseconds: Int64(i))
             }
             i -= 1
         }

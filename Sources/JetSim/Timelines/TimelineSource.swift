@@ -21,7 +21,7 @@ public enum TimelineSource: Sendable {
     public var deviceCount: Int? {
         switch self {
         case .synthetic: return nil
-        case .usage(let u): return u.devices.count
+        case .usage(let u): return u.endDevice
         case .scenario: return 1
         }
     }

@@ -1,16 +1,27 @@
 import SimKernel
 
 /// Recorded app usage replayed instead of the synthetic user, as cache simulators
-/// replay request traces. A CSV with a header and at least the columns
-/// `device,time_s,app,duration_s` (others are ignored): device ids are any text
-/// (devices are numbered in order of first appearance), times are seconds from the
-/// start, and each row is one use of an app.
+/// replay request traces. A CSV (RFC 4180; CRLF and a UTF-8 byte-order mark are
+/// fine) with a header and at least the columns `device,time_s,app,duration_s`
+/// (others are ignored): device ids are any text, times are seconds from the start,
+/// and each row is one use of an app.
+///
+/// The trace is streamed (`UsageStream`): memory grows with the devices and apps, not
+/// the rows. It must be grouped by device: all of a device's rows together (in any
+/// time order within the device; they are sorted, ties kept in file order). A device
+/// that comes back after another one is an error naming the file and line. Devices
+/// are numbered in file order. A `UsageReplay` holds a batch of consecutive devices.
 ///
 /// A row becomes: unlock (if locked), Home and a launch (if another app was in
 /// front), the use; and if the device's next row starts more than `lockGap` after
-/// this one ends, Home and lock. Apps named as in the catalog (`social-0042`) use
+/// this one ends, Home and lock. A use that starts while the previous one has not
+/// ended starts when it ends. Apps named as in the catalog (`social-0042`) use
 /// that app's profile; any other name borrows the profile of catalog app
 /// FNV-1a(name) mod N, so a trace needs no catalog of its own.
+///
+/// A device runs until its span ends: the end of its last use plus `lockGap`, unless
+/// a run length is given (`--duration`); then rows starting at or after it are not
+/// replayed, and counted (`rowsPastEnd`) so the CLI can say so.
 public struct UsageReplay: Sendable {
     public struct Use: Sendable {
         var time: SimTime
@@ -18,77 +29,67 @@ public struct UsageReplay: Sendable {
         var duration: SimTime
     }
 
+    /// The trace's device ids, in file order.
     public var devices: [String] = []
-    var uses: [[Use]] = []
+    var uses: [ContiguousArray<Use>] = []
     /// Each device's app names (index = app index on the device).
     public var appNames: [[String]] = []
+    /// The run index of `devices[0]` (a batch of a streamed trace starts after the
+    /// devices of the batches before it).
+    public var firstDevice = 0
+    /// Rows of this batch's devices in the trace.
+    public var rows = 0
     /// A pause longer than this between uses locks the device.
     public static let lockGap = SimTime.seconds(60)
 
     public init() {}
 
-    /// Reads a usage trace. Errors name the file, the line and the column.
+    /// Reads a whole usage trace from text (tests and small traces; runs stream).
+    /// Errors name the source, the line and the column.
     public static func parse(_ text: String, source: String) throws(InputError) -> UsageReplay {
-        var r = UsageReplay()
-        var deviceIndex: [String: Int] = [:]
-        var appIndex: [[String: Int32]] = []
-        var columns: [String: Int] = [:]
-        var lineNo = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNo += 1
-            let line = String(raw.hasSuffix("\r") ? raw.dropLast() : raw)
-            if line.trimmingCharacters().isEmpty { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters() }
-            if columns.isEmpty {
-                for (i, f) in fields.enumerated() { columns[f] = i }
-                for needed in ["device", "time_s", "app", "duration_s"] where columns[needed] == nil {
-                    throw InputError(source: source, line: lineNo, key: needed,
-                                     "missing column; the header must name at least device,time_s,app,duration_s")
-                }
-                continue
-            }
-            func field(_ name: String) throws(InputError) -> String {
-                let i = columns[name]!
-                guard i < fields.count else { throw InputError(source: source, line: lineNo, key: name, "missing value (the row has \(fields.count) fields)") }
-                return fields[i]
-            }
-            func seconds(_ name: String) throws(InputError) -> SimTime {
-                let s = try field(name)
-                guard let x = Double(s), x.isFinite, x >= 0, x < 1e10 else {
-                    throw InputError(source: source, line: lineNo, key: name, "expected seconds (a non-negative number), got '\(s)'")
-                }
-                return SimTime(seconds: x)
-            }
-            let device = try field("device")
-            let app = try field("app")
-            if device.isEmpty { throw InputError(source: source, line: lineNo, key: "device", "empty device id") }
-            if app.isEmpty { throw InputError(source: source, line: lineNo, key: "app", "empty app name") }
-            let time = try seconds("time_s")
-            let duration = try seconds("duration_s")
-            let d: Int
-            if let known = deviceIndex[device] { d = known } else {
-                d = r.devices.count
-                deviceIndex[device] = d
-                r.devices.append(device)
-                r.uses.append([])
-                r.appNames.append([])
-                appIndex.append([:])
-            }
-            let a: Int32
-            if let known = appIndex[d][app] { a = known } else {
-                a = Int32(r.appNames[d].count)
-                appIndex[d][app] = a
-                r.appNames[d].append(app)
-            }
-            r.uses[d].append(Use(time: time, app: a, duration: duration))
+        var stream = try UsageStream(reader: DelimitedReader(bytes: Array(text.utf8)), source: source)
+        return try stream.nextBatch(rows: .max) ?? UsageReplay()
+    }
+
+    /// The run index of the last device of this batch, plus one.
+    public var endDevice: Int { firstDevice + devices.count }
+
+    /// Device `d`'s (run index) uses.
+    func uses(ofDevice d: Int) -> ContiguousArray<Use> { uses[d - firstDevice] }
+
+    /// Device `d`'s app names.
+    public func appNames(ofDevice d: Int) -> [String] { appNames[d - firstDevice] }
+
+    /// Device `d`'s id in the trace.
+    public func name(ofDevice d: Int) -> String { devices[d - firstDevice] }
+
+    /// Where device `d`'s replay ends: `fixed` if given, else the end of its last
+    /// use (after the shifts of overlapping uses) plus `lockGap`.
+    public func span(ofDevice d: Int, fixed: SimTime?) -> SimTime {
+        if let fixed { return fixed }
+        var busyUntil = SimTime.zero
+        let rows = uses(ofDevice: d)
+        for (i, u) in rows.enumerated() {
+            let end = max(u.time, busyUntil) + u.duration
+            busyUntil = end
+            let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
+            if next == .never || next - end > Self.lockGap { busyUntil = end + .seconds(1) }
         }
-        if columns.isEmpty { throw InputError(source: source, "empty: expected a header device,time_s,app,duration_s and rows") }
-        if r.devices.isEmpty { throw InputError(source: source, "no rows after the header") }
-        for d in r.uses.indices {
-            // Stable sort by time (rows of one device may be interleaved with others).
-            r.uses[d] = r.uses[d].enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        return busyUntil + Self.lockGap
+    }
+
+    /// Rows of device `d` that start at or after `until` (not replayed).
+    public func rowsPast(_ until: SimTime, device d: Int) -> Int {
+        var busyUntil = SimTime.zero, n = 0
+        let rows = uses(ofDevice: d)
+        for (i, u) in rows.enumerated() {
+            let t = max(u.time, busyUntil)
+            if t >= until { n += 1 }
+            busyUntil = t + u.duration
+            let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
+            if next == .never || next - busyUntil > Self.lockGap { busyUntil = busyUntil + .seconds(1) }
         }
-        return r
+        return n
     }
 
     /// FNV-1a of a name: the catalog app whose profile an unknown name borrows.
@@ -102,7 +103,7 @@ public struct UsageReplay: Sendable {
     func build(device d: Int, catalog: AppCatalog, duration: SimTime,
                installed: inout ContiguousArray<Int32>, timeline: inout Timeline) {
         installed.removeAll(keepingCapacity: true)
-        for name in appNames[d] {
+        for name in appNames(ofDevice: d) {
             let index = catalog.index(named: name) ?? Int(Self.fnv1a(name) % UInt64(catalog.profiles.count))
             installed.append(Int32(index))
         }
@@ -111,7 +112,7 @@ public struct UsageReplay: Sendable {
         var front: Int32 = -1
         var locked = true
         var busyUntil = SimTime.zero
-        let rows = uses[d]
+        let rows = uses(ofDevice: d)
         func add(_ kind: UserAction.Kind, _ t: SimTime, _ app: Int32 = -1) {
             if t < duration { timeline.actions.append(UserAction(time: t, kind: kind, app: app)) }
         }

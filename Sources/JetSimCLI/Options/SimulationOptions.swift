@@ -29,7 +29,7 @@ struct SimulationOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a workload key, e.g. --set user.sessions_per_day=80 (repeatable).", valueName: "key=value"))
     var overrides: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Replay recorded usage (CSV with device,time_s,app,duration_s) instead of the synthetic user.", valueName: "file.csv"))
+    @Option(name: .long, help: ArgumentHelp("Replay recorded usage (CSV with device,time_s,app,duration_s, grouped by device) instead of the synthetic user. Each device runs for its span unless --duration is given; --devices N replays the first N devices.", valueName: "file.csv"))
     var usage: String?
 
     /// The workload file name as shown in errors and the `workload` column.
@@ -72,10 +72,28 @@ struct SimulationOptions: ParsableArguments {
         return rams.flatMap { r in policies.map { Cell(policy: $0, ramKB: r) } }
     }
 
+    /// With --usage: the simulated time per device if --duration is given (nil: each
+    /// device's span).
+    var usageUntil: SimTime? { usage != nil ? duration?.time : nil }
+
+    /// Opens the usage trace for streaming and reads its header.
+    func openUsage(_ path: String) throws -> UsageStream {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw BadInput(description: "\(path): no such file") }
+        if isDir.boolValue { throw BadInput(description: "\(path): cannot read it (it is a directory)") }
+        do { return try UsageStream(path: path) } catch { throw BadInput(description: error.description) }
+    }
+
+    /// The whole usage trace (or its first --devices devices), for `trace` and `sweep`.
     func loadUsage() throws -> UsageReplay? {
         guard let usage else { return nil }
-        do { return try UsageReplay.parse(try readInput(usage), source: usage) } catch let e as InputError {
-            throw BadInput(description: e.description)
-        }
+        var stream = try openUsage(usage)
+        do {
+            let r = try stream.nextBatch(rows: .max, maxDevices: devices ?? .max) ?? UsageReplay()
+            if let devices, r.devices.count < devices {
+                throw BadInput(description: "--devices \(devices): \(usage) has only \(r.devices.count) device(s)")
+            }
+            return r
+        } catch let e as InputError { throw BadInput(description: e.description) }
     }
 }

@@ -52,10 +52,15 @@ struct RunCommand: ParsableCommand {
         for path in [out, perDevice, perf, shard != nil ? out.map { $0 + ".state" } : nil].compactMap({ $0 }) where path != "-" {
             try AtomicOutput.check(path)
         }
-        let workload = try sim.loadWorkload()
+        var workload = try sim.loadWorkload()
         let cells = try sim.cells(for: workload)
         var plan = RunPlan(workload: workload, cells: cells, threads: execution.threadCount)
-        plan.usage = try sim.loadUsage()
+        plan.usageUntil = sim.usageUntil
+        if sim.usage != nil, shard != nil, sim.duration == nil {
+            throw BadInput(description: "--shard with --usage: give --duration too (without it each device runs for its own span, and the shards' summaries could not be merged)")
+        }
+        var usageStream: UsageStream? = nil
+        if let u = sim.usage { usageStream = try sim.openUsage(u) }
         if let shard {
             plan.shardIndex = shard.index - 1
             plan.shardCount = shard.count
@@ -76,9 +81,29 @@ struct RunCommand: ParsableCommand {
             sink = PerDeviceSink { text in perDeviceFile.write(text) }
         }
         let progress = RunProgress()
-        let bar = (!execution.quiet && isatty(STDERR_FILENO) == 1) ? ProgressBar(total: plan.shardIndex < plan.fleetSize ? (plan.fleetSize - plan.shardIndex - 1) / plan.shardCount + 1 : 0, cells: cells.count, progress: progress) : nil
+        let bar = (!execution.quiet && isatty(STDERR_FILENO) == 1 && sim.usage == nil) ? ProgressBar(total: plan.shardIndex < plan.fleetSize ? (plan.fleetSize - plan.shardIndex - 1) / plan.shardCount + 1 : 0, cells: cells.count, progress: progress) : nil
         bar?.start()
-        let result = FleetRunner.run(plan, catalog: catalog, progress: progress, perDeviceSink: sink)
+        let result: FleetResult
+        if let usagePath = sim.usage, var stream = usageStream.take() {
+            let o: UsageRunner.Outcome
+            do { o = try UsageRunner.run(plan, stream: &stream, catalog: catalog, deviceLimit: sim.devices, progress: progress, perDeviceSink: sink) }
+            catch { throw BadInput(description: error.description) }
+            if let n = sim.devices, o.devices < n {
+                throw BadInput(description: "--devices \(n): \(usagePath) has only \(o.devices) device(s)")
+            }
+            if o.rowsPastEnd > 0 {
+                // Said even with --quiet: no row is dropped silently.
+                FileHandle.standardError.write(Data("jetsim: warning: \(o.rowsPastEnd) row(s) of \(usagePath) start at or after --duration \(workload.fleet.duration) and were not replayed\n".utf8))
+            }
+            // The summary's duration and per-device-day figures: the devices' mean span.
+            if sim.duration == nil { workload.fleet.duration = o.meanSpan }
+            var marker = UsageReplay()
+            marker.firstDevice = o.devices
+            plan.usage = marker  // the fleet size the shard state records
+            result = o.result
+        } else {
+            result = FleetRunner.run(plan, catalog: catalog, progress: progress, perDeviceSink: sink)
+        }
         bar?.stop()
         let elapsed = started.duration(to: .now)
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

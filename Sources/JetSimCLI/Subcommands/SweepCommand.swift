@@ -118,6 +118,7 @@ struct SweepCommand: ParsableCommand {
             let output = try OutputFile.open(path)
             var plan = RunPlan(workload: w, cells: cells, threads: execution.threadCount)
             plan.usage = usage
+            plan.usageUntil = sim.usageUntil
             let result = FleetRunner.run(plan, catalog: AppCatalog(w))
             output.write(Summary.csv(workload: w, result: result, overrides: fixed + p.sets))
             try output.commit()

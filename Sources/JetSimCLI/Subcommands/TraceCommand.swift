@@ -27,6 +27,7 @@ struct TraceCommand: ParsableCommand {
         }
         var plan = RunPlan(workload: workload, cells: [cell], threads: 1)
         plan.usage = try sim.loadUsage()
+        plan.usageUntil = sim.usageUntil
         let catalog = AppCatalog(workload)
         let output = try OutputFile.open(out)
         var text = TraceCSV.header + "\n"
@@ -36,8 +37,8 @@ struct TraceCommand: ParsableCommand {
             let params = workload.deviceClasses[classIndex].parameters(ramKB: cell.ramKB)
             let records = TraceRun.run(cell.policy, catalog: catalog, installed: inputs.installed, timeline: inputs.timeline,
                                        params: params, context: PolicyContext(seed: workload.seed, device: UInt64(d), policies: workload.policies),
-                                       until: workload.fleet.duration)
-            let names: [String] = plan.usage.map { $0.appNames[d] } ?? inputs.installed.map { catalog.names[Int($0)] }
+                                       until: inputs.until)
+            let names: [String] = plan.usage.map { $0.appNames(ofDevice: d) } ?? inputs.installed.map { catalog.names[Int($0)] }
             for r in records {
                 text += TraceCSV.line(r, device: d, appName: { names[Int($0)] },
                                       valueName: { $0 > 0 && Int($0) < UserModel.valueNames.count ? UserModel.valueNames[Int($0)] : nil }) + "\n"

@@ -1,0 +1,221 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads delimited text (CSV by RFC 4180, or tab-separated) record by record, from a
+/// file in 1 MiB blocks or from bytes in memory, working on bytes (no `Character`,
+/// no `String` per field). Memory: one block plus the longest record.
+///
+/// Rules: a UTF-8 byte-order mark at the start is skipped; a record ends at LF, CRLF
+/// or a lone CR; a field that starts with `"` is quoted: it may hold the delimiter,
+/// line breaks and doubled quotes (`""` is one `"`), and after its closing quote only
+/// the delimiter or the end of the record may follow. Unquoted fields are trimmed of
+/// spaces and tabs at both ends (quoted ones are kept as written). Records that are
+/// empty (a blank line) are skipped.
+public struct DelimitedReader: ~Copyable {
+    public enum Failure: Error, Equatable {
+        case unterminatedQuote(line: Int)
+        case textAfterQuote(line: Int)
+        case io(String)
+    }
+
+    let delimiter: UInt8
+    let file: UnsafeMutablePointer<FILE>?
+    var block: UnsafeMutableBufferPointer<UInt8>
+    var pos = 0
+    var end = 0
+    var eof = false
+    /// The line the next record starts on (1-based).
+    public private(set) var nextLine = 1
+    /// The line the current record started on.
+    public private(set) var line = 0
+    /// The current record's fields, unescaped, one after another in `bytes`.
+    public private(set) var bytes = ContiguousArray<UInt8>()
+    /// `bytes[starts[i]..<starts[i+1]]` is field i.
+    var starts = ContiguousArray<Int>()
+
+    static let blockSize = 1 << 20
+
+    /// Reads the file at `path`; nil if it cannot be opened.
+    public init?(path: String, delimiter: UInt8 = UInt8(ascii: ",")) {
+        guard let f = fopen(path, "rb") else { return nil }
+        file = f
+        self.delimiter = delimiter
+        block = .allocate(capacity: Self.blockSize)
+        bytes.reserveCapacity(256)
+        starts.reserveCapacity(16)
+        skipBOM()
+    }
+
+    /// Reads bytes held in memory.
+    public init(bytes source: some Collection<UInt8>, delimiter: UInt8 = UInt8(ascii: ",")) {
+        file = nil
+        self.delimiter = delimiter
+        block = .allocate(capacity: max(1, source.count))
+        _ = block.initialize(from: source)
+        end = source.count
+        eof = true
+        skipBOM()
+    }
+
+    deinit {
+        block.deallocate()
+        if let file { fclose(file) }
+    }
+
+    mutating func skipBOM() {
+        _ = fill(3)
+        if end - pos >= 3 && block[pos] == 0xEF && block[pos + 1] == 0xBB && block[pos + 2] == 0xBF { pos += 3 }
+    }
+
+    /// Makes at least `n` bytes available if the input has them; false at the end.
+    @inline(__always) mutating func fill(_ n: Int = 1) -> Bool {
+        if end - pos >= n { return true }
+        return refill(n)
+    }
+
+    @inline(never) mutating func refill(_ n: Int) -> Bool {
+        guard let file, !eof else { return end - pos >= n }
+        let left = end - pos
+        if left > 0, pos > 0 { memmove(block.baseAddress!, block.baseAddress! + pos, left) }
+        pos = 0
+        end = left
+        while end < n || end == left {
+            let got = fread(block.baseAddress! + end, 1, block.count - end, file)
+            if got == 0 { eof = true; break }
+            end += got
+            if end >= n { break }
+        }
+        return end - pos >= n
+    }
+
+    /// The number of fields in the current record.
+    public var count: Int { starts.count - 1 }
+
+    /// Calls `body` with field `i`'s bytes.
+    @inline(__always) public func withField<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBufferPointer { b in
+            try body(UnsafeBufferPointer(rebasing: b[starts[i]..<starts[i + 1]]))
+        }
+    }
+
+    /// Field `i` as a String (UTF-8, invalid bytes repaired).
+    public func string(_ i: Int) -> String { withField(i) { String(decoding: $0, as: UTF8.self) } }
+
+    /// Reads the next non-empty record; false at the end of the input.
+    public mutating func next() throws(Failure) -> Bool {
+        while true {
+            guard fill() else {
+                if let file, ferror(file) != 0 { throw .io("read error") }
+                return false
+            }
+            bytes.removeAll(keepingCapacity: true)
+            starts.removeAll(keepingCapacity: true)
+            line = nextLine
+            let blank = try readRecord()
+            if !blank { return true }
+        }
+    }
+
+    /// Reads one record (the input has at least one byte). Returns whether it was blank.
+    mutating func readRecord() throws(Failure) -> Bool {
+        let d = delimiter
+        let quote = UInt8(ascii: "\""), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+        var sawContent = false
+        while true {
+            // One field. Skip leading blanks (unless they are the delimiter).
+            starts.append(bytes.count)
+            while fill(), block[pos] == space || block[pos] == tab, block[pos] != d { pos += 1 }
+            if fill(), block[pos] == quote {
+                sawContent = true
+                pos += 1
+                while true {
+                    guard fill() else { throw .unterminatedQuote(line: line) }
+                    let b = block[pos]
+                    pos += 1
+                    if b == quote {
+                        if fill(), block[pos] == quote { bytes.append(quote); pos += 1; continue }
+                        break
+                    }
+                    if b == lf { nextLine += 1 } else if b == cr, !(fill() && block[pos] == lf) { nextLine += 1 }
+                    bytes.append(b)
+                }
+                while fill(), block[pos] == space || block[pos] == tab, block[pos] != d { pos += 1 }
+                guard fill() else { starts.append(bytes.count); nextLine += 1; return false }
+                let b = block[pos]
+                if b == d { pos += 1; continue }
+                if b == lf || b == cr { endLine(); starts.append(bytes.count); return false }
+                throw .textAfterQuote(line: line)
+            }
+            // Unquoted: up to the delimiter or the end of the line.
+            var fieldEnd = bytes.count  // after the last non-blank byte
+            while fill() {
+                let b = block[pos]
+                if b == d || b == lf || b == cr { break }
+                pos += 1
+                bytes.append(b)
+                if b != space && b != tab { fieldEnd = bytes.count; sawContent = true }
+            }
+            bytes.removeSubrange(fieldEnd..<bytes.count)
+            guard fill() else { starts.append(bytes.count); nextLine += 1; return !sawContent && starts.count == 2 }
+            let b = block[pos]
+            if b == d { pos += 1; sawContent = true; continue }
+            endLine()
+            starts.append(bytes.count)
+            return !sawContent && starts.count == 2
+        }
+    }
+
+    /// Consumes LF, CRLF or CR.
+    @inline(__always) mutating func endLine() {
+        if block[pos] == UInt8(ascii: "\r") {
+            pos += 1
+            if fill(), block[pos] == UInt8(ascii: "\n") { pos += 1 }
+        } else {
+            pos += 1
+        }
+        nextLine += 1
+    }
+}
+
+/// Numbers from bytes.
+public enum ByteNumber {
+    /// Non-negative seconds as whole microseconds: `123`, `1.5`, `0.000001` exactly
+    /// (up to 6 decimals), anything else `strtod` accepts (`1e3`, more decimals:
+    /// rounded to the microsecond). Nil if the field is not such a number, is negative,
+    /// not finite, or 1e10 s or more.
+    public static func microseconds(_ f: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let n = f.count
+        if n == 0 { return nil }
+        var i = 0
+        var whole: Int64 = 0
+        let zero = UInt8(ascii: "0")
+        while i < n, f[i] &- zero < 10, i < 11 { whole = whole * 10 + Int64(f[i] &- zero); i += 1 }
+        if i > 0 && i < 11 {
+            if i == n { return whole * 1_000_000 }
+            if f[i] == UInt8(ascii: ".") {
+                var j = i + 1
+                var frac: Int64 = 0
+                var scale: Int64 = 1_000_000
+                while j < n, f[j] &- zero < 10, scale > 1 { scale /= 10; frac += Int64(f[j] &- zero) * scale; j += 1 }
+                if j == n && (j > i + 1 || i > 0) { return whole * 1_000_000 + frac }
+            }
+        }
+        // Slow path: strtod on a NUL-terminated copy.
+        guard n < 64 else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { buf -> Int64? in
+            for k in 0..<n { buf[k] = CChar(bitPattern: f[k]) }
+            buf[n] = 0
+            var endp: UnsafeMutablePointer<CChar>? = nil
+            let x = strtod(buf.baseAddress!, &endp)
+            guard let endp, endp == buf.baseAddress! + n, x.isFinite, x >= 0, x < 1e10 else { return nil }
+            // strtod accepts leading blanks, hex and inf/nan; allow only decimal forms.
+            for k in 0..<n where !(f[k] &- zero < 10 || f[k] == UInt8(ascii: ".") || f[k] == UInt8(ascii: "e")
+                                   || f[k] == UInt8(ascii: "E") || f[k] == UInt8(ascii: "+") || f[k] == UInt8(ascii: "-")) { return nil }
+            return Int64((x * 1e6).rounded())
+        }
+    }
+}

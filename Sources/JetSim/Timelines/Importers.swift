@@ -1,0 +1,114 @@
+import Foundation
+
+/// Converts published app-usage datasets into jetsim's usage CSV
+/// (`device,time_s,app,duration_s`, grouped by device, times from the device's first
+/// event). Odd rows are never dropped silently: each kind is counted in `notes`.
+public enum UsageImporter {
+    public enum Format: String, CaseIterable, Sendable { case lsapp, androidUsagestats = "android-usagestats" }
+
+    public struct Output: Sendable {
+        public var csv = "device,time_s,app,duration_s\n"
+        public var rows = 0
+        /// What was odd and what was done with it, e.g. "3 Opened without Closed: ended at the next event".
+        public var notes: [String] = []
+    }
+
+    struct Event { var time: Double; var app: String; var opens: Bool; var closes: Bool; var line: Int }
+
+    /// Reads `text` (from `source`, for errors) in `format`.
+    public static func convert(_ text: String, format: Format, source: String) throws(InputError) -> Output {
+        var r = DelimitedReader(bytes: Array(text.utf8), delimiter: format == .lsapp ? UInt8(ascii: "\t") : UInt8(ascii: ","))
+        var byDevice: [String: [Event]] = [:], order: [String] = []
+        var header: [String: Int] = [:]
+        var counts: [String: Int] = [:]
+        let needed = format == .lsapp ? ["user_id", "timestamp", "app_name", "event_type"] : ["package", "event_type", "timestamp"]
+        func next() throws(InputError) -> Bool {
+            do { return try r.next() } catch { throw InputError(source: source, line: r.line, "\(error)") }
+        }
+        while try next() {
+            if header.isEmpty {
+                for i in 0..<r.count { header[r.string(i)] = i }
+                for n in needed where header[n] == nil { throw InputError(source: source, line: r.line, key: n, "missing column; expected \(needed.joined(separator: ", "))") }
+                continue
+            }
+            func field(_ n: String) throws(InputError) -> String {
+                let i = header[n]!
+                guard i < r.count else { throw InputError(source: source, line: r.line, key: n, "missing value (the row has \(r.count) fields)") }
+                return r.string(i)
+            }
+            let device = format == .lsapp ? try field("user_id") : (header["device"].map { $0 < r.count ? r.string($0) : "" } ?? "device")
+            let app = try field(format == .lsapp ? "app_name" : "package")
+            let kind = try field("event_type")
+            let stamp = try field("timestamp")
+            let time: Double
+            if format == .lsapp {
+                guard let t = lsappTime(stamp) else { throw InputError(source: source, line: r.line, key: "timestamp", "expected YYYY-MM-DD hh:mm:ss, got '\(stamp)'") }
+                time = t
+            } else {
+                guard let ms = Int64(stamp), ms >= 0 else { throw InputError(source: source, line: r.line, key: "timestamp", "expected milliseconds (a whole number), got '\(stamp)'") }
+                time = Double(ms) / 1000
+            }
+            let opens: Bool, closes: Bool
+            switch kind {
+            case "Opened", "MOVE_TO_FOREGROUND", "ACTIVITY_RESUMED", "1": (opens, closes) = (true, false)
+            case "Closed", "MOVE_TO_BACKGROUND", "ACTIVITY_PAUSED", "2": (opens, closes) = (false, true)
+            case "User Interaction": (opens, closes) = (false, false)
+            case "Broken": (opens, closes) = (false, true); counts["Broken events: ended the app's open use there", default: 0] += 1
+            default: counts["rows of other event types: skipped", default: 0] += 1; continue
+            }
+            if byDevice[device] == nil { order.append(device) }
+            byDevice[device, default: []].append(Event(time: time, app: app, opens: opens, closes: closes, line: r.line))
+        }
+        if header.isEmpty { throw InputError(source: source, "empty: expected a header naming \(needed.joined(separator: ", "))") }
+        var out = Output()
+        for device in order {
+            var events = byDevice[device]!
+            var sorted = true
+            for i in events.indices.dropFirst() where events[i].time < events[i - 1].time { sorted = false }
+            if !sorted {
+                counts["devices with out-of-order timestamps: sorted", default: 0] += 1
+                events = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+            }
+            let start = events[0].time
+            var open: (app: String, time: Double)? = nil
+            func emit(_ app: String, _ from: Double, _ to: Double) {
+                out.csv += "\(CSV.escape(device)),\(fmt(from - start)),\(CSV.escape(app)),\(fmt(max(0, to - from)))\n"
+                out.rows += 1
+            }
+            for e in events {
+                if e.opens {
+                    if let o = open {
+                        if o.app == e.app { continue }  // opened again: the same use goes on
+                        counts["opens of another app while one was open: the open one ended there", default: 0] += 1
+                        emit(o.app, o.time, e.time)
+                    }
+                    open = (e.app, e.time)
+                } else if e.closes {
+                    if let o = open, o.app == e.app { emit(o.app, o.time, e.time); open = nil }
+                    else { counts["closes without a matching open: skipped", default: 0] += 1 }
+                }
+            }
+            if let o = open {
+                counts["opens never closed: a use of zero length", default: 0] += 1
+                emit(o.app, o.time, o.time)
+            }
+        }
+        out.notes = counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        return out
+    }
+
+    static func fmt(_ s: Double) -> String { s == s.rounded() ? String(Int64(s)) : String(format: "%.3f", s) }
+
+    /// `YYYY-MM-DD hh:mm:ss` as seconds since 1970 (UTC).
+    static func lsappTime(_ s: String) -> Double? {
+        let p = s.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }).compactMap { Int($0) }
+        guard p.count == 6, (1...12).contains(p[1]), (1...31).contains(p[2]), p[3] < 24, p[4] < 60, p[5] < 61 else { return nil }
+        // Days from the civil date (Howard Hinnant's algorithm).
+        let y = p[1] <= 2 ? p[0] - 1 : p[0]
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (p[1] + (p[1] > 2 ? -3 : 9)) + 2) / 5 + p[2] - 1
+        let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
+        return Double(days * 86_400 + p[3] * 3_600 + p[4] * 60 + p[5])
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import JetSim
+
+/// `jetsim import`: a published usage dataset to jetsim's usage CSV.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Convert a published app-usage dataset (LSApp, Android UsageStats) to a usage CSV for --usage.",
+        discussion: """
+            lsapp: tab-separated user_id, session_id, timestamp (YYYY-MM-DD hh:mm:ss), app_name, \
+            event_type (Opened, Closed, User Interaction, Broken). android-usagestats: CSV with \
+            package, event_type (MOVE_TO_FOREGROUND/MOVE_TO_BACKGROUND or ACTIVITY_RESUMED/ACTIVITY_PAUSED), \
+            timestamp (ms), and optionally device. Odd rows are counted on stderr, never dropped silently.
+            """
+    )
+
+    @Option(name: .long, help: "lsapp or android-usagestats.") var format: String
+    @Argument(help: "The dataset file.") var input: String
+    @Option(name: .long, help: "Write the usage CSV here (- for stdout).") var out: String = "-"
+
+    func run() throws {
+        guard let f = UsageImporter.Format(rawValue: format) else {
+            throw BadInput(description: "--format: expected lsapp or android-usagestats, got '\(format)'")
+        }
+        let output = try OutputFile.open(out)
+        let r: UsageImporter.Output
+        do { r = try UsageImporter.convert(try readInput(input), format: f, source: input) } catch let e as InputError {
+            throw BadInput(description: e.description)
+        }
+        for n in r.notes { FileHandle.standardError.write(Data("jetsim import: \(input): \(n)\n".utf8)) }
+        output.write(r.csv)
+        try output.commit()
+    }
+}

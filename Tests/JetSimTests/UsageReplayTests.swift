@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+import SimKernel
+@testable import JetSim
+
+/// The usage trace reader: RFC 4180 CSV read as bytes, the grouping rule, and
+/// replays whose LRU and Belady miss counts can be counted by hand.
+@Suite("Usage trace streaming and replay")
+struct UsageStreamTests {
+    /// All records of `text`, as strings.
+    static func records(_ text: String, delimiter: Character = ",") throws -> [[String]] {
+        var r = DelimitedReader(bytes: Array(text.utf8), delimiter: delimiter.asciiValue!)
+        var out: [[String]] = []
+        while try r.next() { out.append((0..<r.count).map { r.string($0) }) }
+        return out
+    }
+
+    @Test("CSV: LF, CRLF and lone CR end records; blank lines are skipped")
+    func lineEnds() throws {
+        #expect(try UsageStreamTests.records("a,b\nc,d\r\ne,f\rg,h") == [["a", "b"], ["c", "d"], ["e", "f"], ["g", "h"]])
+        #expect(try UsageStreamTests.records("a\n\n\r\n  \nb\n") == [["a"], ["b"]])
+    }
+
+    @Test("CSV: a UTF-8 byte-order mark is skipped, only at the start")
+    func bom() throws {
+        #expect(try UsageStreamTests.records("\u{FEFF}device,x\n1,2\n") == [["device", "x"], ["1", "2"]])
+        #expect(try UsageStreamTests.records("a\n\u{FEFF}b\n")[1] == ["\u{FEFF}b"])
+    }
+
+    @Test("CSV: quoted fields hold commas, doubled quotes and line breaks")
+    func quoting() throws {
+        #expect(try UsageStreamTests.records("\"a,b\",c\n") == [["a,b", "c"]])
+        #expect(try UsageStreamTests.records("\"say \"\"hi\"\"\",x\n") == [["say \"hi\"", "x"]])
+        #expect(try UsageStreamTests.records("\"two\nlines\",x\r\ny,z\n") == [["two\nlines", "x"], ["y", "z"]])
+        #expect(try UsageStreamTests.records("\"\",x\n") == [["", "x"]])
+        #expect(try UsageStreamTests.records("a,\n") == [["a", ""]])
+    }
+
+    @Test("CSV: line numbers count the breaks inside quotes")
+    func lineNumbers() throws {
+        var r = DelimitedReader(bytes: Array("h\n\"a\nb\"\n\nc\n".utf8))
+        #expect(try r.next() && r.line == 1)
+        #expect(try r.next() && r.line == 2)
+        #expect(try r.next() && r.line == 5)
+    }
+
+    @Test("CSV: an unclosed quote and text after a closing quote are errors with their line")
+    func quoteErrors() throws {
+        #expect(throws: DelimitedReader.Failure.unterminatedQuote(line: 2)) { try UsageStreamTests.records("a\n\"b,c\n") }
+        #expect(throws: DelimitedReader.Failure.textAfterQuote(line: 1)) { try UsageStreamTests.records("\"a\"b,c\n") }
+    }
+
+    @Test("CSV: unquoted fields are trimmed of blanks; tab-separated input keeps its empty fields")
+    func trimAndTabs() throws {
+        #expect(try UsageStreamTests.records(" a , b \n") == [["a", "b"]])
+        #expect(try UsageStreamTests.records("a\t\tb\n", delimiter: "\t") == [["a", "", "b"]])
+    }
+
+    @Test("CSV: a file is read in blocks with the same records as from memory")
+    func fromFile() throws {
+        var text = "device,time_s,app,duration_s\n"
+        for i in 0..<100_000 { text += "\"d,\(i / 1000)\",\(i),app\(i % 7),1\r\n" }
+        let path = NSTemporaryDirectory() + "jetsim-usage-\(getpid()).csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var s = try UsageStream(path: path)
+        var devices = 0, rows = 0
+        while let b = try s.nextBatch(rows: 10_000) { devices += b.devices.count; rows += b.rows }
+        #expect(devices == 100 && rows == 100_000)
+    }
+
+    @Test("seconds parse exactly to the microsecond")
+    func numbers() {
+        func us(_ s: String) -> Int64? { Array(s.utf8).withUnsafeBufferPointer { ByteNumber.microseconds($0) } }
+        #expect(us("0") == 0)
+        #expect(us("12") == 12_000_000)
+        #expect(us("1.5") == 1_500_000)
+        #expect(us("0.000001") == 1)
+        #expect(us("3.") == 3_000_000)
+        #expect(us("1e3") == 1_000_000_000)
+        #expect(us("-1") == nil)
+        #expect(us("x") == nil)
+        #expect(us("inf") == nil)
+        #expect(us("0x10") == nil)
+        #expect(us("1e10") == nil)
+        #expect(us("") == nil)
+    }
+
+    @Test("a trace must be grouped by device; a device that comes back is an error naming the line")
+    func grouping() throws {
+        let text = "device,time_s,app,duration_s\na,0,x,1\nb,0,x,1\na,5,y,1\n"
+        #expect(throws: InputError(source: "t.csv", line: 4, key: "device",
+                                   "device 'a' comes back after other devices (its rows ended at line 2); the trace must be grouped by device: all of a device's rows together")) {
+            try UsageReplay.parse(text, source: "t.csv")
+        }
+    }
+
+    @Test("rows of a device in any time order are sorted, equal times kept in file order")
+    func sorting() throws {
+        let u = try UsageReplay.parse("device,time_s,app,duration_s\nd,50,late,1\nd,0,first,1\nd,0,second,1\n", source: "t")
+        #expect(u.uses(ofDevice: 0).map(\.time) == [.zero, .zero, .seconds(50)])
+        #expect(u.uses(ofDevice: 0).map { u.appNames[0][Int($0.app)] } == ["first", "second", "late"])
+    }
+
+    @Test("bad rows name the file, line and column")
+    func badRows() {
+        #expect(throws: InputError(source: "t", line: 1, key: "duration_s", "missing column; the header must name at least device,time_s,app,duration_s")) {
+            try UsageReplay.parse("device,time_s,app\n", source: "t")
+        }
+        #expect(throws: InputError(source: "t", line: 3, key: "time_s", "expected seconds (a non-negative number below 1e10), got '-3'")) {
+            try UsageReplay.parse("device,time_s,app,duration_s\nd,0,a,1\nd,-3,a,1\n", source: "t")
+        }
+        #expect(throws: InputError(source: "t", line: 2, key: "app", "missing value (the row has 2 fields)")) {
+            try UsageReplay.parse("device,time_s,app,duration_s\nd,0\n", source: "t")
+        }
+        #expect(throws: InputError(source: "t", "no rows after the header")) {
+            try UsageReplay.parse("\u{FEFF}device,time_s,app,duration_s\r\n", source: "t")
+        }
+    }
+
+    @Test("a device's span is the end of its last use plus the lock gap")
+    func span() throws {
+        let u = try UsageReplay.parse("device,time_s,app,duration_s\nd,0,a,100\nd,50,b,10\n", source: "t")
+        // b waits for a: 100..110, then lock at 111, then the lock gap.
+        #expect(u.span(ofDevice: 0, fixed: nil) == .seconds(111 + 60))
+        #expect(u.span(ofDevice: 0, fixed: .seconds(5)) == .seconds(5))
+        #expect(u.rowsPast(.seconds(100), device: 0) == 1)
+    }
+
+    /// Replays device 0 of `csv` on equal apps of which `slots` fit (thresholds at
+    /// zero, so the resident apps are a cache of `slots`); returns the cold launches
+    /// (first launches included: the misses).
+    static func misses(_ csv: String, slots: Int, policy: PolicyID) throws -> Int {
+        let usage = try UsageReplay.parse(csv, source: "t")
+        var w = try WorkloadDecoder.load(defaultWorkloadText, source: "default")
+        w.fleet.duration = .days(1)
+        var installed = ContiguousArray<Int32>(), timeline = Timeline()
+        usage.build(device: 0, catalog: AppCatalog(w), duration: usage.span(ofDevice: 0, fixed: nil), installed: &installed, timeline: &timeline)
+        var sc = Scenario(source: "t")
+        sc.policy = policy
+        let appKB: Int64 = 1_536 * 1_024 / Int64(slots) - 1_024
+        sc.params = DeviceParameters(ramKB: 2 * 1_048_576, osReserveKB: 512 * 1_024, warningAvailablePct: 0,
+                                     criticalAvailablePct: 0, killTargetAvailablePct: 0, perAppLimitPct: 100)
+        for name in usage.appNames[0] {
+            sc.appNames.append(name)
+            sc.profiles.append(AppProfile(activeKB: appKB, backgroundKB: appKB, suspendedKB: appKB, save: .never, unsavedEditsPerMinute: 0))
+        }
+        sc.actions = Array(timeline.actions)
+        sc.endTime = usage.span(ofDevice: 0, fixed: nil)
+        let m = ScenarioRunner.run(sc, checkInvariants: false).metrics
+        return m[.coldRelaunches] + usage.appNames[0].count
+    }
+
+    @Test("the oracle is exactly Belady, ties by position: A B C A B C at t=0 with 2 slots")
+    func beladyTies() throws {
+        let csv = "device,time_s,app,duration_s\n" + ["A", "B", "C", "A", "B", "C"].map { "d,0,\($0),0" }.joined(separator: "\n")
+        #expect(try UsageStreamTests.misses(csv, slots: 2, policy: PolicyID(Oracle.self)) == 4)
+    }
+
+    @Test("a hand-countable trace: 1 2 3 4 1 2 5 1 2 3 4 5 with 3 slots, LRU 10 misses, Belady 7")
+    func textbook() throws {
+        let refs = [1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5]
+        let csv = "device,time_s,app,duration_s\n" + refs.enumerated().map { "d,\($0.offset * 30),app\($0.element),10" }.joined(separator: "\n")
+        #expect(try UsageStreamTests.misses(csv, slots: 3, policy: PolicyID(LRU.self)) == 10)
+        #expect(try UsageStreamTests.misses(csv, slots: 3, policy: PolicyID(Oracle.self)) == 7)
+    }
+
+    @Test("workload comments that say how many apps fit say what the device does at the critical level")
+    func capacityClaims() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Workloads")
+        var checked = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) where file.hasSuffix(".yaml") {
+            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            let claim = /(\d+) apps of (\d+) MB fit/
+            for m in text.matches(of: claim) {
+                let w = try WorkloadDecoder.load(text, source: file)
+                let n = Int(m.1)!, mb = Int64(m.2)!
+                for c in w.deviceClasses {
+                    let p = c.parameters()
+                    let fit = (p.ramKB - p.osReserveKB - p.criticalKB) / (mb * 1_024)
+                    #expect(Int(fit) == n, "\(file): says \(n) apps of \(mb) MB fit; \(fit) do in class \(c.name)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 1)
+    }
+}
