@@ -231,12 +231,12 @@ struct UserModelTests {
         _ = a
     }
 
-    @Test("the oracle's next-use times point at the next launch of the same app")
+    @Test("the oracle's next-use ranks point at the next launch of the same app")
     func nextUse() {
         let t = Self.timeline(Workload(), device: 1)
         for (i, a) in t.actions.enumerated() where a.kind.isUse {
-            let next = t.actions[(i + 1)...].first { $0.kind.isUse && $0.app == a.app }
-            #expect(t.nextUseAfter[i] == (next?.time ?? .never))
+            let next = t.actions.indices[(i + 1)...].first { t.actions[$0].kind.isUse && t.actions[$0].app == a.app }
+            #expect(t.nextUseAfter[i] == (next.map { SimTime(microseconds: Int64($0)) } ?? .never))
         }
     }
 }
