@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Fuzz the jetsim binary with hostile input: random and boundary values for every
-# workload key (enumerated from the schema table through `jetsim validate
-# --print-keys`-free means: the key reference in Workloads/README.md, which is
-# generated from the table), every run flag, random scenario lines and tampered shard
-# states. Fails on a trap (exit 132/134/139), a hang (time limit), a leftover
+# Fuzz the jetsim binary with hostile input: for every workload key (enumerated from
+# the schema table by `jetsim validate --keys`), the ends of its range, random values
+# inside it, values just outside it and hostile text; every run flag; random scenario
+# lines; random usage rows (quoted fields, CRLF, lone CR); tampered shard states. Fails on a trap (exit 132/134/139), a hang (time limit), a leftover
 # temporary file, or an exit code other than 0, 1 or 2.
 #
 #   scripts/fuzz.sh [--jetsim PATH] [--seconds S] [--seed N]
@@ -25,19 +24,33 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cd "$work"
 limit=20   # seconds per case: a case that takes longer is a hang
 cases=0; failures=0
-# Keys with their ranges, from the schema table (the generated key reference).
-mapfile -t rows < <(grep -E '^\| `[a-z_.]+` \|' "$OLDPWD/Workloads/README.md" 2>/dev/null || grep -hE '^\| `[a-z_.]+` \|' "$(dirname "$jetsim")/../../Workloads/README.md")
-keys=(); lows=(); highs=()
-for r in "${rows[@]}"; do
-  k=$(sed -E 's/^\| `([^`]+)`.*/\1/' <<<"$r")
-  range=$(grep -oE 'in -?[0-9.e+]+\.\.\.-?[0-9.e+]+' <<<"$r" | head -1)
-  k=${k/device_classes./device_classes.0.}; k=${k/catalog.archetypes./catalog.archetypes.0.}
-  keys+=("$k"); lows+=("${range#in }"); highs+=("")
-done
-values_for() {  # boundary and random values for a key with range LOW...HIGH
-  local r="$1" lo hi
-  if [ -n "$r" ]; then lo=${r%%...*}; hi=${r##*...}; echo "$lo $hi"; fi
-  echo "0 -1 1e308 -1e308 nan .inf 9223372036854775807 18446744073709551616 1e-300 '' x [] {} {lognormal:{median:1e12,sigma:20}} {uniform:[0,1e12]} {exponential:{mean:1e12}}"
+# Every key with its kind and range, from the schema table itself
+# (`jetsim validate --keys`: key, type, min, max, tab-separated).
+keys=(); types=(); lows=(); highs=()
+while IFS=$'\t' read -r k t lo hi; do
+  keys+=("$k"); types+=("$t"); lows+=("$lo"); highs+=("$hi")
+done < <("$jetsim" validate --keys)
+[ ${#keys[@]} -gt 0 ] || { echo "fuzz.sh: $jetsim validate --keys listed no keys" >&2; exit 2; }
+hostile=(0 -1 1e308 -1e308 nan .inf 9223372036854775807 18446744073709551616 1e-300 "''" x "[]" "{}" "&a x" "*a"
+         "{lognormal: {median: 1e12, sigma: 20}}" "{uniform: [0, 1e12]}" "{exponential: {mean: 1e12}}" "{empirical: [0, 1e12]}")
+value_for() {  # a value for key $1: an end of its range, a random value inside, just outside, or hostile
+  local i=$1 lo=${lows[$1]} hi=${highs[$1]} t=${types[$1]} v
+  if [ "$lo" = "-" ] || [ $((RANDOM % 5)) = 0 ]; then v=${hostile[$((RANDOM % ${#hostile[@]}))]}; echo "$v"; return; fi
+  local r=$RANDOM$RANDOM
+  case $((RANDOM % 7)) in
+    0) v=$lo;; 1) v=$hi;;
+    2) v=$(awk -v a="$lo" -v b="$hi" -v r="$r" 'BEGIN { printf "%.17g", a + (b - a) * (r % 1000003) / 1000003 }');;
+    3) v=$(awk -v a="$lo" -v b="$hi" -v r="$r" 'BEGIN { if (a <= 0) a = 1e-6; if (b <= a) b = a * 2; printf "%.17g", exp(log(a) + (log(b) - log(a)) * (r % 1000003) / 1000003) }');;
+    4) if [ "$t" = "whole number" ]; then v=$(awk -v a="$lo" 'BEGIN { printf "%.0f", a - 1 }'); else v=$(awk -v a="$lo" 'BEGIN { printf "%.17g", a - (a == 0 ? 1e-9 : (a < 0 ? -a : a) * 1e-6) }'); fi;;
+    5) if [ "$t" = "whole number" ]; then v=$(awk -v b="$hi" 'BEGIN { printf "%.0f", b + 1 }'); else v=$(awk -v b="$hi" 'BEGIN { printf "%.17g", b + (b == 0 ? 1e-9 : b * 1e-6) }'); fi;;
+    6) if [ "$t" = "distribution" ]; then
+         case $((RANDOM % 3)) in
+           0) v="{uniform: [$lo, $hi]}";; 1) v="{lognormal: {median: $hi, sigma: $((RANDOM % 21))}}";; 2) v="{exponential: {mean: $hi}}";;
+         esac
+       else v=$hi; fi;;
+  esac
+  case "$t" in list*) v="[$v]";; esac
+  echo "$v"
 }
 check() {  # $1 = exit code, $2.. = description
   local rc=$1; shift
@@ -55,12 +68,11 @@ run() {  # run jetsim with a time limit
 start=$(date +%s)
 base=(run --devices 3 --quiet --policy lru --ram 2GB)
 while [ $(( $(date +%s) - start )) -lt "$seconds" ]; do
-  case $((RANDOM % 6)) in
-  0|1)  # a workload key at a boundary or a hostile value
-    i=$((RANDOM % ${#keys[@]})); k=${keys[$i]}
-    read -ra vs <<<"$(values_for "${lows[$i]}" | tr '\n' ' ')"
-    v=${vs[$((RANDOM % ${#vs[@]}))]}
-    run "${base[@]}" --set "$k=$v" --out o.csv; check $? "--set $k=$v"
+  case $((RANDOM % 7)) in
+  0|1)  # a workload key at an end of its range, inside it, just outside it, or hostile
+    i=$((RANDOM % ${#keys[@]})); k=${keys[$i]}; v=$(value_for "$i")
+    extra=(); [ $((RANDOM % 3)) = 0 ] && { j=$((RANDOM % ${#keys[@]})); extra=(--set "${keys[$j]}=$(value_for "$j")"); }
+    run "${base[@]}" --set "$k=$v" "${extra[@]}" --out o.csv; check $? "--set $k=$v ${extra[*]}"
     ;;
   2)  # flags with hostile values
     flags=(--devices --threads --seed --ram --shard --out --perf --per-device --duration-days --format)
@@ -91,6 +103,20 @@ while [ $(( $(date +%s) - start )) -lt "$seconds" ]; do
     mkdir -p ro; chmod 555 ro
     o=${outs[$((RANDOM % ${#outs[@]}))]}
     run "${base[@]}" --out "$o"; check $? "--out $o"
+    ;;
+  6)  # random usage rows: CSV with quoted fields, CRLF or CR, hostile numbers
+    {
+      [ $((RANDOM % 4)) != 0 ] && echo "device,time_s,app,duration_s"
+      for _ in $(seq $((RANDOM % 30))); do
+        ds=("d$((RANDOM % 3))" "\"d,$((RANDOM % 3))\"" "\"a \"\"q\"\"\"" "" "\"two
+lines\"")
+        ts=($((RANDOM * RANDOM)) $RANDOM.5 -1 1e300 nan 9223372036854775807 "" x 0)
+        as=(mail maps "\"app,x\"" "" game-0001)
+        us=($((RANDOM % 600)) 0 -5 1e308 .inf "" 9223372036854775807)
+        echo "${ds[$((RANDOM % ${#ds[@]}))]},${ts[$((RANDOM % ${#ts[@]}))]},${as[$((RANDOM % ${#as[@]}))]},${us[$((RANDOM % ${#us[@]}))]}"
+      done
+    } | case $((RANDOM % 3)) in 0) sed 's/$/\r/';; 1) tr '\n' '\r';; *) cat;; esac > u.csv
+    run run --usage u.csv --quiet --policy lru --ram 2GB --out o.csv; check $? "usage $(head -c 300 u.csv | tr '\n\r' '|~')"
     ;;
   esac
 done

@@ -88,7 +88,11 @@ public struct AppRuntime: Sendable, Equatable {
 /// value. Fixed size (15 bytes): nothing allocated per event.
 public struct HeldEvents: Sendable, Equatable {
     @usableFromInline var values: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0)
-    @usableFromInline var counts: (UInt16, UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0, 0)
+    /// 32 bits per kind: exact for every run the schema accepts (a synthetic device
+    /// makes at most `Workload.maxActionsPerDevice`, 50 million, actions; a scenario
+    /// at most `Scenario.maxNotifiesPerApp` notifies to one app). Issue 11: 16 bits
+    /// saturated silently past 65,535 held events.
+    @usableFromInline var counts: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
 
     public init() {}
 

@@ -30,9 +30,9 @@ public struct Scenario: Sendable {
     var notifyLines: [Int: Int] = [:]
     /// Ids a held event's value can take (`HeldEvents` stores it in a UInt8).
     public static let maxNotifyValues = Int(UInt8.max) + 1
-    /// Events one app can hold (`HeldEvents` counts them in a UInt16 per kind); a
+    /// Events one app can hold (`HeldEvents` counts them in a UInt32 per kind); a
     /// scenario gives at most this many `notify` lines to one app, so no count saturates.
-    public static let maxNotifiesPerApp = Int(UInt16.max)
+    public static let maxNotifiesPerApp = Int(UInt32.max)
     /// When the run stops.
     public var endTime: SimTime = .zero
 
@@ -307,7 +307,7 @@ public struct Scenario: Sendable {
             try noMore(4)
             var value: Int32 = 0
             if app >= 0 {
-                // An app holds its events' count in 16 bits (`HeldEvents`): past that
+                // An app holds its events' count in 32 bits (`HeldEvents`): past that
                 // the count would saturate, so a scenario may not reach it.
                 sc.notifyLines[Int(app), default: 0] += 1
                 if sc.notifyLines[Int(app)]! > Scenario.maxNotifiesPerApp {

@@ -125,6 +125,18 @@ struct ReferenceRow {
     var type: String
     var doc: String
     var source: String
+    /// The knob's own kind and valid range, for `Schema.keyTable()`.
+    var kind = ""
+    var range: ClosedRange<Double>? = nil
+}
+
+/// One line of `jetsim validate --keys`: a key as `--set` takes it (list keys for
+/// element 0), its kind and the ends of its range exactly as a file writes them.
+public struct KeyRange: Sendable {
+    public var key: String
+    public var type: String
+    public var min: String?
+    public var max: String?
 }
 
 // MARK: Knob kinds
@@ -583,7 +595,8 @@ public enum Schema {
                 case .omitted: def = ""
                 }
             }
-            out.append(ReferenceRow(key: key, defaultText: def, type: type, doc: k.doc, source: k.source))
+            out.append(ReferenceRow(key: key, defaultText: def, type: type, doc: k.doc, source: k.source,
+                                    kind: k.type, range: k.type == "word" ? nil : k.range))
         }
         return out
     }
@@ -613,6 +626,25 @@ public enum Schema {
     /// Every key path of the reference (list elements without their name).
     public static func referenceKeys() -> [String] {
         referenceTables().flatMap { $0.rows.map(\.key) }
+    }
+
+    /// Every key of the table with its kind and range (`jetsim validate --keys`, the
+    /// fuzz harness, the extremes test). The key is the `--set` path: a list's keys
+    /// are given for its first element (`device_classes.0.ram_mb`).
+    public static func keyTable() -> [KeyRange] {
+        referenceTables().flatMap(\.rows).map { r in
+            var key = r.key
+            for list in ["device_classes.", "catalog.archetypes."] where key.hasPrefix(list) {
+                key = list + "0." + key.dropFirst(list.count)
+            }
+            func text(_ x: Double) -> String {
+                // Whole-number keys print exactly (the seed's top is UInt64.max, which
+                // a Double rounds up to 2^64).
+                if r.kind == "whole number" { return x >= 0x1p64 ? String(UInt64.max) : String(Int64(x)) }
+                return WorkloadDecoder.format(x)
+            }
+            return KeyRange(key: key, type: r.kind, min: r.range.map { text($0.lowerBound) }, max: r.range.map { text($0.upperBound) })
+        }
     }
 
     /// The key reference of `Workloads/README.md`, generated from the table.

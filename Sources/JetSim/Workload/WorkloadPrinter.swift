@@ -30,6 +30,20 @@ public enum WorkloadPrinter {
         let safe = s.allSatisfy { $0.isLetter || $0.isNumber || "-_.+".contains($0) } && !s.isEmpty
             && Double(s) == nil && !["auto", "null", "true", "false", "yes", "no", "~"].contains(s.lowercased())
         if safe { return s }
-        return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        // YAML folds a raw line break inside double quotes into a space (issue 11: a
+        // name with a newline merged into a different CSV): escape every control character.
+        var o = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\\": o += "\\\\"
+            case "\"": o += "\\\""
+            case "\n": o += "\\n"
+            case "\r": o += "\\r"
+            case "\t": o += "\\t"
+            case _ where u.value < 0x20 || u.value == 0x7F: o += "\\x" + (u.value < 0x10 ? "0" : "") + String(u.value, radix: 16)
+            default: o.unicodeScalars.append(u)
+            }
+        }
+        return o + "\""
     }
 }

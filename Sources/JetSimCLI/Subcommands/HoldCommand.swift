@@ -27,7 +27,19 @@ struct HoldCommand: ParsableCommand {
 
     func validate() throws {
         guard pending >= 1 else { throw ValidationError("--pending must be at least 1") }
+        // Issue 11: a queue the engine cannot hold is refused here, not trapped on
+        // (pending + 1 overflowing, or an allocation larger than the machine).
+        guard pending <= Self.maxPending else {
+            throw ValidationError("--pending \(pending) is more than the engine can hold here: at most \(Self.maxPending) (event ids are 32 bits; the queue, \(Self.entryBytes) bytes per event, must fit in half of this machine's \(ProcessInfo.processInfo.physicalMemory >> 20) MiB)")
+        }
         guard holds >= 1 else { throw ValidationError("--holds must be at least 1") }
+    }
+
+    /// Bytes per pending event in the engine's queue.
+    static let entryBytes = MemoryLayout<EventQueue<UInt32>.Entry>.stride
+    /// The most pending events: ids are UInt32, and the queue must fit in half the RAM.
+    static var maxPending: Int {
+        min(Int(UInt32.max), Int(ProcessInfo.processInfo.physicalMemory / 2) / entryBytes)
     }
 
     func run() throws {

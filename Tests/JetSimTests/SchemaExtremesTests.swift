@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import SimKernel
+import JetSim
+
+/// Issue 11: a range is valid only if the model can run every value in it. Each key
+/// of the schema table, at the minimum and at the maximum of its range, is decoded and
+/// run on a tiny fleet through the library: no trap, and a summary with no NaN, no
+/// infinity and no negative figure. A value refused by a check across keys (an OS
+/// reserve as large as the RAM, a waking window that ends before it starts) must be
+/// refused with an error that names the key.
+@Suite("every workload key at the ends of its range")
+struct SchemaExtremesTests {
+    /// Keys without a numeric range (words, presets, tagged values, groups): the test
+    /// fails if a key with no range appears that is not listed here, so a new numeric
+    /// knob cannot escape the extremes run by forgetting its range.
+    static let unranged: Set<String> = [
+        "name", "run.policies", "device_classes.0.name", "device_classes.0.ios",
+        "catalog.archetypes.0.name", "catalog.archetypes.0.modes", "catalog.archetypes.0.save_strategy",
+        "user.app_choice",
+    ]
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var key: String
+        var value: String
+        var testDescription: String { "\(key)=\(value)" }
+    }
+
+    static let cases: [Case] = Schema.keyTable().flatMap { k -> [Case] in
+        guard let lo = k.min, let hi = k.max else { return [] }
+        let wrap: (String) -> String = k.type.hasPrefix("list") ? { "[\($0)]" } : { $0 }
+        return [Case(key: k.key, value: wrap(lo)), Case(key: k.key, value: wrap(hi))]
+    }
+
+    @Test("the key table lists every key of the reference, and every key without a range is a known non-number")
+    func tableIsComplete() {
+        let table = Schema.keyTable()
+        #expect(table.count == Schema.referenceKeys().count)
+        let noRange = Set(table.filter { $0.min == nil }.map(\.key))
+        #expect(noRange == Self.unranged)
+        // The seed's top is exact (a Double would print 2^64, which the decoder refuses).
+        #expect(table.first { $0.key == "seed" }?.max == "18446744073709551615")
+        #expect(Self.cases.count == 2 * (table.count - Self.unranged.count))
+    }
+
+    /// The rates that make events; zeroed for the longest run so it stays tiny.
+    static let rates = ["sessions_per_day", "calls_per_day", "sms_per_day", "alerts_per_day", "switcher_removals_per_day",
+                        "locale_changes_per_day", "notifications_per_day", "location_changes_per_day"].map { "user.\($0)=0" }
+
+    @Test("decoded and run on a tiny fleet: no trap, sane summary; or refused naming the key", arguments: cases)
+    func extreme(_ c: Case) throws {
+        var overrides = ["fleet.devices=2", "fleet.duration_days=0.05"]
+        if c.key == "fleet.duration_days" { overrides += Self.rates }
+        overrides.append("\(c.key)=\(c.value)")
+        let w: Workload
+        do {
+            w = try WorkloadDecoder.load(defaultWorkloadText, source: "extremes", overrides: overrides)
+        } catch {
+            // Refused by a check across keys: the message names a key of the section.
+            let leaf = c.key.split(separator: ".").last.map(String.init) ?? c.key
+            let section = c.key.split(separator: ".").first.map(String.init) ?? c.key
+            #expect(error.description.contains(leaf) || error.description.contains(section),
+                    "refused without naming \(c.key): \(error.description)")
+            #expect(Self.refusedOnPurpose.contains(c.testDescription), "unexpectedly refused: \(error.description)")
+            return
+        }
+        var plan = RunPlan(workload: w, cells: [Cell(policy: PolicyID(rawValue: "lru")!, ramKB: nil),
+                                                Cell(policy: PolicyID(rawValue: "jetsam-bands")!, ramKB: nil)], threads: 1)
+        // The largest fleet is decoded whole and run as one shard of two devices.
+        if w.fleet.devices > 2 { plan.shardCount = w.fleet.devices / 2 }
+        let r = FleetRunner.run(plan, catalog: AppCatalog(w))
+        #expect(r.accumulators.count == 2)
+        for a in r.accumulators {
+            for counter in Counter.allCases { #expect(a[counter] >= 0, "\(counter) is \(a[counter])") }
+        }
+        let csv = Summary.csv(workload: w, result: r)
+        let lines = csv.split(separator: "\n")
+        #expect(lines.count == 3)
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false)
+        for (line, a) in zip(lines.dropFirst(), r.accumulators) {
+            for (name, field) in zip(header, line.split(separator: ",", omittingEmptySubsequences: false)) {
+                guard let x = Double(field) else { continue }
+                // Relaunch figures are nan, as documented, only when there was no relaunch.
+                if x.isNaN && name.hasPrefix("relaunch_") && a[.relaunches] == 0 { continue }
+                // A 95% interval from one device is undefined (nan), never a number.
+                if x.isNaN && name.hasSuffix("_ci95") && w.fleet.devices < 2 { continue }
+                #expect(x.isFinite && x >= 0, "summary \(name)=\(field) in \(line)")
+            }
+        }
+    }
+
+    @Test("held-event counts are exact for every accepted run: a device's actions fit the 32-bit counter")
+    func heldCountsFit() {
+        #expect(Workload.maxActionsPerDevice < Double(UInt32.max))
+        var h = HeldEvents()
+        for _ in 0..<70_000 { h.hold(.orientation, value: 3) }
+        #expect(h.count(.orientation) == 70_000)
+        #expect(h.value(.orientation) == 3)
+        #expect(h.total == 70_000)
+    }
+
+    /// Extremes refused by a check across keys, each for a reason the message gives.
+    static let refusedOnPurpose: Set<String> = [
+        "device_classes.0.os_reserve_mb=1048576",   // at or above the RAM: every launch would fail
+        "device_classes.0.critical_available_pct=100",  // above the kill target
+        "device_classes.0.kill_target_available_pct=0",  // below the critical level
+        "user.wake_hour=24", "user.sleep_hour=0",   // the waking window would be empty
+        "catalog.archetypes.0.share=0",             // shares must add up to more than 0 (when it is the only one weighted)
+        "device_classes.0.share=0",
+    ]
+}
