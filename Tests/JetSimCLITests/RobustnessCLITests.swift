@@ -32,6 +32,11 @@ struct RobustnessCLITests {
         #expect(atRAM.status == 2)
         #expect(atRAM.stderr.contains("os_reserve_mb"), "\(atRAM.stderr)")
         #expect(atRAM.stderr.contains("must be smaller than the RAM"), "\(atRAM.stderr)")
+        // A --ram that the class's reserve fills: refused too (the reserve was clamped
+        // below the RAM and the run went on with nothing for the apps).
+        let belowReserve = try CLI.run(Self.tiny + ["--ram", "1GB", "--set", "device_classes.0.os_reserve_mb=1500", "--out", dir + "/b.csv"])
+        #expect(belowReserve.status == 2)
+        #expect(belowReserve.stderr.contains("is not more than the OS reserve (1500MB) of device class"), "\(belowReserve.stderr)")
         #expect(CLI.files(in: dir).isEmpty)
     }
 

@@ -65,8 +65,10 @@ struct SimulationOptions: ParsableArguments {
         }
         let rams: [Int64?] = ram.map { $0.kilobytes.map { $0 } } ?? (w.run.ramKB.isEmpty ? [nil] : w.run.ramKB.map { $0 })
         for r in rams.compactMap({ $0 }) {
-            for c in w.deviceClasses where c.parameters(ramKB: r).osReserveKB >= r {
-                throw BadInput(description: "--ram: \(SizeText.mebibytes(r))MB leaves nothing beside the OS reserve of device class \(c.name)")
+            // The class's own reserve as written: parameters() clamps it below the RAM.
+            for c in w.deviceClasses where (c.osReserveKB ?? c.parameters(ramKB: r).osReserveKB) >= r {
+                let reserve = SizeText.mebibytes(c.osReserveKB ?? c.parameters(ramKB: r).osReserveKB)
+                throw BadInput(description: "--ram: \(SizeText.mebibytes(r))MB is not more than the OS reserve (\(reserve)MB) of device class \(c.name): nothing would be left for apps")
             }
         }
         return rams.flatMap { r in policies.map { Cell(policy: $0, ramKB: r) } }
