@@ -9,9 +9,15 @@ import Synchronization
 public enum FleetRunner {
     public static let chunkSize = 8
 
+    /// Devices per chunk: replayed devices can be long (a whole trace's rows for
+    /// one device) and a batch holds few of them, so they go one by one, or two
+    /// workers would wait on the last chunk of 8.
+    static func chunkSize(_ plan: RunPlan) -> Int { plan.usage != nil ? 1 : chunkSize }
+
     public static func run(_ plan: RunPlan, catalog: AppCatalog, progress: RunProgress? = nil,
                            perDeviceSink: PerDeviceSink? = nil) -> FleetResult {
         let devices = Array(plan.shardDevices)
+        let chunkSize = Self.chunkSize(plan)
         let chunks = (devices.count + chunkSize - 1) / chunkSize
         let threads = max(1, min(plan.threads, max(1, chunks)))
         let next = Atomic<Int>(0)

@@ -151,15 +151,26 @@ public struct DelimitedReader: ~Copyable {
                 throw .textAfterQuote(line: line)
             }
             // Unquoted: up to the delimiter or the end of the line.
+            // Scans the bytes at hand and copies each run at once (not byte by byte:
+            // one append per byte cost a uniqueness check and a bounds check each).
             var fieldEnd = bytes.count  // after the last non-blank byte
             while fill() {
-                let b = block[pos]
-                if b == d || b == lf || b == cr { break }
-                pos += 1
-                bytes.append(b)
-                if b != space && b != tab { fieldEnd = bytes.count; sawContent = true }
+                let start = pos
+                var lastContent = -1
+                while pos < end {
+                    let b = block[pos]
+                    if b == d || b == lf || b == cr { break }
+                    if b != space && b != tab { lastContent = pos }
+                    pos += 1
+                }
+                if pos > start {
+                    let base = bytes.count
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: block.baseAddress! + start, count: pos - start))
+                    if lastContent >= 0 { fieldEnd = base + (lastContent - start) + 1; sawContent = true }
+                }
+                if pos < end { break }
             }
-            bytes.removeSubrange(fieldEnd..<bytes.count)
+            if fieldEnd < bytes.count { bytes.removeSubrange(fieldEnd..<bytes.count) }
             guard fill() else { starts.append(bytes.count); nextLine += 1; return !sawContent && starts.count == 2 }
             let b = block[pos]
             if b == d { pos += 1; sawContent = true; continue }

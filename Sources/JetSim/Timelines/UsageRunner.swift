@@ -1,10 +1,15 @@
+import Dispatch
 import SimKernel
+import Synchronization
 
 /// Runs a usage trace streamed from disk: reads whole devices until a batch holds
 /// `batchRows` rows, runs the batch on every worker (`FleetRunner`), and goes on
-/// with the next. Memory: one batch of rows and the ids of the devices read, not the
-/// trace. The outcome is the same for any batch size or thread count (devices keep
-/// their run index; accumulators add integers).
+/// with the next. Reading overlaps the simulation: while the workers run batch k,
+/// this thread reads batch k+1 (so parsing takes no extra wall time when the
+/// simulation is the slower part, and both cores are busy). Memory: two batches of
+/// rows and the ids of the devices read, not the trace. The outcome is the same for
+/// any batch size or thread count (devices keep their run index; accumulators add
+/// integers; per-device rows are written batch after batch, in device order).
 public enum UsageRunner {
     /// Rows per batch: 2^18 rows are about 6 MB of uses and 30 MB of timelines.
     public static let defaultBatchRows = 1 << 18
@@ -25,6 +30,12 @@ public enum UsageRunner {
         }
     }
 
+    /// The result of a batch run on another thread.
+    final class Pending: Sendable {
+        let result = Mutex<FleetResult?>(nil)
+        let done = DispatchSemaphore(value: 0)
+    }
+
     /// Runs `plan` (its `usage` is replaced batch by batch) over the devices `stream`
     /// yields, at most `deviceLimit` of them.
     public static func run(_ plan: RunPlan, stream: inout UsageStream, catalog: AppCatalog, deviceLimit: Int? = nil,
@@ -34,11 +45,26 @@ public enum UsageRunner {
         var seconds = [Double](repeating: 0, count: plan.cells.count)
         var outcome = Outcome(result: FleetResult(cells: plan.cells, accumulators: [], cellSeconds: []))
         let limit = deviceLimit ?? .max
-        while stream.devicesRead < limit, let batch = try stream.nextBatch(rows: batchRows, maxDevices: limit - stream.devicesRead) {
+        var next = try stream.nextBatch(rows: batchRows, maxDevices: limit)
+        while let batch = next {
             var p = plan
             p.usage = batch
             let sink = perDeviceSink.map { outer in PerDeviceSink(write: outer.write) }
-            let r = FleetRunner.run(p, catalog: catalog, progress: progress, perDeviceSink: sink)
+            let pending = Pending()
+            let batchPlan = p
+            DispatchQueue.global().async {
+                let r = FleetRunner.run(batchPlan, catalog: catalog, progress: progress, perDeviceSink: sink)
+                pending.result.withLock { $0 = r }
+                pending.done.signal()
+            }
+            // Read the next batch while this one runs; a bad row is reported once the
+            // batch in flight has finished (nothing runs after it).
+            var readError: InputError? = nil
+            do { next = stream.devicesRead < limit ? try stream.nextBatch(rows: batchRows, maxDevices: limit - stream.devicesRead) : nil }
+            catch { readError = error; next = nil }
+            pending.done.wait()
+            if let readError { throw readError }
+            let r = pending.result.withLock { $0! }
             for i in accumulators.indices {
                 accumulators[i].merge(r.accumulators[i])
                 seconds[i] += r.cellSeconds[i]
