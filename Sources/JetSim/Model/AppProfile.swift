@@ -142,6 +142,42 @@ public struct DeviceParameters: Sendable, Equatable {
     /// How long a background task may run before its expiration handler is called.
     public var bgTaskAllowance: SimTime
 
+    // XNU memorystatus (apple-oss-distributions/xnu; each key's source is in
+    // Workloads/README.md and docs/sources.md). Set after `init`, by the device class.
+    /// Bands as XNU assigns them (aging, dock, assertions) and its kill triggers
+    /// (idle band below the idle level, up through the bands below critical, checked
+    /// whenever available memory falls). false: every idle app in one band and kills
+    /// only when a launch needs room, down to the target (the model before XNU's).
+    public var xnuBands = true
+    /// Time in the aging band (20) after leaving the front, before the idle band:
+    /// 10 s idle deferral / 5 (bsd/kern/kern_memorystatus.c).
+    public var agingTime: SimTime = .seconds(2)
+    /// Apps in the dock band (30) when idle: the device's most-launched apps (0: none).
+    public var dockSize = 4
+    /// The reaper: idle-band apps idle at least `reaperMinAge` are killed while
+    /// available memory is below the reaper level, one sweep per `reaperInterval`.
+    public var reaper = true
+    public var reaperAvailablePct: Double? = nil
+    public var reaperMinAge: SimTime = .seconds(300)
+    public var reaperInterval: SimTime = .seconds(300)
+    /// The compressor pool's bound, % of RAM (physical, compressed KiB); a suspended
+    /// app whose memory does not fit stays uncompressed.
+    public var compressorPoolPct = 25.0
+    /// The freezer (CONFIG_FREEZE, doc/vm/freezer.md, bsd/sys/kern_memorystatus_freeze.h).
+    public var freezer = true
+    /// Freeze only while available memory is below this (% of RAM).
+    public var freezeAvailablePct = 50.0
+    /// ...and more than this many unfrozen suspended apps exist.
+    public var freezeSuspendedThreshold = 4
+    /// At most this many frozen apps.
+    public var freezeMaxProcesses = 20
+    /// An app smaller than this is not frozen.
+    public var freezeMinKB: Int64 = 8 * 1_024
+    /// Flash the freezer may write per day.
+    public var freezeDailyKB: Int64 = 1_024 * 1_024
+    /// Time to bring one MiB back from flash on a thaw.
+    public var thawPerMB: SimTime = .milliseconds(1)
+
     public init(
         ramKB: Int64 = 4 * 1024 * 1024, osReserveKB: Int64? = nil,
         warningAvailablePct: Double? = nil, criticalAvailablePct: Double? = nil,
@@ -190,4 +226,16 @@ public struct DeviceParameters: Sendable, Equatable {
     @inlinable public var criticalKB: Int64 { Int64(Double(ramKB) * criticalAvailablePct / 100) }
     @inlinable public var killTargetKB: Int64 { Int64(Double(ramKB) * killTargetAvailablePct / 100) }
     @inlinable public var perAppLimitKB: Int64 { Int64(Double(ramKB) * perAppLimitPct / 100) }
+    /// The idle level: below it, kills in the idle band only (the kill target).
+    @inlinable public var idleKB: Int64 { killTargetKB }
+    /// XNU's reaper level fallback, % of RAM: 20 / 18 / 16 (<=3 / <=6 / >6 GB).
+    public static func reaperPct(ramKB: Int64) -> Double {
+        let gb = Double(ramKB) / (1024 * 1024)
+        return gb <= 3 ? 20 : gb <= 6 ? 18 : 16
+    }
+    public var reaperKB: Int64 { Int64(Double(ramKB) * (reaperAvailablePct ?? Self.reaperPct(ramKB: ramKB)) / 100) }
+    public var freezeKB: Int64 { Int64(Double(ramKB) * freezeAvailablePct / 100) }
+    public var compressorPoolKB: Int64 { Int64(Double(ramKB) * compressorPoolPct / 100) }
+    /// Whether suspended memory is compressed.
+    @inlinable public var compresses: Bool { suspendedCompressionRatio > 1 }
 }
