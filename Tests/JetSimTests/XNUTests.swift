@@ -83,4 +83,16 @@ struct XNUTests {
         let (_, off) = try run(try Self.file("28-reaper.scenario").replacingOccurrences(of: "reaper-pct=100", with: "reaper-pct=100 reaper=false"))
         #expect(off.metrics[.killsReaper] == 0)
     }
+
+    @Test("memory that grows: pressure kills and the per-app limit kill happen mid-session")
+    func growth() throws {
+        let (sc, r) = try run(try Self.file("31-growth-past-limit.scenario"))
+        let killed = r.records.filter { if case .terminated = $0.event { return true } else { return false } }
+        #expect(killed.map { "\(sc.appNames[Int($0.app)]) \($0.time.microseconds / 1_000_000) \(TraceCSV.detail($0))" }
+                == ["S 120 idle-exit", "G 150 per-process-limit"])
+        #expect(r.metrics[.killsLimit] == 1 && r.metrics[.killsIdle] == 1)
+        // Switched off, G stays at its launch footprint and nothing dies.
+        let (_, off) = try run(try Self.file("31-growth-past-limit.scenario").replacingOccurrences(of: "reaper=false", with: "reaper=false growth=false"))
+        #expect(off.metrics.totalKills == 0)
+    }
 }

@@ -12,6 +12,8 @@ public struct AppProfile: Sendable, Equatable {
     public var backgroundKB: Int64
     /// What it keeps while suspended, before the device's compression.
     public var suspendedKB: Int64
+    /// The footprint it grows toward while in front (0 or <= activeKB: no growth).
+    public var peakKB: Int64 = 0
 
     /// Time to first frame from no process, before state restoration.
     public var coldLaunch: SimTime
@@ -144,27 +146,33 @@ public struct DeviceParameters: Sendable, Equatable {
 
     // XNU memorystatus (apple-oss-distributions/xnu; each key's source is in
     // Workloads/README.md and docs/sources.md). Set after `init`, by the device class.
-    /// Bands as XNU assigns them (aging, dock, assertions) and its kill triggers
-    /// (idle band below the idle level, up through the bands below critical, checked
-    /// whenever available memory falls). false: every idle app in one band and kills
-    /// only when a launch needs room, down to the target (the model before XNU's).
-    public var xnuBands = true
     /// Time in the aging band (20) after leaving the front, before the idle band:
     /// 10 s idle deferral / 5 (bsd/kern/kern_memorystatus.c).
     public var agingTime: SimTime = .seconds(2)
     /// Apps in the dock band (30) when idle: the device's most-launched apps (0: none).
     public var dockSize = 4
     /// The reaper: idle-band apps idle at least `reaperMinAge` are killed while
-    /// available memory is below the reaper level, one sweep per `reaperInterval`.
-    public var reaper = true
+    /// available memory is below the reaper level (nil: XNU's fallback by RAM size),
+    /// one sweep per `reaperInterval`.
     public var reaperAvailablePct: Double? = nil
+    // The switches sit together after the optional (packed into its padding; the
+    // device's size is bounded, StateBytesTests).
+    /// Bands as XNU assigns them (aging, dock, assertions) and its kill triggers
+    /// (idle band below the idle level, up through the bands below critical, checked
+    /// whenever available memory falls). false: every idle app in one band and kills
+    /// only when a launch needs room, down to the target (the model before XNU's).
+    public var xnuBands = true
+    /// The reaper (see `reaperAvailablePct`, `reaperMinAge`, `reaperInterval`).
+    public var reaper = true
+    /// The freezer (CONFIG_FREEZE, doc/vm/freezer.md, bsd/sys/kern_memorystatus_freeze.h).
+    public var freezer = true
+    /// Memory growth in front (see `growthTime`).
+    public var memoryGrowth = true
     public var reaperMinAge: SimTime = .seconds(300)
     public var reaperInterval: SimTime = .seconds(300)
     /// The compressor pool's bound, % of RAM (physical, compressed KiB); a suspended
     /// app whose memory does not fit stays uncompressed.
     public var compressorPoolPct = 25.0
-    /// The freezer (CONFIG_FREEZE, doc/vm/freezer.md, bsd/sys/kern_memorystatus_freeze.h).
-    public var freezer = true
     /// Freeze only while available memory is below this (% of RAM).
     public var freezeAvailablePct = 50.0
     /// ...and more than this many unfrozen suspended apps exist.
@@ -177,6 +185,10 @@ public struct DeviceParameters: Sendable, Equatable {
     public var freezeDailyKB: Int64 = 1_024 * 1_024
     /// Time to bring one MiB back from flash on a thaw.
     public var thawPerMB: SimTime = .milliseconds(1)
+    /// Memory growth in front: from the launch footprint to the app's peak over
+    /// `growthTime` of use, in steps of `growthStep` (assumption: no published curve).
+    public var growthTime: SimTime = .seconds(120)
+    public var growthStep: SimTime = .seconds(30)
 
     public init(
         ramKB: Int64 = 4 * 1024 * 1024, osReserveKB: Int64? = nil,

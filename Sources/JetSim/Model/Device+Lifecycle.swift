@@ -300,6 +300,9 @@ extension Device {
             cancelTimers(app, family: 2)
             scheduleTimer(.periodicSave, app, at: now + profiles[p].saveInterval, &s)
         }
+        if params.memoryGrowth && profiles[p].peakKB > apps[a].residentKB && params.growthStep > .zero {
+            scheduleTimer(.grow, app, at: now + params.growthStep, &s)
+        }
         memoryFell(now)
     }
 

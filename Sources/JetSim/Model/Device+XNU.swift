@@ -135,6 +135,42 @@ extension Device {
         }
     }
 
+    // MARK: Memory that grows
+
+    /// One growth step of the app in front: toward its peak by (peak - launch
+    /// footprint) x step / growth time. Room is made as for a launch (idle kills, then
+    /// critical); past the per-app limit it is killed (per-process-limit); if nothing
+    /// is left to kill and it still does not fit, it dies as a foreground kill.
+    mutating func grow(_ app: Int32, _ s: inout Scheduler<DeviceEvent>) {
+        let now = s.now
+        let a = Int(app)
+        let p = pi(app)
+        guard front == app, apps[a].state == .active || apps[a].state == .inactive else { return }
+        let peak = profiles[p].peakKB
+        let span = max(1, params.growthTime.microseconds)
+        let step = max(1, (peak - profiles[p].activeKB) * params.growthStep.microseconds / span)
+        let target = min(peak, apps[a].residentKB + step)
+        guard target > apps[a].residentKB else { return }
+        let limit = params.perAppLimitKB
+        let reach = min(target, max(limit, apps[a].residentKB))
+        let need = reach - apps[a].residentKB
+        if need > 0 {
+            makeRoom(needKB: need, launching: app, now)
+            if availableKB < need {
+                metrics[.foregroundKills] += 1
+                terminate(app, .memoryPressure, now)
+                return
+            }
+            setResident(app, apps[a].residentKB + need)
+        }
+        if target > limit {
+            terminate(app, .perProcessLimit, now)
+            return
+        }
+        memoryFell(now)
+        if target < peak { scheduleTimer(.grow, app, at: now + params.growthStep, &s) }
+    }
+
     // MARK: Compressor
 
     /// The pool grows or shrinks by `delta` KiB at `now` (its time integral and peak

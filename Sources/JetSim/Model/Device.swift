@@ -163,6 +163,8 @@ public struct DeviceEvent: Sendable {
         case periodicSave
         /// The app's time in the aging band is over: to the idle (or dock) band.
         case agingEnded
+        /// The app in front grows one step toward its peak.
+        case grow
     }
 
     public var kind: Kind
@@ -179,7 +181,7 @@ public struct DeviceEvent: Sendable {
     @inlinable var slotFamily: Int {
         switch kind {
         case .saveDone: 1
-        case .periodicSave: 2
+        case .periodicSave, .grow: 2
         default: 0
         }
     }
@@ -339,6 +341,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
             terminate(e.app, .exitsOnSuspend, s.now)
         case .saveDone:
             completeSave(e.app, s.now)
+        case .grow:
+            grow(e.app, &s)
         case .agingEnded:
             let a = Int(e.app)
             if apps[a].state == .background || apps[a].state == .suspended { bandMayChange(e.app, s.now) }

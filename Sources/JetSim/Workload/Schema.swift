@@ -432,6 +432,10 @@ public enum Schema {
                    source: "xnu bsd/sys/kern_memorystatus_freeze.h: FREEZE_DAILY_MB_MAX_DEFAULT 1024", "flash the freezer may write per day"),
         .number("thaw_ms_per_mb", \.thawMsPerMB, 0...1_000, unit: "ms/MiB", alias: "thaw-ms-per-mb",
                 "time to bring a frozen app's MiB back from flash on a thaw"),
+        .flag("memory_growth", \.memoryGrowth, alias: "growth", source: "assumption (no published curve)",
+              "the app in front grows from its launch footprint toward its peak (archetype peak_share), so limit and pressure kills happen mid-session"),
+        .number("growth_time_s", \.growthTimeS, 0.001...86_400, unit: "s", alias: "growth-time", "time in front to reach the peak (linear)"),
+        .number("growth_step_s", \.growthStepS, 0.001...86_400, unit: "s", alias: "growth-step", "one growth step (an event) per this while in front"),
     ], template: DeviceClass(), check: { c in
         let d = c.parameters()
         if d.osReserveKB >= d.ramKB { return ("os_reserve_mb", "the OS reserve must be smaller than the RAM") }
@@ -471,6 +475,7 @@ public enum Schema {
                       source: "assumption: no per-app figures are published; sized against the per-app crash limits",
                       "active footprint, reached during launch"),
         .distribution("background_share", \.backgroundShare, within: 0...1, "background footprint as a share of the active one, caches trimmed"),
+        .distribution("peak_share", \.peakShare, within: 1...100, "the footprint it grows toward in a session, as a multiple of active_mb"),
         .distribution("suspended_share", \.suspendedShare, within: 0...1, source: "seed 004; share an assumption",
                       "suspended footprint as a share of the active one: \"resources it does not need while suspended are destroyed\""),
         .distribution("cold_launch_ms", \.coldLaunchMs, unit: "ms", source: "Apple's first-frame target 400 ms, WWDC19 423; Android vitals: cold >= 5 s is excessive",

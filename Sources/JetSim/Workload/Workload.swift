@@ -77,6 +77,9 @@ public struct DeviceClass: Sendable, Equatable {
     public var freezeMinKB: Int64 = 8 * 1_024
     public var freezeDailyKB: Int64 = 1_024 * 1_024
     public var thawMsPerMB = 1.0
+    public var memoryGrowth = true
+    public var growthTimeS = 120.0
+    public var growthStepS = 30.0
 
     public init() {}
 
@@ -108,6 +111,9 @@ public struct DeviceClass: Sendable, Equatable {
         p.freezeMinKB = freezeMinKB
         p.freezeDailyKB = freezeDailyKB
         p.thawPerMB = SimTime(seconds: thawMsPerMB / 1_000)
+        p.memoryGrowth = memoryGrowth
+        p.growthTime = SimTime(seconds: growthTimeS)
+        p.growthStep = SimTime(seconds: growthStepS)
         return p
     }
 }
@@ -138,6 +144,9 @@ public struct Archetype: Sendable, Equatable {
     /// Suspended footprint as a share of the active one (seed 004: what it does not
     /// need while suspended is destroyed).
     public var suspendedShare: RealDistribution = .uniform(low: 0.2, high: 0.35)
+    /// The footprint an app grows toward in a session, as a multiple of its launch
+    /// footprint (assumption: no published curve).
+    public var peakShare: RealDistribution = .uniform(low: 1.0, high: 1.5)
     public var coldLaunchMs: RealDistribution = .lognormal(median: 1_200, sigma: 0.4)
     public var stateRestoreMs: RealDistribution = .lognormal(median: 300, sigma: 0.4)
     public var warmLaunchMs: RealDistribution = .lognormal(median: 250, sigma: 0.3)
