@@ -22,7 +22,8 @@ struct SweepCLITests {
         #expect(points == ["1-user.sessions_per_day=20.csv", "2-user.sessions_per_day=40.csv"])
         let combined = try String(contentsOfFile: dir + "/combined.csv", encoding: .utf8).split(separator: "\n")
         #expect(combined.count == 1 + 2 * 4)
-        #expect(combined.dropFirst().filter { $0.hasSuffix(",catalog.apps=500;user.sessions_per_day=20") }.count == 4)
+        // The overrides column, followed by the counters appended after it.
+        #expect(combined.dropFirst().filter { $0.contains(",catalog.apps=500;user.sessions_per_day=20,") }.count == 4)
         // Point 2 is exactly what `jetsim run` writes with its --set values.
         let run = try CLI.run(["run", "--ram", "2GB,3GB", "--policy", "lru,oracle", "--set", "catalog.apps=500",
                                "--set", "user.sessions_per_day=40", "--devices", "4", "--duration", "1d", "--quiet",

@@ -21,6 +21,8 @@ struct IRMTests {
         sc.policy = policy
         sc.params = DeviceParameters(ramKB: 2 * 1_048_576, osReserveKB: 512 * 1_024, warningAvailablePct: 0,
                                      criticalAvailablePct: 0, killTargetAvailablePct: 0, perAppLimitPct: 100)
+        // The textbook cache: no aging, dock, reaper or freezer (XNU's mechanisms off).
+        sc.params.xnuBands = false
         for i in 0..<apps {
             sc.appNames.append("app\(i)")
             sc.profiles.append(AppProfile(activeKB: 200 * 1_024, backgroundKB: 200 * 1_024, suspendedKB: 200 * 1_024,

@@ -62,6 +62,7 @@ struct LifecyclePropertyTests {
         case .message(.willTerminate), .message(.didReceiveMemoryWarning): return s.executesCode
         case .message(.expirationHandler): return s == .background
         case .suspended: return s == .background
+        case .frozen: return s == .suspended
         case .terminated: return s.isResident
         case .deliver: return s.executesCode
         }

@@ -9,7 +9,8 @@ struct MemoryTests {
         // X in front (600 MB, can free down to its 300 MB background size: half of 300 = 150);
         // Y running in the background (task): 150 MB -> can free down to 90 (half of 60 = 30);
         // Z suspended: gets nothing.
-        let (sc, r) = try run("device ios=7-12\napp X footprint=600MB\napp Y footprint=300MB bg-task=2m\napp Z\n0s launch Z\n5s home\n20s launch Y\n25s home\n26s launch X\n30s pressure warning\n1m end\n")
+        // (No compressor here: compression=1; its effect is tested with the XNU scenarios.)
+        let (sc, r) = try run("device ios=7-12 compression=1\napp X footprint=600MB\napp Y footprint=300MB bg-task=2m\napp Z\n0s launch Z\n5s home\n20s launch Y\n25s home\n26s launch X\n30s pressure warning\n1m end\n")
         let warned = r.records.filter { $0.event == .message(.didReceiveMemoryWarning) }
         #expect(warned.map { sc.appNames[Int($0.app)] }.sorted() == ["X", "Y"])
         #expect(warned.map { TraceCSV.detail($0) }.sorted() == ["freed 150MB", "freed 30MB"])
@@ -19,7 +20,9 @@ struct MemoryTests {
     @Test("a launch into low memory warns running apps once, then kills in policy order down to the target")
     func launchPressure() throws {
         // 2 GB, 512 MB reserve: 1536 MB for apps; target 10% = 204.8 MB free after the launch.
-        let (sc, r) = try run("device ram=2GB reserve=512MB policy=lru\napp A footprint=400MB\napp B footprint=400MB\napp C footprint=400MB\napp D footprint=1050MB\n0s launch A\n1m launch B\n2m launch C\n3m launch D\n4m end\n")
+        // The simpler model (xnu-bands=false, no compressor): kills only at the launch,
+        // down to the target. XNU's triggers: Workloads/scenarios/29-*, 30-*.
+        let (sc, r) = try run("device ram=2GB reserve=512MB policy=lru xnu-bands=false compression=1\napp A footprint=400MB\napp B footprint=400MB\napp C footprint=400MB\napp D footprint=1050MB\n0s launch A\n1m launch B\n2m launch C\n3m launch D\n4m end\n")
         // Before D: A 120 + B 120 (suspended 30%) + C 200 (background, in its grace) = 440 MB
         // resident, 1096 MB free. D needs 1050: 46 left, below warning (15% = 307) and
         // critical (5% = 102.4). C, still running, is warned and frees half of

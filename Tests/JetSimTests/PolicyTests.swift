@@ -63,7 +63,20 @@ struct PolicyChoiceTests {
         p.update(1, cand(.suspended))                                    // 1 drops to idle: now last there
         p.update(2, cand(.suspended, kb: 5))                             // same band: keeps its place
         #expect(killOrder(&p) == [2, 4, 1, 5, 3, 0])
-        #expect(JetsamBands.bandPriorities == [0, 30, 50, 120])
+        #expect(JetsamBands.bandPriorities == [0, 20, 30, 50, 75, 120])
+    }
+
+    @Test("jetsam-bands: aging 20, dock 30 and frozen 75 sit where the device's band puts them")
+    func jetsamBandsXNU() {
+        var p = JetsamBands()
+        p.reset(appCount: 5, context: .init())
+        p.update(0, EvictionCandidate(state: .suspended, residentKB: 0, band: XNUBand.frozen))
+        p.update(1, EvictionCandidate(state: .suspended, residentKB: 1, band: XNUBand.background))  // the dock
+        p.update(2, EvictionCandidate(state: .background, residentKB: 1, band: XNUBand.aging))
+        p.update(3, EvictionCandidate(state: .suspended, residentKB: 1, band: XNUBand.idle))
+        p.update(4, EvictionCandidate(state: .background, mode: .audio, residentKB: 1, band: XNUBand.audioAndAccessory))
+        p.update(2, EvictionCandidate(state: .background, residentKB: 1, band: XNUBand.idle))     // aging over: idle, after 3
+        #expect(killOrder(&p) == [3, 2, 1, 0, 4])
     }
 
     @Test("android-lmk: cached by recency, then previous, then services, then perceptible by size")

@@ -18,6 +18,8 @@ struct SchemaExtremesTests {
         "name", "run.policies", "device_classes.0.name", "device_classes.0.ios",
         "catalog.archetypes.0.name", "catalog.archetypes.0.modes", "catalog.archetypes.0.save_strategy",
         "user.app_choice",
+        // Switches: both values are cases (below), not a range.
+        "device_classes.0.xnu_bands", "device_classes.0.reaper", "device_classes.0.freezer", "device_classes.0.memory_growth",
     ]
 
     struct Case: CustomTestStringConvertible, Sendable {
@@ -27,6 +29,7 @@ struct SchemaExtremesTests {
     }
 
     static let cases: [Case] = Schema.keyTable().flatMap { k -> [Case] in
+        if k.type == "true or false" { return [Case(key: k.key, value: "true"), Case(key: k.key, value: "false")] }
         guard let lo = k.min, let hi = k.max else { return [] }
         let wrap: (String) -> String = k.type.hasPrefix("list") ? { "[\($0)]" } : { $0 }
         return [Case(key: k.key, value: wrap(lo)), Case(key: k.key, value: wrap(hi))]
@@ -40,7 +43,7 @@ struct SchemaExtremesTests {
         #expect(noRange == Self.unranged)
         // The seed's top is exact (a Double would print 2^64, which the decoder refuses).
         #expect(table.first { $0.key == "seed" }?.max == "18446744073709551615")
-        #expect(Self.cases.count == 2 * (table.count - Self.unranged.count))
+        #expect(Self.cases.count == 2 * (table.count - Self.unranged.count + table.filter { $0.type == "true or false" }.count))
     }
 
     /// The rates that make events; zeroed for the longest run so it stays tiny.

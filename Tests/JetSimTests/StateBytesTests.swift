@@ -11,15 +11,18 @@ struct StateBytesTests {
         return Double(d.stateBytes.perApp) / Double(n)
     }
 
-    @Test("an app's runtime record is 80 bytes")
+    /// 96 bytes: 80 until held-event counts became 32-bit (exact past 65,535 held
+    /// events) and the record gained its XNU band.
+    @Test("an app's runtime record is 96 bytes")
     func runtimeSize() {
-        #expect(MemoryLayout<AppRuntime>.stride == 80)
+        #expect(MemoryLayout<AppRuntime>.stride == 96)
     }
 
-    @Test("at most 128 bytes of state per installed app, for every policy", arguments: PolicyID.all)
-    func atMost128(policy: PolicyID) {
+    /// 144: 128 before the runtime record grew by 16 bytes (see above).
+    @Test("at most 144 bytes of state per installed app, for every policy", arguments: PolicyID.all)
+    func atMost144(policy: PolicyID) {
         let bytes = Self.bytesPerApp(policy.type, apps: 10_000)
-        #expect(bytes <= 128, "\(policy.rawValue): \(bytes) bytes per app")
+        #expect(bytes <= 144, "\(policy.rawValue): \(bytes) bytes per app")
         print("state-bytes \(policy.rawValue) \(bytes)")
     }
 }

@@ -15,6 +15,8 @@ public struct AppProfile: Sendable, Equatable {
     public var backgroundKB: Int64
     /// What it keeps while suspended, before the device's compression.
     public var suspendedKB: Int64
+    /// The footprint it grows toward while in front (0 or <= activeKB: no growth).
+    public var peakKB: Int64 = 0
 
     /// Time to first frame from no process, before state restoration.
     public var coldLaunch: SimTime
@@ -145,6 +147,52 @@ public struct DeviceParameters: Sendable, Equatable {
     /// How long a background task may run before its expiration handler is called.
     public var bgTaskAllowance: SimTime
 
+    // XNU memorystatus (apple-oss-distributions/xnu; each key's source is in
+    // Workloads/README.md and docs/sources.md). Set after `init`, by the device class.
+    /// Time in the aging band (20) after leaving the front, before the idle band:
+    /// 10 s idle deferral / 5 (bsd/kern/kern_memorystatus.c).
+    public var agingTime: SimTime = .seconds(2)
+    /// Apps in the dock band (30) when idle: the device's most-launched apps (0: none).
+    public var dockSize = 4
+    /// The reaper: idle-band apps idle at least `reaperMinAge` are killed while
+    /// available memory is below the reaper level (nil: XNU's fallback by RAM size),
+    /// one sweep per `reaperInterval`.
+    public var reaperAvailablePct: Double? = nil
+    // The switches sit together after the optional (packed into its padding; the
+    // device's size is bounded, StateBytesTests).
+    /// Bands as XNU assigns them (aging, dock, assertions) and its kill triggers
+    /// (idle band below the idle level, up through the bands below critical, checked
+    /// whenever available memory falls). false: every idle app in one band and kills
+    /// only when a launch needs room, down to the target (the model before XNU's).
+    public var xnuBands = true
+    /// The reaper (see `reaperAvailablePct`, `reaperMinAge`, `reaperInterval`).
+    public var reaper = true
+    /// The freezer (CONFIG_FREEZE, doc/vm/freezer.md, bsd/sys/kern_memorystatus_freeze.h).
+    public var freezer = true
+    /// Memory growth in front (see `growthTime`).
+    public var memoryGrowth = true
+    public var reaperMinAge: SimTime = .seconds(300)
+    public var reaperInterval: SimTime = .seconds(300)
+    /// The compressor pool's bound, % of RAM (physical, compressed KiB); a suspended
+    /// app whose memory does not fit stays uncompressed.
+    public var compressorPoolPct = 25.0
+    /// Freeze only while available memory is below this (% of RAM).
+    public var freezeAvailablePct = 50.0
+    /// ...and more than this many unfrozen suspended apps exist.
+    public var freezeSuspendedThreshold = 4
+    /// At most this many frozen apps.
+    public var freezeMaxProcesses = 20
+    /// An app smaller than this is not frozen.
+    public var freezeMinKB: Int64 = 8 * 1_024
+    /// Flash the freezer may write per day.
+    public var freezeDailyKB: Int64 = 1_024 * 1_024
+    /// Time to bring one MiB back from flash on a thaw.
+    public var thawPerMB: SimTime = .milliseconds(1)
+    /// Memory growth in front: from the launch footprint to the app's peak over
+    /// `growthTime` of use, in steps of `growthStep` (assumption: no published curve).
+    public var growthTime: SimTime = .seconds(120)
+    public var growthStep: SimTime = .seconds(30)
+
     public init(
         ramKB: Int64 = 4 * 1024 * 1024, osReserveKB: Int64? = nil,
         warningAvailablePct: Double? = nil, criticalAvailablePct: Double? = nil,
@@ -193,4 +241,16 @@ public struct DeviceParameters: Sendable, Equatable {
     @inlinable public var criticalKB: Int64 { Int64(Double(ramKB) * criticalAvailablePct / 100) }
     @inlinable public var killTargetKB: Int64 { Int64(Double(ramKB) * killTargetAvailablePct / 100) }
     @inlinable public var perAppLimitKB: Int64 { Int64(Double(ramKB) * perAppLimitPct / 100) }
+    /// The idle level: below it, kills in the idle band only (the kill target).
+    @inlinable public var idleKB: Int64 { killTargetKB }
+    /// XNU's reaper level fallback, % of RAM: 20 / 18 / 16 (<=3 / <=6 / >6 GB).
+    public static func reaperPct(ramKB: Int64) -> Double {
+        let gb = Double(ramKB) / (1024 * 1024)
+        return gb <= 3 ? 20 : gb <= 6 ? 18 : 16
+    }
+    public var reaperKB: Int64 { Int64(Double(ramKB) * (reaperAvailablePct ?? Self.reaperPct(ramKB: ramKB)) / 100) }
+    public var freezeKB: Int64 { Int64(Double(ramKB) * freezeAvailablePct / 100) }
+    public var compressorPoolKB: Int64 { Int64(Double(ramKB) * compressorPoolPct / 100) }
+    /// Whether suspended memory is compressed.
+    @inlinable public var compresses: Bool { suspendedCompressionRatio > 1 }
 }

@@ -59,12 +59,17 @@ extension Device {
             residentKB: apps[a].residentKB,
             lastUsed: apps[a].lastUsed, launchCount: Int(apps[a].launches),
             coldLaunchCost: coldLatency(p),
-            residentLaunchCost: state == .suspended ? warmLatency(p) : profiles[p].hotLaunch,
+            residentLaunchCost: state == .suspended ? (apps[a].has(AppRuntime.frozen) ? thawLatency(p) : warmLatency(p)) : profiles[p].hotLaunch,
             unsavedEdits: unsavedEdits(app), preservesUIState: profiles[p].preservesUIState,
-            nextUse: apps[a].nextUse, leftFront: leftFront)
+            nextUse: apps[a].nextUse, leftFront: leftFront, band: apps[a].band)
     }
 
     func coldLatency(_ p: Int) -> SimTime { profiles[p].coldLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero) }
+
+    /// A thaw: the resume, plus its pages back from flash.
+    func thawLatency(_ p: Int) -> SimTime {
+        profiles[p].warmLaunch + SimTime(microseconds: params.thawPerMB.microseconds * profiles[p].suspendedKB / 1_024)
+    }
 
     func warmLatency(_ p: Int) -> SimTime {
         guard params.suspendedCompressionRatio > 1 else { return profiles[p].warmLaunch }
@@ -107,6 +112,9 @@ extension Device {
         cancelTimers(app, family: 2)  // no periodic saves in the background
         setResident(app, min(apps[a].residentKB, profiles[p].backgroundKB))  // trims its caches
         send(.didEnterBackground, to: app, now)
+        if params.xnuBands && params.agingTime > .zero {
+            scheduleTimer(.agingEnded, app, at: now + params.agingTime, &s)
+        }
 
         // The handler runs; saving here is part of it.
         var handler = profiles[p].enterBackgroundHandler
@@ -145,7 +153,7 @@ extension Device {
             apps[a].suspendNotBefore = now + max(params.backgroundGrace, handler)
             scheduleTimer(.suspendDue, app, at: apps[a].suspendNotBefore, &s)
         }
-        policy.update(app, candidate(app, leftFront: true))
+        refreshCandidate(app, now, leftFront: true)
     }
 
     /// A lognormal duration by median and sigma (sigma 0: the median itself).
@@ -160,7 +168,7 @@ extension Device {
     mutating func backgroundWorkChanged(_ app: Int32, _ now: SimTime) {
         guard apps[Int(app)].state == .background else { return }
         suspendIfIdle(app, now)
-        if apps[Int(app)].state == .background { policy.update(app, candidate(app)) }
+        if apps[Int(app)].state == .background { refreshCandidate(app, now) }
     }
 
     /// Suspends a background app whose work has ended and whose grace has passed.
@@ -179,9 +187,10 @@ extension Device {
         stopRunning(app)
         suspendedCount += 1
         apps[a].broadcastMark = broadcastCount
-        setResident(app, min(apps[a].residentKB, suspendedResidentKB(pi(app))))
+        compressOnSuspend(app, now)
         trace.record(time: now, app: app, event: .suspended, detail: .none, state: .suspended)
-        policy.update(app, candidate(app))
+        refreshCandidate(app, now)
+        freezerWake(now)
     }
 
     // MARK: Launch
@@ -193,7 +202,9 @@ extension Device {
         let a = Int(app)
         let p = pi(app)
         let prior = apps[a].state
-        let kind: LaunchKind = prior == .notRunning ? .cold : prior == .suspended ? .warm : .hot
+        let wasFrozen = apps[a].has(AppRuntime.frozen)
+        let wasCompressed = apps[a].has(AppRuntime.compressed)
+        let kind: LaunchKind = prior == .notRunning ? .cold : prior == .suspended ? (wasFrozen ? .thaw : .warm) : .hot
         let isRelaunch = apps[a].launches > 0
         metrics[.launches] += 1
         apps[a].launches &+= 1
@@ -201,7 +212,8 @@ extension Device {
             apps[a].nextUse = timeline.nextUseAfter[actionIndex]
         }
         // No longer a candidate; background timers stop (its work carries on in front).
-        policy.remove(app)
+        removeCandidate(app)
+        updateDock(app, now)
         cancelTimers(app, family: 0)
         apps[a].clear(AppRuntime.bgTask | AppRuntime.modeActive)
 
@@ -232,20 +244,29 @@ extension Device {
             send(.didFinishLaunching, to: app, now)
         } else {
             apps[a].state = .inactive
-            if kind == .warm {
+            if kind == .warm || kind == .thaw {
                 running.append(app)
                 suspendedCount -= 1
+                leaveCompressor(app, now)
+                unfreeze(app)
+                if wasCompressed { metrics[.decompressedKB] += Int(profiles[p].suspendedKB) }
             }
             setResident(app, max(reach, apps[a].residentKB))
             send(.willEnterForeground, to: app, now)
-            if kind == .warm { deliverHeld(app, now) }
+            if kind == .warm || kind == .thaw { deliverHeld(app, now) }
         }
         if overLimit {
             metrics[.launchFailures] += 1
             terminate(app, .perProcessLimit, now)
             return
         }
-        var latency: SimTime = kind == .cold ? coldLatency(p) : kind == .warm ? warmLatency(p) : profiles[p].hotLaunch
+        var latency: SimTime
+        switch kind {
+        case .cold: latency = coldLatency(p)
+        case .warm: latency = wasCompressed || !params.xnuBands ? warmLatency(p) : profiles[p].warmLaunch
+        case .thaw: latency = thawLatency(p)
+        case .hot: latency = profiles[p].hotLaunch
+        }
         if params.launchJitterSigma > 0 {
             // Keyed by the app's launch number, which the user alone decides: the
             // same jitter for this launch under every policy and RAM size.
@@ -260,7 +281,12 @@ extension Device {
                 if let reason = KillReason(rawValue: apps[a].lastKill), reason.losesUserPlace, !profiles[p].preservesUIState {
                     metrics[.stateLossEvents] += 1
                 }
-            case .warm: metrics[.warmRelaunches] += 1
+            case .warm:
+                metrics[.warmRelaunches] += 1
+                if wasCompressed { metrics[.decompressedRelaunches] += 1 }
+            case .thaw:
+                metrics[.warmRelaunches] += 1
+                metrics[.thawedRelaunches] += 1
             case .hot: metrics[.hotRelaunches] += 1
             }
             relaunchLatency.record(latency)
@@ -274,6 +300,10 @@ extension Device {
             cancelTimers(app, family: 2)
             scheduleTimer(.periodicSave, app, at: now + profiles[p].saveInterval, &s)
         }
+        if params.memoryGrowth && profiles[p].peakKB > apps[a].residentKB && params.growthStep > .zero {
+            scheduleTimer(.grow, app, at: now + params.growthStep, &s)
+        }
+        memoryFell(now)
     }
 
     // MARK: Termination
@@ -299,7 +329,10 @@ extension Device {
             stopRunning(app)
         }
         metrics.countKill(reason)
+        leaveCompressor(app, now)
+        unfreeze(app)
         setResident(app, 0)
+        let dockFlag = apps[a].flags & AppRuntime.inDock
         let launches = apps[a].launches
         let nextUse = apps[a].nextUse
         let lastUsed = apps[a].lastUsed
@@ -309,12 +342,13 @@ extension Device {
         apps[a].nextUse = nextUse
         apps[a].lastUsed = lastUsed
         apps[a].lastKill = reason.rawValue
+        apps[a].flags = dockFlag
         // Timer generations outlive the process, or a timer of the dead one could
         // match a timer of the next one: carry them over, then make every pending
         // timer stale.
         apps[a].generations = generations
         for family in 0..<3 { cancelTimers(app, family: family) }
-        policy.remove(app)
+        removeCandidate(app)
         if front == app { front = -1 }
         trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
     }
@@ -340,7 +374,7 @@ extension Device {
         apps[a].unsavedMicros -= apps[a].saveSnapshot
         apps[a].saveSnapshot = 0
         metrics[.savesCompleted] += 1
-        if apps[a].state == .background { policy.update(app, candidate(app)) }
+        if apps[a].state == .background { refreshCandidate(app, now) }
     }
 
     /// An on-terminate app saves inside willTerminate, if the save fits its limit.

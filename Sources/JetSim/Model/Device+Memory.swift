@@ -20,9 +20,17 @@ extension Device {
         } else {
             warned = false
         }
-        if availableKB - needKB < params.criticalKB {
-            killLoop(untilAvailable: needKB + params.killTargetKB, now)
+        if !params.xnuBands {
+            if availableKB - needKB < params.criticalKB {
+                killLoop(untilAvailable: needKB + params.killTargetKB, now)
+            }
+            return
         }
+        // As memory falls toward the launch's need: idle-band kills below the idle
+        // level first, then kills up through the bands below critical, only until the
+        // launch fits above critical.
+        if availableKB - needKB < params.idleKB { idleKills(untilAvailable: needKB + params.idleKB, now) }
+        if availableKB - needKB < params.criticalKB { killLoop(untilAvailable: needKB + params.criticalKB, now) }
     }
 
     /// Kills candidates in the policy's order until `availableKB >= target` or no
@@ -53,7 +61,7 @@ extension Device {
             setResident(app, apps[a].residentKB - freed)
             metrics[.memoryWarnings] += 1
             send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
-            if apps[a].state == .background { policy.update(app, candidate(app)) }
+            if apps[a].state == .background { refreshCandidate(app, now) }
         }
     }
 

@@ -9,6 +9,8 @@ public struct AppRuntime: Sendable, Equatable {
     @usableFromInline var flags: UInt8 = 0
     /// The reason of the last kill (raw value), or `noKill`; cleared by a launch.
     @usableFromInline var lastKill: UInt8 = AppRuntime.noKill
+    /// Its XNU jetsam band (priority) while a candidate (`Device.band(of:)`).
+    public internal(set) var band: UInt8 = 0
     /// Held (coalesced) system events: count and latest value per kind.
     @usableFromInline var held = HeldEvents()
     /// Resident memory now, KiB (32 bits: up to 2 TiB).
@@ -38,6 +40,9 @@ public struct AppRuntime: Sendable, Equatable {
 
     static let noKill: UInt8 = 0xFF
     @usableFromInline static let bgTask: UInt8 = 1, modeActive: UInt8 = 2, saveInFlight: UInt8 = 4
+    /// Frozen (its memory on flash), in the dock, its memory in the compressor.
+    @usableFromInline static let frozen: UInt8 = 8, inDock: UInt8 = 16, compressed: UInt8 = 32
+    public var isFrozen: Bool { has(Self.frozen) }
 
     @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
     @inlinable mutating func set(_ f: UInt8) { flags |= f }
@@ -76,7 +81,7 @@ public struct AppRuntime: Sendable, Equatable {
     }
 
     public static func == (a: AppRuntime, b: AppRuntime) -> Bool {
-        a.state == b.state && a.flags == b.flags && a.lastKill == b.lastKill && a.held == b.held
+        a.state == b.state && a.flags == b.flags && a.lastKill == b.lastKill && a.band == b.band && a.held == b.held
             && a.resident == b.resident && a.launches == b.launches && a.broadcastMark == b.broadcastMark
             && a.backgroundEntries == b.backgroundEntries && a.generations == b.generations
             && a.stateTime == b.stateTime && a.unsavedMicros == b.unsavedMicros && a.saveSnapshot == b.saveSnapshot
@@ -160,6 +165,10 @@ public struct DeviceEvent: Sendable {
         case saveDone
         /// Time for a periodic save.
         case periodicSave
+        /// The app's time in the aging band is over: to the idle (or dock) band.
+        case agingEnded
+        /// The app in front grows one step toward its peak.
+        case grow
     }
 
     public var kind: Kind
@@ -176,7 +185,7 @@ public struct DeviceEvent: Sendable {
     @inlinable var slotFamily: Int {
         switch kind {
         case .saveDone: 1
-        case .periodicSave: 2
+        case .periodicSave, .grow: 2
         default: 0
         }
     }
@@ -234,6 +243,23 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var warned = false
     /// Verify the memory invariant after every event (tests).
     public var checksInvariants = false
+    /// Frozen apps now.
+    var frozenCount: Int32 = 0
+    /// The freezer's budget day (days since the start).
+    var flashDay: Int32 = 0
+    /// The reaper sweeps no earlier than this, in whole seconds (rounded up).
+    var nextReaperSweepS: Int32 = 0
+    /// Idle-band (0) apps in the order they entered it: the reaper's and the
+    /// freezer's order (oldest idle first), whatever the policy.
+    var idleOrder = MultiList(lists: 1)
+    /// The dock: the device's most-launched apps (at most `params.dockSize`).
+    var dock = ContiguousArray<Int32>()
+    /// The compressor pool now (physical KiB: what compressed apps keep resident).
+    public internal(set) var compressorKB: Int64 = 0
+    /// When the pool last changed (for its time integral; its peak is the counter).
+    var compressorSince: SimTime = .zero
+    /// What the freezer wrote on its budget day.
+    var flashTodayKB: Int64 = 0
 
     public init(trace: Trace) { self.trace = trace }
 
@@ -267,6 +293,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         locked = false; switcherOpen = false; powerDialog = false; interrupted = false; poweredOff = false
         warned = false
         nextAction = 0
+        idleOrder.reset(appCount: n)
+        dock.removeAll(keepingCapacity: true)
+        frozenCount = 0
+        compressorKB = 0; compressorSince = .zero
+        flashDay = 0; flashTodayKB = 0
+        nextReaperSweepS = 0
     }
 
     /// The next user action's time: the engine interleaves the timeline with the
@@ -313,6 +345,11 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
             terminate(e.app, .exitsOnSuspend, s.now)
         case .saveDone:
             completeSave(e.app, s.now)
+        case .grow:
+            grow(e.app, &s)
+        case .agingEnded:
+            let a = Int(e.app)
+            if apps[a].state == .background || apps[a].state == .suspended { bandMayChange(e.app, s.now) }
         case .periodicSave:
             let a = Int(e.app)
             if apps[a].state == .active || apps[a].state == .inactive {
@@ -333,14 +370,24 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// Cancels an app's timers of one family (0 background, 1 save, 2 periodic).
     mutating func cancelTimers(_ app: Int32, family: Int) { apps[Int(app)].cancel(family) }
 
-    /// Checks `available + Σ resident + reserve == RAM` and that nothing is negative.
+    /// Checks `available + Σ resident + reserve == RAM` and that nothing is negative;
+    /// the compressor pool is exactly what compressed apps keep resident, within its
+    /// bound; frozen apps are suspended and keep nothing in RAM.
     public func checkMemoryInvariant() {
         var resident: Int64 = 0
+        var pool: Int64 = 0
+        var frozen = 0
         for a in apps {
             precondition(a.residentKB >= 0, "negative resident memory")
             precondition(a.state.isResident || a.residentKB == 0, "a terminated app holds memory")
+            precondition(a.state.isResident || a.flags & (AppRuntime.frozen | AppRuntime.compressed) == 0, "a terminated app is frozen or compressed")
+            if a.has(AppRuntime.compressed) { precondition(a.state == .suspended, "a running app is compressed"); pool += a.residentKB }
+            if a.has(AppRuntime.frozen) { precondition(a.state == .suspended && a.residentKB == 0, "a frozen app holds RAM"); frozen += 1 }
             resident += a.residentKB
         }
+        precondition(pool == compressorKB, "compressor pool \(compressorKB) KiB != compressed apps' \(pool) KiB")
+        precondition(compressorKB <= max(params.compressorPoolKB, 0), "compressor pool over its bound")
+        precondition(frozen == Int(frozenCount), "frozen count \(frozenCount) != \(frozen)")
         precondition(availableKB + resident + params.osReserveKB == params.ramKB,
                      "memory not conserved: available \(availableKB) + resident \(resident) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
         precondition(availableKB >= 0, "available memory is negative: \(availableKB) KiB")
@@ -354,6 +401,8 @@ extension Device {
         apps.reserveCapacity(n)
         policy.reset(appCount: n, context: PolicyContext())
         running.reserveCapacity(64)
+        idleOrder.reset(appCount: n)
+        dock.reserveCapacity(64)
         broadcastHistory.reserveCapacity(SystemEventKind.count * max(64, actions / 8))
         queue.reserveCapacity(events)
     }
@@ -364,7 +413,7 @@ extension Device {
     public var stateBytes: (perApp: Int, fixed: Int) {
         let apps = self.apps.capacity * MemoryLayout<AppRuntime>.stride
             + installed.capacity * MemoryLayout<Int32>.stride
-            + policy.stateBytes
+            + policy.stateBytes + idleOrder.stateBytes
         let fixed = MemoryLayout<Self>.size
         return (apps, fixed)
     }

@@ -66,6 +66,12 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     case exitsOnSuspend
     /// The device was shut down.
     case powerOff
+    /// Killed in the idle band (0) because available memory fell below the idle
+    /// level (XNU kMemorystatusKilledIdleExit, "idle-exit").
+    case idleExit
+    /// Killed by the reaper: idle-band app idle for at least the reaper's minimum age
+    /// while available memory was below the reaper level (XNU "long-idle-exit").
+    case longIdleExit
 
     public var name: String {
         switch self {
@@ -76,6 +82,8 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
         case .perProcessLimit: "per-process-limit"
         case .exitsOnSuspend: "exits-on-suspend"
         case .powerOff: "power-off"
+        case .idleExit: "idle-exit"
+        case .longIdleExit: "long-idle-exit"
         }
     }
 
@@ -85,13 +93,14 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     /// watchdog, the memory limit) are crashes and send nothing; exits-on-suspend sends
     /// its willTerminate itself, before the kill.
     @inlinable public var noticesRunningApp: Bool {
-        self == .memoryPressure || self == .user || self == .powerOff
+        self == .memoryPressure || self == .user || self == .powerOff || self == .idleExit || self == .longIdleExit
     }
 
     /// Whether a later cold relaunch counts as losing the user's place when the app
     /// does not preserve its UI state: only kills the user did not ask for.
     @inlinable public var losesUserPlace: Bool {
         self == .memoryPressure || self == .bgTaskExpired || self == .watchdog || self == .perProcessLimit
+            || self == .idleExit || self == .longIdleExit
     }
 }
 
@@ -167,12 +176,15 @@ public enum LaunchKind: UInt8, Sendable, CaseIterable {
     case warm
     /// Still executing in the background.
     case hot
+    /// Frozen: a resume whose pages come back from flash (XNU freezer, doc/vm/freezer.md).
+    case thaw
 
     public var name: String {
         switch self {
         case .cold: "cold"
         case .warm: "warm"
         case .hot: "hot"
+        case .thaw: "thaw"
         }
     }
 }

@@ -5,6 +5,8 @@ public enum TraceEvent: Sendable, Equatable {
     case message(LifecycleMessage)
     /// The system suspended the app (no message).
     case suspended
+    /// The freezer wrote the suspended app's memory to flash (no message).
+    case frozen
     /// The app was terminated (no message of its own; willTerminate, if any, precedes it).
     case terminated(KillReason)
     /// Held system events of one kind were delivered, `count` raw events coalesced
@@ -16,6 +18,7 @@ public enum TraceEvent: Sendable, Equatable {
         switch self {
         case .message(let m): m.name
         case .suspended: "suspended"
+        case .frozen: "frozen"
         case .terminated: "terminated"
         case .deliver: "deliver"
         }

@@ -26,11 +26,13 @@ public struct EvictionCandidate: Sendable {
     public var nextUse: SimTime
     /// Whether this update is the app leaving the front.
     public var leftFront: Bool
+    /// Its XNU jetsam band (`XNUBand`), as the device assigns it.
+    public var band: UInt8
 
     public init(state: AppState, mode: BackgroundMode = .none,
                 residentKB: Int64, lastUsed: SimTime = .zero, launchCount: Int = 1,
                 coldLaunchCost: SimTime = .zero, residentLaunchCost: SimTime = .zero, unsavedEdits: Int = 0,
-                preservesUIState: Bool = true, nextUse: SimTime = .never, leftFront: Bool = false) {
+                preservesUIState: Bool = true, nextUse: SimTime = .never, leftFront: Bool = false, band: UInt8? = nil) {
         self.state = state
         self.mode = mode
         self.residentKB = residentKB
@@ -42,6 +44,8 @@ public struct EvictionCandidate: Sendable {
         self.preservesUIState = preservesUIState
         self.nextUse = nextUse
         self.leftFront = leftFront
+        self.band = band ?? (state == .suspended ? XNUBand.idle : mode == .voip ? XNUBand.phone
+            : mode == .none ? XNUBand.background : XNUBand.audioAndAccessory)
     }
 }
 

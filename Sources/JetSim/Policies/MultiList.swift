@@ -30,6 +30,9 @@ public struct MultiList: Sendable {
     /// The list `app` is in, or -1.
     @inlinable public func list(of app: Int32) -> Int { Int(nodes[Int(app)].list) }
 
+    /// The app after `app` in its list, or -1.
+    @inlinable public func next(_ app: Int32) -> Int32 { nodes[Int(app)].next }
+
     /// The first app of list `l`, or -1.
     @inlinable public func head(_ l: Int) -> Int32 { heads[l] }
 

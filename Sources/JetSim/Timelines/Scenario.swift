@@ -47,6 +47,7 @@ public struct Scenario: Sendable {
         ("footprint=SIZE", "active footprint (default 200MB)"),
         ("background-footprint=SIZE", "footprint in the background after trimming caches (default half the footprint)"),
         ("suspended-footprint=SIZE", "footprint while suspended (default 30% of the footprint)"),
+        ("peak=SIZE", "footprint it grows toward while in front (default: the footprint, no growth)"),
         ("save=STRATEGY", "on-resign-active | on-enter-background | on-terminate | periodic | never (default on-enter-background)"),
         ("save-time=DUR", "how long a save takes (default 200ms)"),
         ("save-interval=DUR", "period of periodic saves while in front (default 60s)"),
@@ -175,6 +176,7 @@ public struct Scenario: Sendable {
             case "footprint": p.activeKB = try parseSize(try need(), key: key, fail: fail)
             case "background-footprint": background = try parseSize(try need(), key: key, fail: fail)
             case "suspended-footprint": suspended = try parseSize(try need(), key: key, fail: fail)
+            case "peak": p.peakKB = try parseSize(try need(), key: key, fail: fail)
             case "save":
                 let v = try need()
                 guard let s = SaveStrategy(name: v) else {

@@ -181,8 +181,8 @@ extension Knob {
              copy: { $0[keyPath: kp] = $1[keyPath: kp] })
     }
 
-    static func integer(_ key: String, _ kp: KP<Root, Int>, _ range: ClosedRange<Int>, source: String = "assumption", _ doc: String) -> Knob {
-        Knob(key: key, type: "whole number", range: Double(range.lowerBound)...Double(range.upperBound), source: source, doc: doc,
+    static func integer(_ key: String, _ kp: KP<Root, Int>, _ range: ClosedRange<Int>, alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, type: "whole number", range: Double(range.lowerBound)...Double(range.upperBound), source: source, doc: doc, alias: alias,
              read: { e, r throws(InputError) in r[keyPath: kp] = try WorkloadDecoder.integer(e, range) },
              text: { .inline(String($0[keyPath: kp])) },
              copy: { $0[keyPath: kp] = $1[keyPath: kp] })
@@ -200,6 +200,18 @@ extension Knob {
                  }
              },
              text: { .inline(WorkloadPrinter.dist($0[keyPath: kp])) },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+    }
+
+    /// `true` or `false` (a mechanism switched on or off).
+    static func flag(_ key: String, _ kp: KP<Root, Bool>, alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, type: "true or false", source: source, doc: doc, alias: alias,
+             read: { e, r throws(InputError) in
+                 let w = try WorkloadDecoder.string(e)
+                 guard w == "true" || w == "false" else { throw WorkloadDecoder.error(e, "'\(w)' is not true or false") }
+                 r[keyPath: kp] = w == "true"
+             },
+             text: { .inline($0[keyPath: kp] ? "true" : "false") },
              copy: { $0[keyPath: kp] = $1[keyPath: kp] })
     }
 
@@ -409,6 +421,7 @@ public enum Schema {
         .number("memory_warning_free_share", \.memoryWarningFreeShare, 0...1, alias: "warning-free-share",
                 "share of what it can free that an app frees on a warning"),
         .number("suspended_compression_ratio", \.suspendedCompressionRatio, 1...100, alias: "compression",
+                source: "WKdm about 2:1 (Apple, OS X Mavericks Core Technology Overview)",
                 "suspended memory compression ratio: 1 = no compressor; 2 models iOS's compressor"),
         .number("decompress_ms_per_mb", \.decompressMsPerMB, 0...1_000, unit: "ms/MiB", "decompression cost on a warm launch"),
         .number("launch_jitter_sigma", \.launchJitterSigma, 0...5, alias: "launch-jitter",
@@ -429,6 +442,39 @@ public enum Schema {
              text: { .inline(String($0.ios.rawValue.dropFirst(3))) }, copy: { $0.ios = $1.ios }),
         .autoNumber("bg_task_allowance_s", \.bgTaskAllowanceS, 0...86_400, unit: "s", alias: "bg-allowance", source: "",
                     "background-task allowance, overriding the preset; auto = the preset's"),
+        .flag("xnu_bands", \.xnuBands, alias: "xnu-bands", source: "xnu bsd/kern/kern_memorystatus.c, bsd/sys/kern_memorystatus.h",
+              "bands as XNU assigns them (aging, dock, assertions, frozen) and its kill triggers (idle band below the idle level, up through the bands below critical, checked whenever memory falls); false: all idle apps in band 0, kills only at launches down to the target"),
+        .number("aging_s", \.agingS, 0...86_400, unit: "s", alias: "aging", source: "xnu bsd/kern/kern_memorystatus.c: 10 s idle deferral / 5 (AGING_BAND2)",
+                "time in the aging band (20) after leaving the front, before the idle band (0)"),
+        .integer("dock_size", \.dockSize, 0...1_000, alias: "dock", source: "assumption (xnu doc/vm/freezer.md names the dock band, not its size)",
+                 "the device's most-launched apps kept in band 30 when idle (0: no dock)"),
+        .flag("reaper", \.reaper, alias: "reaper", source: "xnu bsd/kern/kern_memorystatus.c (memorystatus_reaper, xnu-11417)",
+              "kill idle-band apps idle >= reaper_min_age_s while available memory is below the reaper level"),
+        .autoNumber("reaper_available_pct", \.reaperAvailablePct, 0...100, unit: "%", alias: "reaper-pct",
+                    source: "xnu bsd/kern/kern_memorystatus.c fallback: 20 / 18 / 16 %", "the reaper's level; auto = 20% (<=3 GB), 18% (<=6 GB), 16%"),
+        .number("reaper_min_age_s", \.reaperMinAgeS, 0...86_400, unit: "s", alias: "reaper-age", source: "xnu bsd/kern/kern_memorystatus.c: 300 s", "idle time before the reaper may kill an app"),
+        .number("reaper_interval_s", \.reaperIntervalS, 0...86_400, unit: "s", alias: "reaper-interval", source: "xnu bsd/kern/kern_memorystatus.c: 300 s", "at most one reaper sweep per this"),
+        .number("compressor_pool_pct", \.compressorPoolPct, 0...100, unit: "%", alias: "compressor-pool-pct",
+                source: "assumption (xnu osfmk/vm/vm_compressor.c bounds the pool; no iOS figure found)",
+                "the compressor pool's bound, physical share of RAM; a suspended app that does not fit stays uncompressed"),
+        .flag("freezer", \.freezer, alias: "freezer", source: "xnu doc/vm/freezer.md (CONFIG_FREEZE, on on iOS)",
+              "freeze the oldest idle suspended app to flash (band 75) below the freeze level"),
+        .number("freeze_available_pct", \.freezeAvailablePct, 0...100, unit: "%", alias: "freeze-pct",
+                source: "xnu bsd/kern/kern_memorystatus_freeze.c: freeze_threshold_percentage 50", "freeze only below this share of RAM available"),
+        .integer("freeze_suspended_threshold", \.freezeSuspendedThreshold, 0...10_000, alias: "freeze-suspended",
+                 source: "xnu bsd/sys/kern_memorystatus_freeze.h: FREEZE_SUSPENDED_THRESHOLD_DEFAULT 4", "freeze only with more unfrozen suspended apps than this"),
+        .integer("freeze_max_processes", \.freezeMaxProcesses, 0...10_000, alias: "freeze-max",
+                 source: "xnu bsd/sys/kern_memorystatus_freeze.h: FREEZE_PROCESSES_MAX 20", "at most this many frozen apps"),
+        .mebibytes("freeze_min_mb", \.freezeMinKB, 0...1_048_576,
+                   source: "xnu bsd/sys/kern_memorystatus_freeze.h: FREEZE_PAGES_MIN 8 MB", "smaller apps are not frozen"),
+        .mebibytes("freeze_daily_mb", \.freezeDailyKB, 0...16_777_216, alias: "freeze-daily",
+                   source: "xnu bsd/sys/kern_memorystatus_freeze.h: FREEZE_DAILY_MB_MAX_DEFAULT 1024", "flash the freezer may write per day"),
+        .number("thaw_ms_per_mb", \.thawMsPerMB, 0...1_000, unit: "ms/MiB", alias: "thaw-ms-per-mb",
+                "time to bring a frozen app's MiB back from flash on a thaw"),
+        .flag("memory_growth", \.memoryGrowth, alias: "growth", source: "assumption (no published curve)",
+              "the app in front grows from its launch footprint toward its peak (archetype peak_share), so limit and pressure kills happen mid-session"),
+        .number("growth_time_s", \.growthTimeS, 0.001...86_400, unit: "s", alias: "growth-time", "time in front to reach the peak (linear)"),
+        .number("growth_step_s", \.growthStepS, 0.001...86_400, unit: "s", alias: "growth-step", "one growth step (an event) per this while in front"),
     ], template: DeviceClass(), check: { c in
         let d = c.parameters()
         // `parameters()` clamps the reserve below the RAM: check what was written.
@@ -471,6 +517,7 @@ public enum Schema {
                       source: "assumption: no per-app figures are published; sized against the per-app crash limits",
                       "active footprint, reached during launch"),
         .distribution("background_share", \.backgroundShare, within: 0...1, "background footprint as a share of the active one, caches trimmed"),
+        .distribution("peak_share", \.peakShare, within: 1...100, "the footprint it grows toward in a session, as a multiple of active_mb"),
         .distribution("suspended_share", \.suspendedShare, within: 0...1, source: "seed 004; share an assumption",
                       "suspended footprint as a share of the active one: \"resources it does not need while suspended are destroyed\""),
         .distribution("cold_launch_ms", \.coldLaunchMs, unit: "ms", source: "Apple's first-frame target 400 ms, WWDC19 423; Android vitals: cold >= 5 s is excessive",

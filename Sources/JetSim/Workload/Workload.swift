@@ -49,7 +49,8 @@ public struct DeviceClass: Sendable, Equatable {
     /// Crash footprint / RAM, 50-68% on phones; iPhone 11: 2068/3844 = 54%.
     public var perAppLimitPct = 60.0
     public var memoryWarningFreeShare = 0.5
-    public var suspendedCompressionRatio = 1.0
+    /// WKdm compresses to about half (Apple, OS X Mavericks Core Technology Overview).
+    public var suspendedCompressionRatio = 2.0
     public var decompressMsPerMB = 0.5
     /// Launch-to-launch variation of latency (lognormal sigma; assumption).
     public var launchJitterSigma = 0.25
@@ -60,6 +61,25 @@ public struct DeviceClass: Sendable, Equatable {
     public var ios = BackgroundTimePreset.ios13plus
     /// Overrides the preset when set.
     public var bgTaskAllowanceS: Double? = nil
+    /// XNU memorystatus (DeviceParameters; sources in Schema.deviceClass).
+    public var xnuBands = true
+    public var agingS = 2.0
+    public var dockSize = 4
+    public var reaper = true
+    public var reaperAvailablePct: Double? = nil
+    public var reaperMinAgeS = 300.0
+    public var reaperIntervalS = 300.0
+    public var compressorPoolPct = 25.0
+    public var freezer = true
+    public var freezeAvailablePct = 50.0
+    public var freezeSuspendedThreshold = 4
+    public var freezeMaxProcesses = 20
+    public var freezeMinKB: Int64 = 8 * 1_024
+    public var freezeDailyKB: Int64 = 1_024 * 1_024
+    public var thawMsPerMB = 1.0
+    public var memoryGrowth = true
+    public var growthTimeS = 120.0
+    public var growthStepS = 30.0
 
     public init() {}
 
@@ -67,7 +87,7 @@ public struct DeviceClass: Sendable, Equatable {
     /// default by RAM size follow the override).
     public func parameters(ramKB override: Int64? = nil) -> DeviceParameters {
         let ram = override ?? ramKB
-        return DeviceParameters(
+        var p = DeviceParameters(
             ramKB: ram, osReserveKB: osReserveKB.map { min($0, ram - 1) },
             warningAvailablePct: warningAvailablePct, criticalAvailablePct: criticalAvailablePct,
             killTargetAvailablePct: killTargetAvailablePct, perAppLimitPct: perAppLimitPct,
@@ -76,6 +96,25 @@ public struct DeviceClass: Sendable, Equatable {
             backgroundGrace: SimTime(seconds: backgroundGraceS), enterBackgroundLimit: SimTime(seconds: enterBackgroundLimitS),
             willTerminateLimit: SimTime(seconds: willTerminateLimitS),
             bgTaskAllowance: bgTaskAllowanceS.map { SimTime(seconds: $0) } ?? ios.allowance)
+        p.xnuBands = xnuBands
+        p.agingTime = SimTime(seconds: agingS)
+        p.dockSize = dockSize
+        p.reaper = reaper
+        p.reaperAvailablePct = reaperAvailablePct
+        p.reaperMinAge = SimTime(seconds: reaperMinAgeS)
+        p.reaperInterval = SimTime(seconds: reaperIntervalS)
+        p.compressorPoolPct = compressorPoolPct
+        p.freezer = freezer
+        p.freezeAvailablePct = freezeAvailablePct
+        p.freezeSuspendedThreshold = freezeSuspendedThreshold
+        p.freezeMaxProcesses = freezeMaxProcesses
+        p.freezeMinKB = freezeMinKB
+        p.freezeDailyKB = freezeDailyKB
+        p.thawPerMB = SimTime(seconds: thawMsPerMB / 1_000)
+        p.memoryGrowth = memoryGrowth
+        p.growthTime = SimTime(seconds: growthTimeS)
+        p.growthStep = SimTime(seconds: growthStepS)
+        return p
     }
 }
 
@@ -105,6 +144,9 @@ public struct Archetype: Sendable, Equatable {
     /// Suspended footprint as a share of the active one (seed 004: what it does not
     /// need while suspended is destroyed).
     public var suspendedShare: RealDistribution = .uniform(low: 0.2, high: 0.35)
+    /// The footprint an app grows toward in a session, as a multiple of its launch
+    /// footprint (assumption: no published curve).
+    public var peakShare: RealDistribution = .uniform(low: 1.0, high: 1.5)
     public var coldLaunchMs: RealDistribution = .lognormal(median: 1_200, sigma: 0.4)
     public var stateRestoreMs: RealDistribution = .lognormal(median: 300, sigma: 0.4)
     public var warmLaunchMs: RealDistribution = .lognormal(median: 250, sigma: 0.3)
