@@ -34,16 +34,19 @@ extension Device {
     }
 
     /// Kills candidates in the policy's order until `availableKB >= target` or no
-    /// candidate is left.
+    /// candidate is left; with `idleBandOnly`, also stops at the first victim outside
+    /// the idle band (XNU's idle-level kills).
     @inline(never)  // a function of its own: profilers can attribute kill cost to it
-    mutating func killLoop(untilAvailable target: Int64, _ now: SimTime) {
+    mutating func killLoop(untilAvailable target: Int64, _ now: SimTime,
+                           reason: KillReason = .memoryPressure, idleBandOnly: Bool = false) {
         trace.killLoop(began: true)
         while availableKB < target && policy.hasCandidates {
             let victim = policy.victim()
             precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
                          "\(Policy.name) named app \(victim), which is not a candidate")
+            if idleBandOnly && apps[Int(victim)].band != XNUBand.idle { break }
             policy.willEvict(victim)
-            terminate(victim, .memoryPressure, now)
+            terminate(victim, reason, now)
         }
         trace.killLoop(began: false)
     }

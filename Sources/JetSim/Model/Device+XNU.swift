@@ -96,18 +96,8 @@ extension Device {
 
     /// Below the idle level: kills in the idle band only, in the policy's order, until
     /// `availableKB >= target`; stops when the policy's next victim is not idle.
-    @inline(never)
     mutating func idleKills(untilAvailable target: Int64, _ now: SimTime) {
-        trace.killLoop(began: true)
-        while availableKB < target && policy.hasCandidates {
-            let v = policy.victim()
-            precondition(v >= 0 && v != front && apps[Int(v)].state.isResident,
-                         "\(Policy.name) named app \(v), which is not a candidate")
-            guard apps[Int(v)].band == XNUBand.idle else { break }
-            policy.willEvict(v)
-            terminate(v, .idleExit, now)
-        }
-        trace.killLoop(began: false)
+        killLoop(untilAvailable: target, now, reason: .idleExit, idleBandOnly: true)
     }
 
     /// Available memory fell (a launch): the critical and idle triggers, the reaper and
