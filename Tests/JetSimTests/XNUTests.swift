@@ -95,4 +95,18 @@ struct XNUTests {
         let (_, off) = try run(try Self.file("31-growth-past-limit.scenario").replacingOccurrences(of: "reaper=false", with: "reaper=false growth=false"))
         #expect(off.metrics.totalKills == 0)
     }
+
+    @Test("growth at the schema's extremes: a 100 GB app stepping 20 h at a time on 1 TB grows without overflow")
+    func growthExtremes() throws {
+        // (300 GB - 100 GB) x 20 h in microseconds passes Int64: it trapped before the
+        // step was taken in 128 bits. One step of 200 GB x 20/24 reaches 266.7 GB.
+        let (_, r) = try run("""
+            device ram=1TB reserve=1GB dock=0 freezer=false reaper=false app-limit-pct=100 growth-step=20h growth-time=1d
+            app G footprint=100GB peak=300GB
+            0s    launch G
+            3d    end
+            """)
+        #expect(r.metrics.totalKills == 0)
+        #expect(r.metrics[.launches] == 1)
+    }
 }

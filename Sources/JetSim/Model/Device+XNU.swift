@@ -137,9 +137,15 @@ extension Device {
         let p = pi(app)
         guard front == app, apps[a].state == .active || apps[a].state == .inactive else { return }
         let peak = profiles[p].peakKB
+        // (peak - launch) x step / time, exactly, in 128 bits: the product passes Int64
+        // for footprints and steps the schema accepts (terabytes x a day in
+        // microseconds); a quotient past Int64 saturates (it reaches the peak anyway).
+        let distance = max(0, peak - profiles[p].activeKB)
         let span = max(1, params.growthTime.microseconds)
-        let step = max(1, (peak - profiles[p].activeKB) * params.growthStep.microseconds / span)
-        let target = min(peak, apps[a].residentKB + step)
+        let product = distance.multipliedFullWidth(by: max(0, params.growthStep.microseconds))
+        let fits = 2 * product.high + Int64(product.low >> 63) < span
+        let step = max(1, fits ? span.dividingFullWidth(product).quotient : .max)
+        let target = step >= peak - apps[a].residentKB ? peak : apps[a].residentKB + step
         guard target > apps[a].residentKB else { return }
         let limit = params.perAppLimitKB
         let reach = min(target, max(limit, apps[a].residentKB))
@@ -174,7 +180,11 @@ extension Device {
     /// Adds the pool's occupancy since the last change to its time integral (KiB x s).
     mutating func flushCompressor(_ now: SimTime) {
         let ms = (now - compressorSince).microseconds / 1_000
-        if ms > 0 && compressorKB > 0 { metrics[.compressorKBSeconds] += Int(compressorKB * ms / 1_000) }
+        if ms > 0 && compressorKB > 0 {
+            // A terabyte pool held for months passes Int64 as a product: saturate.
+            let add = Int(saturating: Double(compressorKB) * Double(ms) / 1_000)
+            metrics[.compressorKBSeconds] = .saturatingSum(metrics[.compressorKBSeconds], add)
+        }
         compressorSince = now
     }
 

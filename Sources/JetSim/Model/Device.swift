@@ -9,7 +9,7 @@ public struct AppRuntime: Sendable, Equatable {
     @usableFromInline var flags: UInt8 = 0
     /// The reason of the last kill (raw value), or `noKill`; cleared by a launch.
     @usableFromInline var lastKill: UInt8 = AppRuntime.noKill
-    /// Its XNU jetsam band (priority) while a candidate (`Device.band(of:)`).
+    /// Its XNU jetsam band (priority) while a candidate (`Device.xnuBand`).
     public internal(set) var band: UInt8 = 0
     /// Held (coalesced) system events: count and latest value per kind.
     @usableFromInline var held = HeldEvents()

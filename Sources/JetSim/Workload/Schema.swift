@@ -415,7 +415,7 @@ public enum Schema {
         .autoNumber("critical_available_pct", \.criticalAvailablePct, 0...100, unit: "%", alias: "critical-pct", source: "XNU critical fallback",
                     "the kill loop runs below this share of RAM available; auto = 5% (<=3 GB), 4% (>3 GB)"),
         .autoNumber("kill_target_available_pct", \.killTargetAvailablePct, 0...100, unit: "%", alias: "target-pct", source: "XNU idle-kill fallback",
-                    "the kill loop's target, share of RAM available; auto = 10% / 9% / 8% (<=3 / <=6 / >6 GB)"),
+                    "XNU's idle level, share of RAM available: below it idle-band apps die (with xnu_bands; without, the kill loop's target); auto = 10% / 9% / 8% (<=3 / <=6 / >6 GB)"),
         .number("per_app_limit_pct", \.perAppLimitPct, 1...100, unit: "%", alias: "app-limit-pct",
                 source: "crash footprints 50-68% of RAM on phones (StackOverflow q 5887248)", "per-app memory limit, share of RAM"),
         .number("memory_warning_free_share", \.memoryWarningFreeShare, 0...1, alias: "warning-free-share",
@@ -423,7 +423,7 @@ public enum Schema {
         .number("suspended_compression_ratio", \.suspendedCompressionRatio, 1...100, alias: "compression",
                 source: "WKdm about 2:1 (Apple, OS X Mavericks Core Technology Overview)",
                 "suspended memory compression ratio: 1 = no compressor; 2 models iOS's compressor"),
-        .number("decompress_ms_per_mb", \.decompressMsPerMB, 0...1_000, unit: "ms/MiB", "decompression cost on a warm launch"),
+        .number("decompress_ms_per_mb", \.decompressMsPerMB, 0...1_000, unit: "ms/MiB", source: "assumption (WKdm decompresses at about 2 GB/s)", "decompression cost on a warm launch"),
         .number("launch_jitter_sigma", \.launchJitterSigma, 0...5, alias: "launch-jitter",
                 "launch-to-launch latency variation, lognormal sigma (0: exact latencies)"),
         .number("background_grace_s", \.backgroundGraceS, 0...86_400, unit: "s", alias: "grace", source: "\"about ten seconds\" (seed 004)",
@@ -470,11 +470,12 @@ public enum Schema {
         .mebibytes("freeze_daily_mb", \.freezeDailyKB, 0...16_777_216, alias: "freeze-daily",
                    source: "xnu bsd/sys/kern_memorystatus_freeze.h: FREEZE_DAILY_MB_MAX_DEFAULT 1024", "flash the freezer may write per day"),
         .number("thaw_ms_per_mb", \.thawMsPerMB, 0...1_000, unit: "ms/MiB", alias: "thaw-ms-per-mb",
+                source: "assumption (no published iOS thaw latency; flash reads of about 1 GB/s)",
                 "time to bring a frozen app's MiB back from flash on a thaw"),
         .flag("memory_growth", \.memoryGrowth, alias: "growth", source: "assumption (no published curve)",
               "the app in front grows from its launch footprint toward its peak (archetype peak_share), so limit and pressure kills happen mid-session"),
-        .number("growth_time_s", \.growthTimeS, 0.001...86_400, unit: "s", alias: "growth-time", "time in front to reach the peak (linear)"),
-        .number("growth_step_s", \.growthStepS, 0.001...86_400, unit: "s", alias: "growth-step", "one growth step (an event) per this while in front"),
+        .number("growth_time_s", \.growthTimeS, 0.001...86_400, unit: "s", alias: "growth-time", source: "assumption (no published curve)", "time in front to reach the peak (linear)"),
+        .number("growth_step_s", \.growthStepS, 0.001...86_400, unit: "s", alias: "growth-step", source: "assumption", "one growth step (an event) per this while in front"),
     ], template: DeviceClass(), check: { c in
         let d = c.parameters()
         // `parameters()` clamps the reserve below the RAM: check what was written.
