@@ -26,31 +26,25 @@ AtomicOutput.installSignalHandlers()
 do {
     var command = try JetSimCommand.parseAsRoot()
     try command.run()
-} catch let error as BadInput {
-    AtomicOutput.removePending()
-    printError("jetsim: \(error.description)")
-    exit(2)
-} catch let error as RunFailure {
-    AtomicOutput.removePending()
-    printError("jetsim: \(error.description)")
-    exit(1)
-} catch let error as InputError {
-    AtomicOutput.removePending()
-    printError("jetsim: \(error.description)")
-    exit(2)
-} catch let error as CocoaError {
-    // A Foundation I/O error: one line naming the file and the reason, not a dump.
-    AtomicOutput.removePending()
-    let file = error.filePath ?? error.url?.path ?? "a file"
-    let reason = (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription
-    printError("jetsim: \(file): \(reason)")
-    exit(1)
 } catch {
+    // One mapping from errors to exit codes; nothing half-written stays behind.
     AtomicOutput.removePending()
-    let code = JetSimCommand.exitCode(for: error)
-    if code == .success {
-        JetSimCommand.exit(withError: error)  // --help, --version
+    let code: Int32
+    let message: String
+    switch error {
+    case let e as BadInput: (code, message) = (2, "jetsim: \(e.description)")
+    case let e as InputError: (code, message) = (2, "jetsim: \(e.description)")
+    case let e as RunFailure: (code, message) = (1, "jetsim: \(e.description)")
+    case let e as CocoaError:
+        // A Foundation I/O error: one line naming the file and the reason, not a dump.
+        let file = e.filePath ?? e.url?.path ?? "a file"
+        let reason = (e.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? e.localizedDescription
+        (code, message) = (1, "jetsim: \(file): \(reason)")
+    default:
+        let parserCode = JetSimCommand.exitCode(for: error)
+        if parserCode == .success { JetSimCommand.exit(withError: error) }  // --help, --version
+        (code, message) = (parserCode == .validationFailure ? 2 : 1, JetSimCommand.fullMessage(for: error))
     }
-    printError(JetSimCommand.fullMessage(for: error))
-    exit(code == .validationFailure ? 2 : 1)
+    printError(message)
+    exit(code)
 }

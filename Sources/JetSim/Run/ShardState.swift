@@ -55,18 +55,20 @@ public struct ShardState: Sendable {
     public static var version: Int { CellAccumulator.counterNames == v1CounterNames ? 1 : 2 }
     static let newestVersion = 2
 
+    /// `fleetDevices`: the run's whole fleet, when the plan does not know it (a streamed
+    /// replay learns it only at the end of the trace); else the plan's.
     public init(workload: Workload, overrides: [String], usage: String?,
-                plan: RunPlan, result: FleetResult, usageText: String? = nil) {
+                plan: RunPlan, result: FleetResult, usageText: String? = nil, fleetDevices: Int? = nil) {
         self.workload = workload
         cells = result.cells
         accumulators = result.accumulators
         shardIndex = plan.shardIndex + 1
         shardCount = plan.shardCount
-        fleetDevices = plan.fleetSize
+        self.fleetDevices = fleetDevices ?? plan.fleetSize
         self.usage = usage.map { "\($0) \(Self.hex(Self.fnv1a(usageText ?? $0)))" } ?? "none"
         self.overrides = overrides
         workloadYAML = WorkloadPrinter.yaml(workload)
-        inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: fleetDevices, overrides: overrides)
+        inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: self.fleetDevices, overrides: overrides)
     }
 
     /// Identifies what a run computes (not which shard it is).

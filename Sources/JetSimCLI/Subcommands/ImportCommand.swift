@@ -28,7 +28,7 @@ struct ImportCommand: ParsableCommand {
         do { r = try UsageImporter.convert(try readInput(input), format: f, source: input) } catch let e as InputError {
             throw BadInput(description: e.description)
         }
-        for n in r.notes { FileHandle.standardError.write(Data("jetsim import: \(input): \(n)\n".utf8)) }
+        for n in r.notes { printError("jetsim import: \(input): \(n)") }
         output.write(r.csv)
         try output.commit()
     }

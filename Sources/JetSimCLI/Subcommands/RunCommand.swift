@@ -84,6 +84,7 @@ struct RunCommand: ParsableCommand {
         let bar = (!execution.quiet && isatty(STDERR_FILENO) == 1 && sim.usage == nil) ? ProgressBar(total: plan.shardIndex < plan.fleetSize ? (plan.fleetSize - plan.shardIndex - 1) / plan.shardCount + 1 : 0, cells: cells.count, progress: progress) : nil
         bar?.start()
         let result: FleetResult
+        var replayedDevices: Int? = nil
         if let usagePath = sim.usage, var stream = usageStream.take() {
             let o: UsageRunner.Outcome
             do { o = try UsageRunner.run(plan, stream: &stream, catalog: catalog, deviceLimit: sim.devices, progress: progress, perDeviceSink: sink) }
@@ -93,13 +94,11 @@ struct RunCommand: ParsableCommand {
             }
             if o.rowsPastEnd > 0 {
                 // Said even with --quiet: no row is dropped silently.
-                FileHandle.standardError.write(Data("jetsim: warning: \(o.rowsPastEnd) row(s) of \(usagePath) start at or after --duration \(workload.fleet.duration) and were not replayed\n".utf8))
+                printError("jetsim: warning: \(o.rowsPastEnd) row(s) of \(usagePath) start at or after --duration \(workload.fleet.duration) and were not replayed")
             }
             // The summary's duration and per-device-day figures: the devices' mean span.
             if sim.duration == nil { workload.fleet.duration = o.meanSpan }
-            var marker = UsageReplay()
-            marker.firstDevice = o.devices
-            plan.usage = marker  // the fleet size the shard state records
+            replayedDevices = o.devices
             result = o.result
         } else {
             result = FleetRunner.run(plan, catalog: catalog, progress: progress, perDeviceSink: sink)
@@ -111,7 +110,7 @@ struct RunCommand: ParsableCommand {
         // Outputs: the state before the summary, so a summary on disk means its state is too.
         if let state {
             state.write(ShardState(workload: workload, overrides: sim.overrides, usage: sim.usage, plan: plan, result: result,
-                                   usageText: try sim.usage.map(readInput)).text)
+                                   usageText: try sim.usage.map(readInput), fleetDevices: replayedDevices).text)
             try state.commit()
         }
         summary.write(fmt == .csv ? Summary.csv(workload: workload, result: result, overrides: sim.overrides)
