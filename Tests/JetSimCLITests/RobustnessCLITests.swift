@@ -143,7 +143,7 @@ struct RobustnessCLITests {
         if rc != 0 { #expect(CLI.files(in: dir).isEmpty, "\(CLI.files(in: dir))") }
     }
 
-    @Test("SIGHUP and SIGPIPE during a run leave no output and no temporary file", arguments: [SIGHUP, SIGPIPE, SIGTERM])
+    @Test("Ctrl-C, SIGTERM, SIGHUP or SIGPIPE during a run leaves no output and no temporary file", arguments: [SIGINT, SIGHUP, SIGPIPE, SIGTERM])
     func signals(_ signal: Int32) throws {
         let dir = try CLI.tempDir()
         let p = Process()
