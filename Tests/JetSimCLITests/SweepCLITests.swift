@@ -63,6 +63,27 @@ struct SweepCLITests {
         #expect(other.stderr.contains("holds a different sweep"))
     }
 
+    @Test("with --usage, a point is the run with its values too (duration from the trace's spans)")
+    func usagePoint() throws {
+        let dir = try CLI.tempDir()
+        let usage = CLI.root + "/Tests/Golden/usage.csv"
+        let r = try CLI.run(["sweep", "--usage", usage, "--ram", "2GB", "--set", "catalog.apps=500,600", "--quiet", "--out", dir + "/s"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let run = try CLI.run(["run", "--usage", usage, "--ram", "2GB", "--set", "catalog.apps=600", "--quiet", "--out", dir + "/run.csv"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try data(dir + "/run.csv") == data(dir + "/s/points/2-catalog.apps=600.csv"))
+    }
+
+    @Test("bad input (a key, a trace) is refused before the sweep's directory is made")
+    func badInputMakesNothing() throws {
+        let dir = try CLI.tempDir()
+        let badKey = try CLI.run(["sweep", "--set", "user.nope=1,2", "--out", dir + "/a"])
+        #expect(badKey.status == 2 && badKey.stderr.contains("user.nope: unknown key"), "\(badKey.stderr)")
+        let badTrace = try CLI.run(["sweep", "--usage", dir + "/none.csv", "--set", "catalog.apps=500,600", "--out", dir + "/b"])
+        #expect(badTrace.status == 2 && badTrace.stderr.contains("no such file"), "\(badTrace.stderr)")
+        #expect(CLI.files(in: dir).isEmpty)
+    }
+
     @Test("--list, --point and --combine: a job array's pieces give the same combined CSV")
     func jobArray() throws {
         let whole = try CLI.tempDir("whole"), parts = try CLI.tempDir("parts")

@@ -86,7 +86,33 @@ struct SimulationOptions: ParsableArguments {
         do { return try UsageStream(path: path) } catch { throw BadInput(description: error.description) }
     }
 
-    /// The whole usage trace (or its first --devices devices), for `trace` and `sweep`.
+    /// Runs `plan`: the synthetic fleet, or the usage trace streamed from `stream`
+    /// (opened by `openUsage` before any output, so a bad trace fails first). With a
+    /// trace and no --duration, the summary's duration (and per-device-day figures) is
+    /// the devices' mean span. `run` and `sweep` share this one path, so a sweep point
+    /// is exactly the run with its --set values. Returns the fleet size a replay had.
+    func runFleet(_ plan: RunPlan, workload: inout Workload, stream: consuming UsageStream?, catalog: AppCatalog,
+                  progress: RunProgress? = nil, perDeviceSink: PerDeviceSink? = nil) throws -> (result: FleetResult, replayedDevices: Int?) {
+        guard let path = usage, var stream = stream.take() else {
+            return (FleetRunner.run(plan, catalog: catalog, progress: progress, perDeviceSink: perDeviceSink), nil)
+        }
+        var plan = plan
+        plan.usageUntil = usageUntil
+        let o: UsageRunner.Outcome
+        do { o = try UsageRunner.run(plan, stream: &stream, catalog: catalog, deviceLimit: devices, progress: progress, perDeviceSink: perDeviceSink) }
+        catch let e as InputError { throw BadInput(description: e.description) }
+        if let devices, o.devices < devices {
+            throw BadInput(description: "--devices \(devices): \(path) has only \(o.devices) device(s)")
+        }
+        if o.rowsPastEnd > 0 {
+            // Said even with --quiet: no row is dropped silently.
+            printError("jetsim: warning: \(o.rowsPastEnd) row(s) of \(path) start at or after --duration \(workload.fleet.duration) and were not replayed")
+        }
+        if duration == nil { workload.fleet.duration = o.meanSpan }
+        return (o.result, o.devices)
+    }
+
+    /// The whole usage trace (or its first --devices devices), for `trace`.
     func loadUsage() throws -> UsageReplay? {
         guard let usage else { return nil }
         var stream = try openUsage(usage)

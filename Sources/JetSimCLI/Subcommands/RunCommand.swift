@@ -55,7 +55,6 @@ struct RunCommand: ParsableCommand {
         var workload = try sim.loadWorkload()
         let cells = try sim.cells(for: workload)
         var plan = RunPlan(workload: workload, cells: cells, threads: execution.threadCount)
-        plan.usageUntil = sim.usageUntil
         if sim.usage != nil, shard != nil, sim.duration == nil {
             throw BadInput(description: "--shard with --usage: give --duration too (without it each device runs for its own span, and the shards' summaries could not be merged)")
         }
@@ -83,26 +82,8 @@ struct RunCommand: ParsableCommand {
         let progress = RunProgress()
         let bar = (!execution.quiet && isatty(STDERR_FILENO) == 1 && sim.usage == nil) ? ProgressBar(total: plan.shardIndex < plan.fleetSize ? (plan.fleetSize - plan.shardIndex - 1) / plan.shardCount + 1 : 0, cells: cells.count, progress: progress) : nil
         bar?.start()
-        let result: FleetResult
-        var replayedDevices: Int? = nil
-        if let usagePath = sim.usage, var stream = usageStream.take() {
-            let o: UsageRunner.Outcome
-            do { o = try UsageRunner.run(plan, stream: &stream, catalog: catalog, deviceLimit: sim.devices, progress: progress, perDeviceSink: sink) }
-            catch { throw BadInput(description: error.description) }
-            if let n = sim.devices, o.devices < n {
-                throw BadInput(description: "--devices \(n): \(usagePath) has only \(o.devices) device(s)")
-            }
-            if o.rowsPastEnd > 0 {
-                // Said even with --quiet: no row is dropped silently.
-                printError("jetsim: warning: \(o.rowsPastEnd) row(s) of \(usagePath) start at or after --duration \(workload.fleet.duration) and were not replayed")
-            }
-            // The summary's duration and per-device-day figures: the devices' mean span.
-            if sim.duration == nil { workload.fleet.duration = o.meanSpan }
-            replayedDevices = o.devices
-            result = o.result
-        } else {
-            result = FleetRunner.run(plan, catalog: catalog, progress: progress, perDeviceSink: sink)
-        }
+        let (result, replayedDevices) = try sim.runFleet(plan, workload: &workload, stream: usageStream.take(), catalog: catalog,
+                                                         progress: progress, perDeviceSink: sink)
         bar?.stop()
         let elapsed = started.duration(to: .now)
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

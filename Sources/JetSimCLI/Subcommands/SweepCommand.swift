@@ -93,6 +93,15 @@ struct SweepCommand: ParsableCommand {
         if let point, point > points.count {
             throw BadInput(description: "--point \(point): the sweep has \(points.count) point(s) (see --list)")
         }
+        // Check the inputs of every point before creating anything or running any.
+        var workloads: [(Point, Workload, [Cell])] = []
+        if !combine {
+            for p in points where point == nil || p.index == point {
+                let w = try sim.loadWorkload(overrides: fixed + p.sets)
+                workloads.append((p, w, try sim.cells(for: w)))
+            }
+            _ = try sim.usage.map(sim.openUsage)
+        }
         let dir = out!
         let pointsDir = dir + "/points"
         do { try FileManager.default.createDirectory(atPath: pointsDir, withIntermediateDirectories: true) } catch {
@@ -100,26 +109,17 @@ struct SweepCommand: ParsableCommand {
         }
         try checkPlan(dir: dir, points: points, fixed: fixed)
         if combine { return try writeCombined(dir: dir, points: points) }
-
-        // Check the inputs of every point before running any.
-        var workloads: [(Point, Workload, [Cell])] = []
-        for p in points where point == nil || p.index == point {
-            let w = try sim.loadWorkload(overrides: fixed + p.sets)
-            workloads.append((p, w, try sim.cells(for: w)))
-        }
-        let usage = try sim.loadUsage()
         if point == nil { removeStaleTemporaries(in: pointsDir) }
         let done = workloads.filter { FileManager.default.fileExists(atPath: pointsDir + "/" + $0.0.fileName) }.count
         say("sweep: \(workloads.count) point(s), \(done) already done, \(workloads.count - done) to run")
-        for (p, w, cells) in workloads {
+        for (p, var w, cells) in workloads {
             let path = pointsDir + "/" + p.fileName
             if FileManager.default.fileExists(atPath: path) { continue }
             let started = ContinuousClock.now
             let output = try OutputFile.open(path)
-            var plan = RunPlan(workload: w, cells: cells, threads: execution.threadCount)
-            plan.usage = usage
-            plan.usageUntil = sim.usageUntil
-            let result = FleetRunner.run(plan, catalog: AppCatalog(w))
+            let plan = RunPlan(workload: w, cells: cells, threads: execution.threadCount)
+            let stream = try sim.usage.map(sim.openUsage)
+            let (result, _) = try sim.runFleet(plan, workload: &w, stream: stream, catalog: AppCatalog(w))
             output.write(Summary.csv(workload: w, result: result, overrides: fixed + p.sets))
             try output.commit()
             let s = started.duration(to: .now)
