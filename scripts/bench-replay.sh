@@ -15,8 +15,8 @@ if [ ! -f "$TRACE" ]; then
       a = int(30 * rand() * rand()); printf "dev%05d,%d,app%02d,30\n", d, i * 90, a } }' > "$TRACE"
 fi
 cc -O2 -o "$DIR/lru_replay" Benchmarks/ReplayReference/lru_replay.c
-swift build -c release --product jetsim >/dev/null
-JETSIM=$(swift build -c release --show-bin-path)/jetsim
+swift build -c release --product jetsim --no-color-diagnostics >/dev/null
+JETSIM=$(swift build -c release --show-bin-path --no-color-diagnostics)/jetsim
 echo "trace: $TRACE ($(wc -l < "$TRACE") lines)"
 for run in c jetsim; do
   if [ $run = c ]; then cmd=("$DIR/lru_replay" "$TRACE" "$CAP")

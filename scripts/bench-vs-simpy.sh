@@ -23,7 +23,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 
 echo "Building jetsim (release) ..." >&2
-swift build -c release --product jetsim >&2
+swift build -c release --product jetsim --no-color-diagnostics >&2
 jetsim=.build/release/jetsim
 
 cat > "$venv/hold.py" <<'PY'

@@ -16,9 +16,9 @@ enum CLI {
     }
 
     @discardableResult
-    static func run(_ args: [String], cwd: String? = nil, stdin: String? = nil) throws -> Output {
+    static func run(_ args: [String], cwd: String? = nil, stdin: String? = nil, runner: String? = nil) throws -> Output {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
+        p.executableURL = URL(fileURLWithPath: runner ?? binary)
         p.arguments = args
         p.currentDirectoryURL = URL(fileURLWithPath: cwd ?? root)
         let out = Pipe(), err = Pipe()

@@ -149,7 +149,8 @@ struct RobustnessCLITests {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: CLI.binary)
         p.arguments = ["run", "--devices", "100000", "--out", dir + "/s.csv", "--per-device", dir + "/d.csv", "--quiet"]
-        p.standardError = FileHandle.nullDevice
+        let err = Pipe()
+        p.standardError = err
         try p.run()
         var started = false
         for _ in 0..<250 where !started {
@@ -163,8 +164,13 @@ struct RobustnessCLITests {
         if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         #expect(waited < 500, "jetsim ignored signal \(signal)")
         p.waitUntilExit()
-        #expect(p.terminationStatus != 0)
+        #expect(p.terminationStatus == 128 + signal)
         #expect(CLI.files(in: dir).isEmpty, "left behind: \(CLI.files(in: dir))")
+        // It says why it stopped, except when the reader went away (SIGPIPE).
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        if signal == SIGPIPE { #expect(said.isEmpty, "\(said)") } else {
+            #expect(said.contains("jetsim: interrupted; nothing was written"), "\(said)")
+        }
     }
 
     /// Runs shards 1...n of `args` into `dir`, returning the state paths.

@@ -32,7 +32,8 @@ struct MergeCommand: ParsableCommand {
         }
         let merged: (Workload, FleetResult, [String])
         do { merged = try ShardState.merge(parsed) } catch { throw BadInput(description: error.description) }
-        let text = format == .csv ? Summary.csv(workload: merged.0, result: merged.1, overrides: merged.2) : Summary.table(workload: merged.0, result: merged.1)
+        var text = format == .csv ? Summary.csv(workload: merged.0, result: merged.1, overrides: merged.2) : Summary.table(workload: merged.0, result: merged.1)
+        if format == .table, out == "-", let width = Terminal.width(STDOUT_FILENO) { text = Terminal.fit(table: text, width: width) }
         output.write(text)
         try output.commit()
     }

@@ -94,8 +94,10 @@ struct RunCommand: ParsableCommand {
                                    usageText: try sim.usage.map(readInput), fleetDevices: replayedDevices).text)
             try state.commit()
         }
-        summary.write(fmt == .csv ? Summary.csv(workload: workload, result: result, overrides: sim.overrides)
-                                  : Summary.table(workload: workload, result: result))
+        var text = fmt == .csv ? Summary.csv(workload: workload, result: result, overrides: sim.overrides)
+                               : Summary.table(workload: workload, result: result)
+        if fmt == .table, toTerminal, let width = Terminal.width(STDOUT_FILENO) { text = Terminal.fit(table: text, width: width) }
+        summary.write(text)
         try summary.commit()
         try perDeviceFile?.commit()
         let events = result.accumulators.reduce(0) { $0 + $1.events }
@@ -113,7 +115,7 @@ struct RunCommand: ParsableCommand {
             let devices = result.accumulators.first?.devices ?? 0
             let line = String(format: "jetsim: %d cells x %d devices, %.2fM events in %.2f s: %.2fM events/s, %.0f devices/s (%d threads)\n",
                               cells.count, devices, Double(events) / 1e6, wall, Double(events) / wall / 1e6, Double(devices) / wall, plan.threads)
-            printError(line)
+            printError(Terminal.width(STDERR_FILENO).map { Terminal.wrap(line, width: $0) } ?? line)
         }
     }
 }

@@ -110,6 +110,7 @@ struct SweepCommand: ParsableCommand {
         try checkPlan(dir: dir, points: points, fixed: fixed)
         if combine { return try writeCombined(dir: dir, points: points) }
         if point == nil { removeStaleTemporaries(in: pointsDir) }
+        AtomicOutput.setInterruptNote("the points finished so far are kept in \(pointsDir); run the same command again to go on")
         let done = workloads.filter { FileManager.default.fileExists(atPath: pointsDir + "/" + $0.0.fileName) }.count
         say("sweep: \(workloads.count) point(s), \(done) already done, \(workloads.count - done) to run")
         for (p, var w, cells) in workloads {

@@ -8,13 +8,22 @@ struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
         abstract: "Write the per-event lifecycle trace of a small run (one policy, one RAM size).",
-        discussion: "Columns: time_ms,device,app,event,detail,state (as jetsim scenario). Devices default to 1; apps are named by the catalog."
+        discussion: """
+            Columns: time_ms,device,app,event,detail,state (as jetsim scenario); apps are \
+            named by the catalog (or the usage trace). The options are run's, but trace's \
+            defaults differ from what their help below says: --devices 1, --policy \
+            jetsam-bands, --ram the workload's first RAM size. With --usage every device of \
+            the trace is replayed unless --devices N says otherwise.
+            """
     )
 
     @OptionGroup var sim: SimulationOptions
 
     @Option(name: .long, help: "Write the trace here (- for stdout, the default).")
     var out: String = "-"
+
+    @Flag(name: .long, help: "Accepted as run takes it; trace prints no progress line or statistics anyway.")
+    var quiet = false
 
     func run() throws {
         var workload = try sim.loadWorkload()

@@ -10,6 +10,17 @@ enum AtomicOutput {
     nonisolated(unsafe) static var pending: [UnsafeMutablePointer<CChar>] = []
     nonisolated(unsafe) static var installed = false
 
+    /// What a signal that ends jetsim prints to stderr. A command whose finished outputs
+    /// survive an interruption (a sweep's points) says so with `setInterruptNote`.
+    nonisolated(unsafe) static var interruptNote: UnsafeMutablePointer<CChar>? =
+        strdup("\njetsim: interrupted; nothing was written (no output is left half-written)\n")
+
+    static func setInterruptNote(_ text: String) {
+        let old = interruptNote
+        interruptNote = strdup("\njetsim: interrupted; " + text + "\n")
+        free(old)
+    }
+
     /// Signals that end jetsim after removing its temporary files, with 128 + n.
     static let cleanupSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
 
@@ -20,6 +31,9 @@ enum AtomicOutput {
         for sig in cleanupSignals {
             signal(sig) { s in
                 for p in AtomicOutput.pending { unlink(p) }
+                // Say why we stop (not for SIGPIPE: the reader has gone). write(2) is
+                // async-signal-safe; the note was made before any signal could come.
+                if s != SIGPIPE, let note = AtomicOutput.interruptNote { _ = Glibc.write(STDERR_FILENO, note, strlen(note)) }
                 _exit(128 + s)
             }
         }

@@ -46,12 +46,29 @@ final class ProgressBar: @unchecked Sendable {
         let el = started.duration(to: .now)
         let s = max(1e-6, Double(el.components.seconds) + Double(el.components.attoseconds) * 1e-18)
         let frac = total > 0 ? Double(d) / Double(total) : 1
-        let width = 24
-        let filled = Int(frac * Double(width))
         let eta = d > 0 ? s * Double(total - d) / Double(d) : 0
-        let line = String(format: "\r[%@%@] %d/%d devices x %d cells | %.1fM events/s | ETA %.0fs  ",
-                          String(repeating: "#", count: filled), String(repeating: ".", count: width - filled),
-                          d, total, cells, Double(e) / s / 1e6, eta)
-        printError(line, newline: false)
+        printError("\r" + Self.line(fraction: frac, done: d, total: total, cells: cells,
+                                     eventsPerSecond: Double(e) / s, eta: eta, width: Terminal.width(STDERR_FILENO) ?? 80)
+                   + "\u{1B}[K", newline: false)
+    }
+
+    /// The progress line, at most `width - 1` columns (a full-width line would wrap on
+    /// terminals that wrap at the last column): the bar shrinks first, then the parts on
+    /// the right are dropped, least useful first.
+    static func line(fraction: Double, done: Int, total: Int, cells: Int, eventsPerSecond: Double, eta: Double,
+                     width: Int) -> String {
+        let room = max(1, width - 1)
+        let count = "\(done)/\(total) devices x \(cells) cells"
+        let rate = String(format: "%.1fM events/s", eventsPerSecond / 1e6)
+        let left = String(format: "ETA %.0fs", eta)
+        for parts in [[count, rate, left], [count, left], ["\(done)/\(total)", left], ["\(done)/\(total)"]] {
+            let text = parts.joined(separator: " | ")
+            let barWidth = min(24, room - text.count - 3)
+            if barWidth >= 8 {
+                let filled = min(barWidth, Int(fraction * Double(barWidth)))
+                return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled) + "] " + text
+            }
+        }
+        return String("\(done)/\(total)".prefix(room))
     }
 }

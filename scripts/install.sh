@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds jetsim (release) and installs it into a directory on PATH, so that the README's
+# `jetsim ...` commands work as written. Run it again after pulling to update.
+#
+# Usage: scripts/install.sh [--bindir DIR]
+#   --bindir DIR   where `jetsim` goes (default: /usr/local/bin when it is writable,
+#                  otherwise ~/.local/bin, which is then created if needed)
+#
+# The build passes --no-color-diagnostics, as every jetsim script does: SwiftPM adds a
+# colour flag to the build description only when it prints to a terminal, so a build
+# from a terminal after one from a script (or CI) would otherwise recompile everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bindir=''
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bindir) bindir=${2:?--bindir needs a directory}; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$bindir" ]; then
+  if [ -w /usr/local/bin ]; then bindir=/usr/local/bin; else bindir=$HOME/.local/bin; fi
+fi
+mkdir -p "$bindir" || { echo "install: cannot create $bindir" >&2; exit 1; }
+echo "install: building jetsim (release; 3-6 minutes the first time on 2 cores) ..." >&2
+swift build -c release --product jetsim --no-color-diagnostics >&2
+bin=$(swift build -c release --show-bin-path --no-color-diagnostics)/jetsim
+tmp=$(mktemp "$bindir/.jetsim.XXXXXX")
+trap 'rm -f "$tmp"' EXIT
+cp "$bin" "$tmp" && chmod 755 "$tmp" && mv -f "$tmp" "$bindir/jetsim"
+echo "install: $bindir/jetsim ($("$bindir/jetsim" --version))" >&2
+case ":$PATH:" in
+  *":$bindir:"*) ;;
+  *) echo "install: $bindir is not on your PATH; add it with: export PATH=\"$bindir:\$PATH\"" >&2 ;;
+esac
