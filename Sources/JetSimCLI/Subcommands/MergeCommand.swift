@@ -14,7 +14,7 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: "The OUT.state files written by `jetsim run --shard I/N --out OUT`.")
     var states: [String]
 
-    @Option(name: .long, help: "Write the merged CSV here (default: stdout).")
+    @Option(name: .long, help: "Write the merged CSV here (- for stdout).")
     var out: String = "-"
 
     @Option(name: .long, help: "csv or table.")
