@@ -42,6 +42,8 @@ public struct AppRuntime: Sendable, Equatable {
     @usableFromInline static let bgTask: UInt8 = 1, modeActive: UInt8 = 2, saveInFlight: UInt8 = 4
     /// Frozen (its memory on flash), in the dock, its memory in the compressor.
     @usableFromInline static let frozen: UInt8 = 8, inDock: UInt8 = 16, compressed: UInt8 = 32
+    /// Notified in the current pressure-warning round; over its inactive (soft) limit.
+    @usableFromInline static let pressureNotified: UInt8 = 64, overSoftLimit: UInt8 = 128
     public var isFrozen: Bool { has(Self.frozen) }
 
     @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
@@ -260,6 +262,14 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var compressorSince: SimTime = .zero
     /// What the freezer wrote on its budget day.
     var flashTodayKB: Int64 = 0
+    /// XNU's pressure level from compressor occupancy (`XNUPressure`).
+    public internal(set) var pressureLevel: UInt8 = 0
+    /// Apps flagged over their inactive (soft) limit out of front.
+    var overSoftLimitCount: Int32 = 0
+    /// No pressure warnings before this (the resting period; .zero: due now).
+    var warningRestUntil: SimTime = .zero
+    /// Sustained-pressure kills are due at this time (.never: not armed).
+    var sustainedDue: SimTime = .never
 
     public init(trace: Trace) { self.trace = trace }
 
@@ -299,6 +309,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         compressorKB = 0; compressorSince = .zero
         flashDay = 0; flashTodayKB = 0
         nextReaperSweepS = 0
+        pressureLevel = 0; overSoftLimitCount = 0
+        warningRestUntil = .zero; sustainedDue = .never
     }
 
     /// The next user action's time: the engine interleaves the timeline with the
