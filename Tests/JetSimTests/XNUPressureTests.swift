@@ -149,4 +149,18 @@ struct XNUPressureTests {
         let (_, off) = try run(text.replacingOccurrences(of: "inactive-limit-pct=30", with: "inactive-limit-pct=100"))
         #expect(off.metrics[.killsHighWater] == 0)
     }
+
+    @Test("a resume decompresses only the share it touches first; the rest on demand, outside the latency")
+    func resumeTouch() throws {
+        // 60 MiB suspended, 0.5 ms/MiB: 30 % is 18 MiB, 9 ms on top of the 250 ms warm
+        // launch; all of it, 30 ms. The compressor releases the whole app either way.
+        let text = "device dock=0 freezer=false\napp A\napp B\n0s launch A\n5s home\n20s launch B\n25s home\n40s launch A\n1m end\n"
+        let (_, r) = try run(text)
+        #expect(r.records.contains { TraceCSV.detail($0) == "warm 259ms" })
+        #expect(r.metrics[.decompressedKB] == 60 * 1_024)
+        let (_, all) = try run(text.replacingOccurrences(of: "freezer=false", with: "freezer=false resume-touch-share=1"))
+        #expect(all.records.contains { TraceCSV.detail($0) == "warm 280ms" })
+        let (_, none) = try run(text.replacingOccurrences(of: "freezer=false", with: "freezer=false resume-touch-share=0"))
+        #expect(none.records.contains { TraceCSV.detail($0) == "warm 250ms" })
+    }
 }

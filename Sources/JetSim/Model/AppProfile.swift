@@ -205,6 +205,9 @@ public struct DeviceParameters: Sendable, Equatable {
     /// XNU's, 200 % at <= 2 GiB, else 100 %), and the share of it that is a shortage.
     public var compressorPagesLimitPct: Double? = nil
     public var compressorShortagePct = 98.0
+    /// Share of a compressed app's memory decompressed before its first frame on a
+    /// resume, in parts per million (the rest on demand).
+    public var resumeTouchPPM: Int32 = 1_000_000
     /// Freeze only while available memory is below this (% of RAM).
     public var freezeAvailablePct = 50.0
     /// ...and more than this many unfrozen suspended apps exist.

@@ -386,6 +386,15 @@ extension Device {
         if apps[a].residentKB <= params.inactiveLimitKB { clearSoftLimit(app) }
     }
 
+    /// What a resume waits for: decompressing the share of the suspended footprint
+    /// the app touches before its first frame (`resumeTouchShare`); the rest comes
+    /// back on demand while it runs, outside the launch latency. Exact in integers
+    /// (the share in parts per million).
+    func resumeDecompression(_ p: Int) -> SimTime {
+        let touched = profiles[p].suspendedKB * Int64(params.resumeTouchPPM) / 1_000_000
+        return SimTime(microseconds: params.decompressPerMB.microseconds * touched / 1_024)
+    }
+
     /// The app's memory leaves the compressor (resume, freeze or kill).
     mutating func leaveCompressor(_ app: Int32, _ now: SimTime) {
         let a = Int(app)

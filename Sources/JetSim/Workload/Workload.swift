@@ -83,6 +83,7 @@ public struct DeviceClass: Sendable, Equatable {
     public var compressorShortageKills = true
     public var compressorPagesLimitPct: Double? = nil
     public var compressorShortagePct = 98.0
+    public var resumeTouchShare = 0.3
     public var freezer = true
     public var freezeAvailablePct = 50.0
     public var freezeSuspendedThreshold = 4
@@ -130,6 +131,7 @@ public struct DeviceClass: Sendable, Equatable {
         p.compressorShortageKills = compressorShortageKills
         p.compressorPagesLimitPct = compressorPagesLimitPct
         p.compressorShortagePct = compressorShortagePct
+        p.resumeTouchPPM = Int32((resumeTouchShare * 1_000_000).rounded())
         p.freezer = freezer
         p.freezeAvailablePct = freezeAvailablePct
         p.freezeSuspendedThreshold = freezeSuspendedThreshold
