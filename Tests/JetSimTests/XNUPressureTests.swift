@@ -163,4 +163,72 @@ struct XNUPressureTests {
         let (_, none) = try run(text.replacingOccurrences(of: "freezer=false", with: "freezer=false resume-touch-share=0"))
         #expect(none.records.contains { TraceCSV.detail($0) == "warm 250ms" })
     }
+
+    @Test("a refreeze writes only the thawed app's dirty share, against the budget")
+    func refreeze() throws {
+        // 60 MiB suspended, 30 MiB compressed. A, B, C are frozen in turn (30 MiB
+        // each); A thaws at 60 s and is suspended again at 75 s; D's suspension at 95 s
+        // wakes the freezer with A the oldest idle unfrozen app: a refreeze, 30 % of
+        // 30 MiB = 9 MiB.
+        let text = """
+            device dock=0 freeze-pct=100 freeze-suspended=1 reaper=false
+            app A
+            app B
+            app C
+            app D
+            0s    launch A
+            5s    home
+            20s   launch B
+            25s   home
+            40s   launch C
+            45s   home
+            60s   launch A
+            65s   home
+            80s   launch D
+            85s   home
+            2m    end
+            """
+        let (sc, r) = try run(text)
+        #expect(r.records.filter { $0.event == .frozen }.map { "\(sc.appNames[Int($0.app)]) \($0.time.microseconds / 1_000_000)" }
+                == ["A 35", "B 55", "C 75", "A 95"])
+        #expect(r.metrics[.freezes] == 4 && r.metrics[.refreezes] == 1)
+        #expect(r.metrics[.flashWrittenKB] == (3 * 30 + 9) * 1_024)
+        let (_, whole) = try run(text.replacingOccurrences(of: "reaper=false", with: "reaper=false refreeze-dirty-share=1"))
+        #expect(whole.metrics[.flashWrittenKB] == 4 * 30 * 1_024)
+        // A 95 MiB budget has room for the refreeze (99 MiB in all would not fit
+        // as a fourth full freeze: 120).
+        let (_, budget) = try run(text.replacingOccurrences(of: "reaper=false", with: "reaper=false freeze-daily=99MB"))
+        #expect(budget.metrics[.freezes] == 4)
+        let (_, tight) = try run(text.replacingOccurrences(of: "reaper=false", with: "reaper=false freeze-daily=98MB"))
+        #expect(tight.metrics[.freezes] == 3)
+    }
+
+    @Test("each freezer day demotes at most 2 frozen apps thawed fewer than 5 times to the idle band")
+    func demotions() throws {
+        // A and B are frozen on day 0; the first wake-up of day 1 (a launch) demotes both.
+        let text = """
+            device dock=0 freeze-pct=100 freeze-suspended=1 reaper=false
+            app A
+            app B
+            app C
+            0s      launch A
+            5s      home
+            20s     launch B
+            25s     home
+            40s     launch C
+            45s     home
+            86400s  launch C
+            86460s  end
+            """
+        let (_, r) = try run(text)
+        #expect(r.metrics[.freezes] == 2 && r.metrics[.freezerDemotions] == 2)
+        let (_, one) = try run(text.replacingOccurrences(of: "reaper=false", with: "reaper=false freeze-demotions=1"))
+        #expect(one.metrics[.freezerDemotions] == 1)
+        let (_, none) = try run(text.replacingOccurrences(of: "reaper=false", with: "reaper=false freeze-demotion-thaws=0"))
+        #expect(none.metrics[.freezerDemotions] == 0)
+        // Demoted, a frozen app is in the idle band: an idle kill reaches it first (it
+        // frees no RAM, but its slot). On day 0 nothing is demoted.
+        let (_, early) = try run(text.replacingOccurrences(of: "86400s", with: "600s").replacingOccurrences(of: "86460s", with: "660s"))
+        #expect(early.metrics[.freezerDemotions] == 0)
+    }
 }

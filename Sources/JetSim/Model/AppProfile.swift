@@ -208,6 +208,13 @@ public struct DeviceParameters: Sendable, Equatable {
     /// Share of a compressed app's memory decompressed before its first frame on a
     /// resume, in parts per million (the rest on demand).
     public var resumeTouchPPM: Int32 = 1_000_000
+    /// A refreeze writes this share of the app's memory (what it dirtied since its
+    /// thaw), in parts per million.
+    public var refreezeDirtyPPM: Int32 = 300_000
+    /// Per freezer day at most this many demotions of frozen apps thawed fewer than
+    /// `freezeDemotionThaws` times.
+    public var freezeDemotionsMax = 2
+    public var freezeDemotionThaws = 5
     /// Freeze only while available memory is below this (% of RAM).
     public var freezeAvailablePct = 50.0
     /// ...and more than this many unfrozen suspended apps exist.

@@ -35,7 +35,9 @@ extension Device {
     /// The band XNU gives a candidate now.
     func xnuBand(_ app: Int32, _ now: SimTime) -> UInt8 {
         let a = Int(app)
-        if apps[a].has(AppRuntime.frozen) { return XNUBand.frozen }
+        if apps[a].has(AppRuntime.frozen) {
+            return apps[a].freezerMarks & AppRuntime.demoted != 0 ? XNUBand.idle : XNUBand.frozen
+        }
         if apps[a].state == .background {
             if apps[a].has(AppRuntime.modeActive) {
                 switch profiles[pi(app)].mode {
@@ -411,19 +413,55 @@ extension Device {
     /// suspended app of at least the minimum size. At most one per wake-up.
     mutating func freezerWake(_ now: SimTime) {
         pressureCheck(now)
-        guard params.freezer, params.xnuBands, availableKB < params.freezeKB,
+        guard params.freezer, params.xnuBands else { return }
+        let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
+        if day != flashDay {
+            // A new budget interval: the budget resets and frozen apps are demoted
+            // (kern_memorystatus_freeze.c, memorystatus_freeze_start_normal_throttle_interval).
+            flashDay = day
+            flashTodayKB = 0
+            demoteFrozen(now)
+        }
+        guard availableKB < params.freezeKB,
               Int(frozenCount) < params.freezeMaxProcesses,
               suspendedCount - Int(frozenCount) > params.freezeSuspendedThreshold else { return }
-        let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
-        if day != flashDay { flashDay = day; flashTodayKB = 0 }
         var app = idleOrder.head(0)
         while app >= 0 {
             let a = Int(app)
-            if apps[a].state == .suspended && apps[a].residentKB >= params.freezeMinKB {
-                if flashTodayKB + apps[a].residentKB <= params.freezeDailyKB { freeze(app, now) }
+            if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && apps[a].residentKB >= params.freezeMinKB {
+                if flashTodayKB + flashWrite(app) <= params.freezeDailyKB { freeze(app, now) }
                 return
             }
             app = idleOrder.next(app)
+        }
+    }
+
+    /// What freezing an app writes to flash: all of its memory, or for a refreeze
+    /// (thawed, its state still on flash) only the share it dirtied since.
+    func flashWrite(_ app: Int32) -> Int64 {
+        let kb = apps[Int(app)].residentKB
+        guard apps[Int(app)].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return kb }
+        return kb * Int64(params.refreezeDirtyPPM) / 1_000_000
+    }
+
+    /// Normal-mode demotions (kern_memorystatus_freeze.c,
+    /// memorystatus_demote_frozen_processes_using_thaw_count): up to
+    /// `freezeDemotionsMax` frozen apps thawed fewer than `freezeDemotionThaws` times
+    /// move from the frozen band to the idle band, where they are killed first. XNU
+    /// walks the frozen band in its order; here the least recently used first. Once
+    /// per freezer day, O(apps x demotions).
+    mutating func demoteFrozen(_ now: SimTime) {
+        guard frozenCount > 0 else { return }
+        for _ in 0..<params.freezeDemotionsMax {
+            var pick = -1
+            for i in 0..<apps.count where apps[i].has(AppRuntime.frozen) && apps[i].freezerMarks & AppRuntime.demoted == 0
+                && Int(apps[i].thaws) < params.freezeDemotionThaws {
+                if pick < 0 || apps[i].lastUsed < apps[pick].lastUsed { pick = i }
+            }
+            guard pick >= 0 else { return }
+            apps[pick].freezerMarks |= AppRuntime.demoted
+            metrics[.freezerDemotions] += 1
+            refreshCandidate(Int32(pick), now)
         }
     }
 
@@ -431,8 +469,9 @@ extension Device {
     /// to the frozen band.
     mutating func freeze(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
+        let kb = flashWrite(app)
+        if apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 { metrics[.refreezes] += 1 }
         leaveCompressor(app, now)
-        let kb = apps[a].residentKB
         flashTodayKB += kb
         metrics[.flashWrittenKB] += Int(kb)
         metrics[.freezes] += 1
@@ -443,10 +482,16 @@ extension Device {
         refreshCandidate(app, now)
     }
 
-    /// A frozen app resumes (or is killed): it is frozen no more.
+    /// A frozen app resumes (a thaw; or it is killed, and its record is reset): it is
+    /// frozen no more, but its state stays on flash, so a refreeze writes only what
+    /// it dirties (kern_memorystatus_freeze.c: P_MEMSTAT_REFREEZE_ELIGIBLE), and the
+    /// thaw counts against demotion.
     mutating func unfreeze(_ app: Int32) {
-        guard apps[Int(app)].has(AppRuntime.frozen) else { return }
-        apps[Int(app)].clear(AppRuntime.frozen)
+        let a = Int(app)
+        guard apps[a].has(AppRuntime.frozen) else { return }
+        apps[a].clear(AppRuntime.frozen)
+        apps[a].freezerMarks = AppRuntime.hasFlashCopy
+        if apps[a].thaws < .max { apps[a].thaws += 1 }
         frozenCount -= 1
     }
 }

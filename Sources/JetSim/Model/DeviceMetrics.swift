@@ -21,6 +21,7 @@ public enum Counter: Int, CaseIterable, Sendable {
     case killsIdle, killsReaper, decompressedRelaunches, thawedRelaunches
     case freezes, flashWrittenKB, decompressedKB, compressorPeakKB, compressorKBSeconds
     case killsHighWater, killsSustained, killsCompressor, warningsAtWarning, warningsAtCritical
+    case refreezes, freezerDemotions
 
     /// What one counter is.
     public struct Declaration: Sendable {
@@ -94,6 +95,8 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .killsCompressor: .init("kills_compressor", kill: .compressorSpaceShortage, "kills while the compressor was near its compressed-pages limit (XNU vm-compressor-space-shortage)")
         case .warningsAtWarning: .init("memory_warnings_warning", "memory warnings sent at the warning pressure level (compressor occupancy)")
         case .warningsAtCritical: .init("memory_warnings_critical", "memory warnings sent at the critical pressure level (compressor occupancy)")
+        case .refreezes: .init("refreezes", "freezes of a thawed app whose state was still on flash: only its dirty share written (included in freezes)")
+        case .freezerDemotions: .init("freezer_demotions", "frozen apps demoted from the frozen band (75) to the idle band (0)")
         }
     }
 

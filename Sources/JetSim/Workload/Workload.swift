@@ -84,6 +84,9 @@ public struct DeviceClass: Sendable, Equatable {
     public var compressorPagesLimitPct: Double? = nil
     public var compressorShortagePct = 98.0
     public var resumeTouchShare = 0.3
+    public var refreezeDirtyShare = 0.3
+    public var freezeDemotionsMax = 2
+    public var freezeDemotionThaws = 5
     public var freezer = true
     public var freezeAvailablePct = 50.0
     public var freezeSuspendedThreshold = 4
@@ -132,6 +135,9 @@ public struct DeviceClass: Sendable, Equatable {
         p.compressorPagesLimitPct = compressorPagesLimitPct
         p.compressorShortagePct = compressorShortagePct
         p.resumeTouchPPM = Int32((resumeTouchShare * 1_000_000).rounded())
+        p.refreezeDirtyPPM = Int32((refreezeDirtyShare * 1_000_000).rounded())
+        p.freezeDemotionsMax = freezeDemotionsMax
+        p.freezeDemotionThaws = freezeDemotionThaws
         p.freezer = freezer
         p.freezeAvailablePct = freezeAvailablePct
         p.freezeSuspendedThreshold = freezeSuspendedThreshold
