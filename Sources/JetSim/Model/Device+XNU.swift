@@ -23,7 +23,7 @@ public enum XNUBand {
     public static let audioAndAccessory: UInt8 = 120
 }
 
-/// XNU's pressure levels (osfmk/kern/vm_pressure / kVMPressure*, values as in
+/// XNU's pressure levels (kVMPressure*, bsd/sys/event_private.h:328-332; values as in
 /// doc/vm/memorystatus_notify.md; Urgent is synonymous with Warning and not modelled).
 public enum XNUPressure {
     public static let normal: UInt8 = 0
