@@ -20,6 +20,7 @@ struct SchemaExtremesTests {
         "user.app_choice",
         // Switches: both values are cases (below), not a range.
         "device_classes.0.xnu_bands", "device_classes.0.reaper", "device_classes.0.freezer", "device_classes.0.memory_growth",
+        "device_classes.0.pressure_levels", "device_classes.0.sustained_pressure_kills", "device_classes.0.compressor_shortage_kills",
     ]
 
     struct Case: CustomTestStringConvertible, Sendable {

@@ -171,11 +171,50 @@ public struct DeviceParameters: Sendable, Equatable {
     public var freezer = true
     /// Memory growth in front (see `growthTime`).
     public var memoryGrowth = true
+    /// Pressure levels from compressor occupancy and the warnings they send (xnu
+    /// doc/vm/memorystatus_notify.md); false: warnings when a launch takes available
+    /// memory below the warning level (the model before).
+    public var pressureLevels = true
+    /// Idle-band kills after pressure stays above normal for `sustainedWindow`.
+    public var sustainedPressureKills = true
+    /// Kills while the compressor is near its compressed-pages limit.
+    public var compressorShortageKills = true
     public var reaperMinAge: SimTime = .seconds(300)
     public var reaperInterval: SimTime = .seconds(300)
     /// The compressor pool's bound, % of RAM (physical, compressed KiB); a suspended
     /// app whose memory does not fit stays uncompressed.
-    public var compressorPoolPct = 25.0
+    public var compressorPoolPct = 100.0
+    /// Pressure level thresholds, % of the memory not wired (RAM - OS reserve) left
+    /// uncompressed: warning below `pressureWarningPct`, back to normal above
+    /// `pressureWarningClearPct`; critical below `pressureCriticalPct`, back to warning
+    /// above `pressureCriticalClearPct` (doc/vm/memorystatus_notify.md, embedded).
+    public var pressureWarningPct = 50.0
+    public var pressureWarningClearPct = 60.0
+    public var pressureCriticalPct = 30.0
+    public var pressureCriticalClearPct = 35.0
+    /// Apps below this footprint get no pressure warning (VM_PRESSURE_MINIMUM_RSIZE).
+    public var warningMinKB: Int64 = 6 * 1_024
+    /// After notifying every eligible app, none again at that level for this long.
+    public var warningResting: SimTime = .seconds(25)
+    /// Pressure above normal this long: sustained-pressure kills.
+    public var sustainedWindow: SimTime = .seconds(600)
+    /// The per-app inactive (soft) limit, % of RAM: an app over it out of front dies
+    /// as a high-water kill while available memory is below the warning level.
+    public var inactiveLimitPct = 30.0
+    /// The compressor's compressed-pages limit, % of RAM of uncompressed memory (nil:
+    /// XNU's, 200 % at <= 2 GiB, else 100 %), and the share of it that is a shortage.
+    public var compressorPagesLimitPct: Double? = nil
+    public var compressorShortagePct = 98.0
+    /// Share of a compressed app's memory decompressed before its first frame on a
+    /// resume, in parts per million (the rest on demand).
+    public var resumeTouchPPM: Int32 = 1_000_000
+    /// A refreeze writes this share of the app's memory (what it dirtied since its
+    /// thaw), in parts per million.
+    public var refreezeDirtyPPM: Int32 = 300_000
+    /// Per freezer day at most this many demotions of frozen apps thawed fewer than
+    /// `freezeDemotionThaws` times.
+    public var freezeDemotionsMax = 2
+    public var freezeDemotionThaws = 5
     /// Freeze only while available memory is below this (% of RAM).
     public var freezeAvailablePct = 50.0
     /// ...and more than this many unfrozen suspended apps exist.
@@ -251,6 +290,23 @@ public struct DeviceParameters: Sendable, Equatable {
     public var reaperKB: Int64 { Int64(Double(ramKB) * (reaperAvailablePct ?? Self.reaperPct(ramKB: ramKB)) / 100) }
     public var freezeKB: Int64 { Int64(Double(ramKB) * freezeAvailablePct / 100) }
     public var compressorPoolKB: Int64 { Int64(Double(ramKB) * compressorPoolPct / 100) }
+    /// Memory not wired by the OS (XNU's AVAILABLE_MEMORY: what is free, in apps or
+    /// in the compressor).
+    public var pageableKB: Int64 { ramKB - osReserveKB }
+    /// The pressure thresholds in KiB of uncompressed pageable memory.
+    public var pressureWarningKB: Int64 { Int64(Double(pageableKB) * pressureWarningPct / 100) }
+    public var pressureWarningClearKB: Int64 { Int64(Double(pageableKB) * pressureWarningClearPct / 100) }
+    public var pressureCriticalKB: Int64 { Int64(Double(pageableKB) * pressureCriticalPct / 100) }
+    public var pressureCriticalClearKB: Int64 { Int64(Double(pageableKB) * pressureCriticalClearPct / 100) }
+    public var inactiveLimitKB: Int64 { Int64(Double(ramKB) * inactiveLimitPct / 100) }
+    /// XNU's compressed-pages limit on iOS, % of RAM: the pool (max_mem) times the
+    /// pool multiplier, 2 at <= 2 GiB, else 1 (osfmk/vm/vm_compressor.c, vm_compressor_init).
+    public static func compressorPagesLimitPct(ramKB: Int64) -> Double { ramKB <= 2 * 1_048_576 ? 200 : 100 }
+    /// The uncompressed KiB in the compressor above which it is short of space.
+    public var compressorShortageKB: Int64 {
+        let limit = Double(ramKB) * (compressorPagesLimitPct ?? Self.compressorPagesLimitPct(ramKB: ramKB)) / 100
+        return Int64(min(limit * compressorShortagePct / 100, 9e18))
+    }
     /// Whether suspended memory is compressed.
     @inlinable public var compresses: Bool { suspendedCompressionRatio > 1 }
 }

@@ -73,8 +73,7 @@ extension Device {
 
     func warmLatency(_ p: Int) -> SimTime {
         guard params.suspendedCompressionRatio > 1 else { return profiles[p].warmLaunch }
-        // Decompression of the suspended footprint, per MiB.
-        return profiles[p].warmLaunch + SimTime(microseconds: params.decompressPerMB.microseconds * profiles[p].suspendedKB / 1_024)
+        return profiles[p].warmLaunch + resumeDecompression(p)
     }
 
     // MARK: Front and back

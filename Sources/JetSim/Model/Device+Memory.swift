@@ -12,7 +12,9 @@ extension Device {
     /// go below the critical level (it then kills until the target is met).
     mutating func makeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
         let after = availableKB - needKB
-        if after < params.warningKB {
+        if params.xnuBands && params.pressureLevels {
+            // Warnings follow the compressor's pressure level instead (Device+XNU).
+        } else if after < params.warningKB {
             if !warned {
                 warned = true
                 sendMemoryWarnings(except: launching, now)
@@ -56,16 +58,21 @@ extension Device {
     /// front, to its suspended footprint when in the background. Goes through the
     /// running list, so its cost does not grow with the apps installed.
     mutating func sendMemoryWarnings(except skip: Int32 = -1, _ now: SimTime) {
-        for app in running where app != skip {
-            let a = Int(app)
-            let p = pi(app)
-            let floor = apps[a].state == .background ? suspendedResidentKB(p) : profiles[p].backgroundKB
-            let freed = Int64(Double(max(0, apps[a].residentKB - floor)) * params.memoryWarningFreeShare)
-            setResident(app, apps[a].residentKB - freed)
-            metrics[.memoryWarnings] += 1
-            send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
-            if apps[a].state == .background { refreshCandidate(app, now) }
-        }
+        for app in running where app != skip { warn(app, now) }
+    }
+
+    /// didReceiveMemoryWarning to one app that executes code: it frees its share of
+    /// what it can, down to its background footprint when in front, to its suspended
+    /// footprint when in the background.
+    mutating func warn(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        let p = pi(app)
+        let floor = apps[a].state == .background ? suspendedResidentKB(p) : profiles[p].backgroundKB
+        let freed = Int64(Double(max(0, apps[a].residentKB - floor)) * params.memoryWarningFreeShare)
+        setResident(app, apps[a].residentKB - freed)
+        metrics[.memoryWarnings] += 1
+        send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
+        if apps[a].state == .background { refreshCandidate(app, now) }
     }
 
     /// A scripted pressure spike: some other process claims `demandKB`. The kill loop

@@ -23,11 +23,21 @@ public enum XNUBand {
     public static let audioAndAccessory: UInt8 = 120
 }
 
+/// XNU's pressure levels (kVMPressure*, bsd/sys/event_private.h:328-332; values as in
+/// doc/vm/memorystatus_notify.md; Urgent is synonymous with Warning and not modelled).
+public enum XNUPressure {
+    public static let normal: UInt8 = 0
+    public static let warning: UInt8 = 1
+    public static let critical: UInt8 = 3
+}
+
 extension Device {
     /// The band XNU gives a candidate now.
     func xnuBand(_ app: Int32, _ now: SimTime) -> UInt8 {
         let a = Int(app)
-        if apps[a].has(AppRuntime.frozen) { return XNUBand.frozen }
+        if apps[a].has(AppRuntime.frozen) {
+            return apps[a].freezerMarks & AppRuntime.demoted != 0 ? XNUBand.idle : XNUBand.frozen
+        }
         if apps[a].state == .background {
             if apps[a].has(AppRuntime.modeActive) {
                 switch profiles[pi(app)].mode {
@@ -57,12 +67,14 @@ extension Device {
             idleOrder.remove(app)
         }
         policy.update(app, candidate(app, leftFront: leftFront))
+        if leftFront { inactiveLimitCheck(app, now) }
     }
 
     /// No longer a candidate (in front, or terminated).
     mutating func removeCandidate(_ app: Int32) {
         policy.remove(app)
         idleOrder.remove(app)
+        clearSoftLimit(app)
     }
 
     /// A timer or a change may have moved a candidate to another band.
@@ -100,14 +112,184 @@ extension Device {
         killLoop(untilAvailable: target, now, reason: .idleExit, idleBandOnly: true)
     }
 
-    /// Available memory fell (a launch): the critical and idle triggers, the reaper and
-    /// the freezer. O(1) unless a trigger fires.
+    /// Available memory fell (a launch): the critical and idle triggers, high-water
+    /// kills, the reaper, the pressure checks and the freezer. O(1) unless a trigger
+    /// fires.
     mutating func memoryFell(_ now: SimTime) {
         guard params.xnuBands else { return }
         if availableKB < params.criticalKB { killLoop(untilAvailable: params.criticalKB, now) }
         if availableKB < params.idleKB { idleKills(untilAvailable: params.idleKB, now) }
+        if overSoftLimitCount > 0 && availableKB < params.warningKB { highWaterKills(now) }
         reaperCheck(now)
         freezerWake(now)
+    }
+
+    // MARK: Per-app inactive (soft) limit: high-water kills
+
+    /// An app that just left the front: over its inactive limit, it dies at once if
+    /// available memory is below the soft-limit level (the warning level, XNU's
+    /// memorystatus_available_pages_pressure), else it is flagged and dies when
+    /// memory falls below that level while it is still over (doc/vm/memorystatus_kills.md,
+    /// JETSAM_REASON_MEMORY_HIGHWATER: "Any process over its soft memory limit is
+    /// eligible").
+    mutating func inactiveLimitCheck(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        guard params.xnuBands, apps[a].residentKB > params.inactiveLimitKB else { return }
+        if availableKB < params.warningKB {
+            terminate(app, .highWater, now)
+        } else if !apps[a].has(AppRuntime.overSoftLimit) {
+            apps[a].set(AppRuntime.overSoftLimit)
+            overSoftLimitCount += 1
+        }
+    }
+
+    /// Forgets the soft-limit flag (the app came to the front, shrank, or dies).
+    mutating func clearSoftLimit(_ app: Int32) {
+        guard apps[Int(app)].has(AppRuntime.overSoftLimit) else { return }
+        apps[Int(app)].clear(AppRuntime.overSoftLimit)
+        overSoftLimitCount -= 1
+    }
+
+    /// Kills every flagged app still over its inactive limit, lowest band first
+    /// (XNU kills high-water victims in ascending priority). Runs only while some app
+    /// is flagged and memory is below the soft-limit level.
+    mutating func highWaterKills(_ now: SimTime) {
+        var band: Int = 0
+        while overSoftLimitCount > 0 && band <= Int(XNUBand.audioAndAccessory) {
+            var nextBand = Int.max
+            for i in 0..<apps.count where apps[i].has(AppRuntime.overSoftLimit) {
+                let b = Int(apps[i].band)
+                if b == band {
+                    if apps[i].residentKB > params.inactiveLimitKB { terminate(Int32(i), .highWater, now) } else { clearSoftLimit(Int32(i)) }
+                } else if b > band {
+                    nextBand = min(nextBand, b)
+                }
+            }
+            band = nextBand
+        }
+    }
+
+    // MARK: Pressure levels, warnings, sustained pressure, compressor shortage
+
+    /// XNU's pressure level (kVMPressureNormal / Warning / Critical), from how much of
+    /// the pageable memory is left uncompressed (doc/vm/memorystatus_notify.md,
+    /// "Pressure Thresholds", with a rising and a falling threshold per level). O(1);
+    /// runs whenever the compressor pool changes.
+    mutating func updatePressureLevel(_ now: SimTime) {
+        guard params.pressureLevels, params.xnuBands else { return }
+        let left = params.pageableKB - compressorKB
+        let old = pressureLevel
+        var level = old
+        switch old {
+        case XNUPressure.normal:
+            if left < params.pressureCriticalKB { level = XNUPressure.critical }
+            else if left < params.pressureWarningKB { level = XNUPressure.warning }
+        case XNUPressure.warning:
+            if left < params.pressureCriticalKB { level = XNUPressure.critical }
+            else if left > params.pressureWarningClearKB { level = XNUPressure.normal }
+        default:
+            if left > params.pressureWarningClearKB { level = XNUPressure.normal }
+            else if left > params.pressureCriticalClearKB { level = XNUPressure.warning }
+        }
+        guard level != old else { return }
+        pressureLevel = level
+        // kern_memorystatus_notify.c (memorystatus_update_vm_pressure): leaving normal
+        // arms the sustained-pressure kill after the window; back to normal cancels it.
+        if old == XNUPressure.normal { sustainedDue = now + params.sustainedWindow }
+        if level == XNUPressure.normal { sustainedDue = .never }
+        // A rise notifies the eligible apps again at the new level.
+        if level > old { warningRestUntil = .zero }
+    }
+
+    /// The pressure triggers, O(1) unless one fires: compressor-space-shortage kills,
+    /// warnings at an elevated level once the resting period is over, and
+    /// sustained-pressure kills once the window has passed. The window is checked at
+    /// the device's next memory event after it ends (launch, growth, suspension, a
+    /// band change), not by a timer of its own.
+    mutating func pressureCheck(_ now: SimTime) {
+        guard params.xnuBands else { return }
+        if params.compressorShortageKills && compressorKB > 0 && compressorInputKB > params.compressorShortageKB {
+            compressorShortageKills(now)
+        }
+        guard params.pressureLevels, pressureLevel != XNUPressure.normal else { return }
+        if now >= warningRestUntil { pressureWarnings(now) }
+        if params.sustainedPressureKills && now >= sustainedDue { sustainedPressureKills(now) }
+    }
+
+    /// The uncompressed size of what the compressor holds (its compressed pages).
+    var compressorInputKB: Int64 {
+        Int64(min(Double(compressorKB) * max(1, params.suspendedCompressionRatio), 9e18))
+    }
+
+    /// Kills in the policy's order (any band, as XNU's MEMORYSTATUS_KILL_TOP_PROCESS
+    /// in ascending priority) until the compressor holds no more than its shortage
+    /// level (osfmk/vm/vm_compressor.c, c_segment_pages_compressed_nearing_limit).
+    mutating func compressorShortageKills(_ now: SimTime) {
+        trace.killLoop(began: true)
+        while compressorInputKB > params.compressorShortageKB && policy.hasCandidates {
+            let victim = policy.victim()
+            precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
+                         "\(Policy.name) named app \(victim), which is not a candidate")
+            policy.willEvict(victim)
+            terminate(victim, .compressorSpaceShortage, now)
+        }
+        trace.killLoop(began: false)
+    }
+
+    /// One round of pressure warnings (kern_memorystatus_notify.c,
+    /// vm_pressure_select_optimal_candidate_to_notify): one app at a time, the least
+    /// important first (lowest band; the app in front counts as band 100), the
+    /// largest first within a band; only apps that execute code (never suspended or
+    /// frozen: memorystatus_bg_pressure_eligible), in bands 20 and up, with at least
+    /// the minimum footprint. Each frees its share as on any warning. Then none again
+    /// for the resting period. O(running apps^2), and only when a round is due.
+    mutating func pressureWarnings(_ now: SimTime) {
+        let level = pressureLevel
+        while true {
+            var pick: Int32 = -1
+            var pickBand = Int.max
+            var pickKB: Int64 = -1
+            for app in running {
+                let a = Int(app)
+                guard !apps[a].has(AppRuntime.pressureNotified), apps[a].residentKB >= params.warningMinKB else { continue }
+                let band = app == front ? 100 : Int(apps[a].band)
+                guard band >= Int(XNUBand.aging) || app == front else { continue }
+                if band < pickBand || (band == pickBand && apps[a].residentKB > pickKB) {
+                    pick = app; pickBand = band; pickKB = apps[a].residentKB
+                }
+            }
+            guard pick >= 0 else { break }
+            apps[Int(pick)].set(AppRuntime.pressureNotified)
+            warn(pick, now)
+            metrics[level == XNUPressure.critical ? .warningsAtCritical : .warningsAtWarning] += 1
+        }
+        for app in running { apps[Int(app)].clear(AppRuntime.pressureNotified) }
+        warningRestUntil = now + params.warningResting
+    }
+
+    /// Sustained pressure (kern_memorystatus_notify.c, sustained_pressure_handler):
+    /// kills in the idle band (memorystatus_sustained_pressure_maximum_band =
+    /// JETSAM_PRIORITY_IDLE), in the policy's order, until the level is back to
+    /// normal, at most twice the idle band's count, then gives up until pressure has
+    /// been normal again. XNU pauses 500 ms between kills; here they follow at once,
+    /// each re-reading the level.
+    mutating func sustainedPressureKills(_ now: SimTime) {
+        sustainedDue = .never
+        var idle = 0
+        var app = idleOrder.head(0)
+        while app >= 0 { idle += 1; app = idleOrder.next(app) }
+        var budget = 2 * idle
+        trace.killLoop(began: true)
+        while budget > 0 && pressureLevel != XNUPressure.normal && policy.hasCandidates {
+            let victim = policy.victim()
+            precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
+                         "\(Policy.name) named app \(victim), which is not a candidate")
+            if apps[Int(victim)].band != XNUBand.idle { break }
+            policy.willEvict(victim)
+            terminate(victim, .sustainedPressure, now)
+            budget -= 1
+        }
+        trace.killLoop(began: false)
     }
 
     /// The reaper: below the reaper level, at most one sweep per interval, kills every
@@ -175,6 +357,7 @@ extension Device {
         flushCompressor(now)
         compressorKB += delta
         if compressorKB > Int64(metrics[.compressorPeakKB]) { metrics[.compressorPeakKB] = Int(compressorKB) }
+        updatePressureLevel(now)
     }
 
     /// Adds the pool's occupancy since the last change to its time integral (KiB x s).
@@ -194,20 +377,30 @@ extension Device {
         let a = Int(app)
         let p = pi(app)
         let plain = min(apps[a].residentKB, profiles[p].suspendedKB)
-        guard params.compresses else { setResident(app, plain); return }
         let packed = min(apps[a].residentKB, suspendedResidentKB(p))
-        if compressorKB + packed <= params.compressorPoolKB {
+        if params.compresses && compressorKB + packed <= params.compressorPoolKB {
             setResident(app, packed)
             apps[a].set(AppRuntime.compressed)
             compressorChange(packed, now)
         } else {
             setResident(app, plain)
         }
+        if apps[a].residentKB <= params.inactiveLimitKB { clearSoftLimit(app) }
+    }
+
+    /// What a resume waits for: decompressing the share of the suspended footprint
+    /// the app touches before its first frame (`resumeTouchShare`); the rest comes
+    /// back on demand while it runs, outside the launch latency. Exact in integers
+    /// (the share in parts per million).
+    func resumeDecompression(_ p: Int) -> SimTime {
+        let touched = profiles[p].suspendedKB * Int64(params.resumeTouchPPM) / 1_000_000
+        return SimTime(microseconds: params.decompressPerMB.microseconds * touched / 1_024)
     }
 
     /// The app's memory leaves the compressor (resume, freeze or kill).
     mutating func leaveCompressor(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
+        clearSoftLimit(app)  // terminate clears the flags after this, before removeCandidate
         guard apps[a].has(AppRuntime.compressed) else { return }
         apps[a].clear(AppRuntime.compressed)
         compressorChange(-apps[a].residentKB, now)
@@ -219,19 +412,56 @@ extension Device {
     /// than the threshold and a slot and budget left, freezes the oldest idle
     /// suspended app of at least the minimum size. At most one per wake-up.
     mutating func freezerWake(_ now: SimTime) {
-        guard params.freezer, params.xnuBands, availableKB < params.freezeKB,
+        pressureCheck(now)
+        guard params.freezer, params.xnuBands else { return }
+        let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
+        if day != flashDay {
+            // A new budget interval: the budget resets and frozen apps are demoted
+            // (kern_memorystatus_freeze.c, memorystatus_freeze_start_normal_throttle_interval).
+            flashDay = day
+            flashTodayKB = 0
+            demoteFrozen(now)
+        }
+        guard availableKB < params.freezeKB,
               Int(frozenCount) < params.freezeMaxProcesses,
               suspendedCount - Int(frozenCount) > params.freezeSuspendedThreshold else { return }
-        let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
-        if day != flashDay { flashDay = day; flashTodayKB = 0 }
         var app = idleOrder.head(0)
         while app >= 0 {
             let a = Int(app)
-            if apps[a].state == .suspended && apps[a].residentKB >= params.freezeMinKB {
-                if flashTodayKB + apps[a].residentKB <= params.freezeDailyKB { freeze(app, now) }
+            if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && apps[a].residentKB >= params.freezeMinKB {
+                if flashTodayKB + flashWrite(app) <= params.freezeDailyKB { freeze(app, now) }
                 return
             }
             app = idleOrder.next(app)
+        }
+    }
+
+    /// What freezing an app writes to flash: all of its memory, or for a refreeze
+    /// (thawed, its state still on flash) only the share it dirtied since.
+    func flashWrite(_ app: Int32) -> Int64 {
+        let kb = apps[Int(app)].residentKB
+        guard apps[Int(app)].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return kb }
+        return kb * Int64(params.refreezeDirtyPPM) / 1_000_000
+    }
+
+    /// Normal-mode demotions (kern_memorystatus_freeze.c,
+    /// memorystatus_demote_frozen_processes_using_thaw_count): up to
+    /// `freezeDemotionsMax` frozen apps thawed fewer than `freezeDemotionThaws` times
+    /// move from the frozen band to the idle band, where they are killed first. XNU
+    /// walks the frozen band in its order; here the least recently used first. Once
+    /// per freezer day, O(apps x demotions).
+    mutating func demoteFrozen(_ now: SimTime) {
+        guard frozenCount > 0 else { return }
+        for _ in 0..<params.freezeDemotionsMax {
+            var pick = -1
+            for i in 0..<apps.count where apps[i].has(AppRuntime.frozen) && apps[i].freezerMarks & AppRuntime.demoted == 0
+                && Int(apps[i].thaws) < params.freezeDemotionThaws {
+                if pick < 0 || apps[i].lastUsed < apps[pick].lastUsed { pick = i }
+            }
+            guard pick >= 0 else { return }
+            apps[pick].freezerMarks |= AppRuntime.demoted
+            metrics[.freezerDemotions] += 1
+            refreshCandidate(Int32(pick), now)
         }
     }
 
@@ -239,8 +469,9 @@ extension Device {
     /// to the frozen band.
     mutating func freeze(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
+        let kb = flashWrite(app)
+        if apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 { metrics[.refreezes] += 1 }
         leaveCompressor(app, now)
-        let kb = apps[a].residentKB
         flashTodayKB += kb
         metrics[.flashWrittenKB] += Int(kb)
         metrics[.freezes] += 1
@@ -251,10 +482,16 @@ extension Device {
         refreshCandidate(app, now)
     }
 
-    /// A frozen app resumes (or is killed): it is frozen no more.
+    /// A frozen app resumes (a thaw; or it is killed, and its record is reset): it is
+    /// frozen no more, but its state stays on flash, so a refreeze writes only what
+    /// it dirties (kern_memorystatus_freeze.c: P_MEMSTAT_REFREEZE_ELIGIBLE), and the
+    /// thaw counts against demotion.
     mutating func unfreeze(_ app: Int32) {
-        guard apps[Int(app)].has(AppRuntime.frozen) else { return }
-        apps[Int(app)].clear(AppRuntime.frozen)
+        let a = Int(app)
+        guard apps[a].has(AppRuntime.frozen) else { return }
+        apps[a].clear(AppRuntime.frozen)
+        apps[a].freezerMarks = AppRuntime.hasFlashCopy
+        if apps[a].thaws < .max { apps[a].thaws += 1 }
         frozenCount -= 1
     }
 }

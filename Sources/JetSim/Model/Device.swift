@@ -25,6 +25,10 @@ public struct AppRuntime: Sendable, Equatable {
     /// Timer generations (lazy cancellation, as the engine's `GenerationTable` does,
     /// kept here so a timer costs no separate array): background work, save, periodic.
     @usableFromInline var generations: (UInt16, UInt16, UInt16) = (0, 0, 0)
+    /// Thaws since it was last frozen from scratch (saturating), and the freezer's
+    /// marks (`hasFlashCopy`, `demoted`): in the padding before `stateTime`.
+    @usableFromInline var thaws: UInt8 = 0
+    @usableFromInline var freezerMarks: UInt8 = 0
     /// When the current state's clock started: when it became active (unsaved work
     /// accrues while active), or, in the background, the time before which it is not
     /// suspended (didEnterBackground + the grace). One field: the two never overlap.
@@ -42,6 +46,11 @@ public struct AppRuntime: Sendable, Equatable {
     @usableFromInline static let bgTask: UInt8 = 1, modeActive: UInt8 = 2, saveInFlight: UInt8 = 4
     /// Frozen (its memory on flash), in the dock, its memory in the compressor.
     @usableFromInline static let frozen: UInt8 = 8, inDock: UInt8 = 16, compressed: UInt8 = 32
+    /// Notified in the current pressure-warning round; over its inactive (soft) limit.
+    @usableFromInline static let pressureNotified: UInt8 = 64, overSoftLimit: UInt8 = 128
+    /// Freezer marks: thawed, its state still on flash (a refreeze writes only what
+    /// it dirtied); demoted from the frozen band to the idle band.
+    @usableFromInline static let hasFlashCopy: UInt8 = 1, demoted: UInt8 = 2
     public var isFrozen: Bool { has(Self.frozen) }
 
     @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
@@ -84,6 +93,7 @@ public struct AppRuntime: Sendable, Equatable {
         a.state == b.state && a.flags == b.flags && a.lastKill == b.lastKill && a.band == b.band && a.held == b.held
             && a.resident == b.resident && a.launches == b.launches && a.broadcastMark == b.broadcastMark
             && a.backgroundEntries == b.backgroundEntries && a.generations == b.generations
+            && a.thaws == b.thaws && a.freezerMarks == b.freezerMarks
             && a.stateTime == b.stateTime && a.unsavedMicros == b.unsavedMicros && a.saveSnapshot == b.saveSnapshot
             && a.lastUsed == b.lastUsed && a.nextUse == b.nextUse
     }
@@ -260,6 +270,14 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var compressorSince: SimTime = .zero
     /// What the freezer wrote on its budget day.
     var flashTodayKB: Int64 = 0
+    /// XNU's pressure level from compressor occupancy (`XNUPressure`).
+    public internal(set) var pressureLevel: UInt8 = 0
+    /// Apps flagged over their inactive (soft) limit out of front.
+    var overSoftLimitCount: Int32 = 0
+    /// No pressure warnings before this (the resting period; .zero: due now).
+    var warningRestUntil: SimTime = .zero
+    /// Sustained-pressure kills are due at this time (.never: not armed).
+    var sustainedDue: SimTime = .never
 
     public init(trace: Trace) { self.trace = trace }
 
@@ -299,6 +317,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         compressorKB = 0; compressorSince = .zero
         flashDay = 0; flashTodayKB = 0
         nextReaperSweepS = 0
+        pressureLevel = 0; overSoftLimitCount = 0
+        warningRestUntil = .zero; sustainedDue = .never
     }
 
     /// The next user action's time: the engine interleaves the timeline with the

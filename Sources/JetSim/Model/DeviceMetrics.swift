@@ -20,6 +20,8 @@ public enum Counter: Int, CaseIterable, Sendable {
     case immediateDeliveries, savesCompleted, savesAbandoned
     case killsIdle, killsReaper, decompressedRelaunches, thawedRelaunches
     case freezes, flashWrittenKB, decompressedKB, compressorPeakKB, compressorKBSeconds
+    case killsHighWater, killsSustained, killsCompressor, warningsAtWarning, warningsAtCritical
+    case refreezes, freezerDemotions
 
     /// What one counter is.
     public struct Declaration: Sendable {
@@ -88,6 +90,13 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .decompressedKB: .init("decompressed_kb", "KiB decompressed on resumes")
         case .compressorPeakKB: .init("compressor_peak_kb", "each device's peak compressor pool (physical KiB), summed over devices")
         case .compressorKBSeconds: .init("compressor_kb_s", "compressor pool occupancy integrated over time, KiB x s (mean = this / (devices x duration))")
+        case .killsHighWater: .init("kills_highwater", kill: .highWater, "over the inactive (soft) limit while available memory was below the soft-limit level (XNU highwater)")
+        case .killsSustained: .init("kills_sustained", kill: .sustainedPressure, "idle-band kills after pressure stayed above normal for the sustained window (XNU sustained-pressure)")
+        case .killsCompressor: .init("kills_compressor", kill: .compressorSpaceShortage, "kills while the compressor was near its compressed-pages limit (XNU vm-compressor-space-shortage)")
+        case .warningsAtWarning: .init("memory_warnings_warning", "memory warnings sent at the warning pressure level (compressor occupancy)")
+        case .warningsAtCritical: .init("memory_warnings_critical", "memory warnings sent at the critical pressure level (compressor occupancy)")
+        case .refreezes: .init("refreezes", "freezes of a thawed app whose state was still on flash: only its dirty share written (included in freezes)")
+        case .freezerDemotions: .init("freezer_demotions", "frozen apps demoted from the frozen band (75) to the idle band (0)")
         }
     }
 

@@ -72,6 +72,15 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     /// Killed by the reaper: idle-band app idle for at least the reaper's minimum age
     /// while available memory was below the reaper level (XNU "long-idle-exit").
     case longIdleExit
+    /// Killed over its soft (inactive) limit while available memory was below the
+    /// soft-limit level (XNU JETSAM_REASON_MEMORY_HIGHWATER, doc/vm/memorystatus_kills.md).
+    case highWater
+    /// Killed in the idle band after pressure stayed above normal for the sustained
+    /// window (XNU JETSAM_REASON_MEMORY_SUSTAINED_PRESSURE, kern_memorystatus_notify.c).
+    case sustainedPressure
+    /// Killed because the compressor neared its compressed-pages limit (XNU
+    /// JETSAM_REASON_MEMORY_VMCOMPRESSOR_SPACE_SHORTAGE, osfmk/vm/vm_compressor.c).
+    case compressorSpaceShortage
 
     public var name: String {
         switch self {
@@ -84,6 +93,9 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
         case .powerOff: "power-off"
         case .idleExit: "idle-exit"
         case .longIdleExit: "long-idle-exit"
+        case .highWater: "highwater"
+        case .sustainedPressure: "sustained-pressure"
+        case .compressorSpaceShortage: "vm-compressor-space-shortage"
         }
     }
 
@@ -94,13 +106,15 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     /// its willTerminate itself, before the kill.
     @inlinable public var noticesRunningApp: Bool {
         self == .memoryPressure || self == .user || self == .powerOff || self == .idleExit || self == .longIdleExit
+            || self == .sustainedPressure || self == .compressorSpaceShortage
     }
 
     /// Whether a later cold relaunch counts as losing the user's place when the app
     /// does not preserve its UI state: only kills the user did not ask for.
     @inlinable public var losesUserPlace: Bool {
         self == .memoryPressure || self == .bgTaskExpired || self == .watchdog || self == .perProcessLimit
-            || self == .idleExit || self == .longIdleExit
+            || self == .idleExit || self == .longIdleExit || self == .highWater || self == .sustainedPressure
+            || self == .compressorSpaceShortage
     }
 }
 

@@ -26,9 +26,17 @@ public struct CSVColumn<Row: CounterRow>: Sendable {
 
     /// The listed columns, then a column for every counter `include` selects that no
     /// listed column shows, in declaration order: a new counter appears at the end.
-    public static func layout(_ listed: [CSVColumn], appending include: (Counter) -> Bool) -> [CSVColumn] {
+    /// A derived column in `after` follows its counter's column, so columns appended
+    /// later never move it.
+    public static func layout(_ listed: [CSVColumn], appending include: (Counter) -> Bool,
+                              after: [(Counter, CSVColumn)] = []) -> [CSVColumn] {
         let shown = Set(listed.flatMap(\.shows))
-        return listed + Counter.allCases.filter { include($0) && !shown.contains($0) }.map { counter($0) }
+        var out = listed
+        for c in Counter.allCases where include(c) && !shown.contains(c) {
+            out.append(counter(c))
+            for (anchor, column) in after where anchor == c { out.append(column) }
+        }
+        return out
     }
 }
 
@@ -75,7 +83,15 @@ public enum Summary {
         .counter(.lossOnResignActive), .counter(.lossOnEnterBackground), .counter(.lossOnTerminate),
         .counter(.lossPeriodic), .counter(.lossNever),
         .init("overrides") { CSV.escape($0.overrides.joined(separator: ";")) },
-    ], appending: { _ in true })
+    ], appending: { _ in true }, after: [
+        (.warningsAtCritical, .init("flash_mb_per_device_day") { fixed(perDeviceDay($0.acc[.flashWrittenKB], $0) / 1_024, 3) }),
+        (.warningsAtCritical, .init("compressor_mean_mb") { fixed(perDeviceDay($0.acc[.compressorKBSeconds], $0) / 86_400 / 1_024, 3) }),
+    ])
+
+    /// A fleet total per device and simulated day (nan without devices or time).
+    static func perDeviceDay(_ total: Int, _ r: Row) -> Double {
+        r.acc.devices > 0 && r.days > 0 ? Double(total) / (Double(r.acc.devices) * r.days) : .nan
+    }
 
     /// The column names, in order.
     public static let columns = layout.map(\.name)
