@@ -244,13 +244,13 @@ public struct DeviceParameters: Sendable, Equatable {
     /// The idle level: below it, kills in the idle band only (the kill target).
     @inlinable public var idleKB: Int64 { killTargetKB }
     /// XNU's reaper level fallback, % of RAM: 20 / 18 / 16 (<=3 / <=6 / >6 GB).
-    public static func reaperPct(ramKB: Int64) -> Double {
+    @inline(__always) public static func reaperPct(ramKB: Int64) -> Double {
         let gb = Double(ramKB) / (1024 * 1024)
         return gb <= 3 ? 20 : gb <= 6 ? 18 : 16
     }
-    public var reaperKB: Int64 { Int64(Double(ramKB) * (reaperAvailablePct ?? Self.reaperPct(ramKB: ramKB)) / 100) }
-    public var freezeKB: Int64 { Int64(Double(ramKB) * freezeAvailablePct / 100) }
-    public var compressorPoolKB: Int64 { Int64(Double(ramKB) * compressorPoolPct / 100) }
+    @inline(__always) public var reaperKB: Int64 { Int64(Double(ramKB) * (reaperAvailablePct ?? Self.reaperPct(ramKB: ramKB)) / 100) }
+    @inline(__always) public var freezeKB: Int64 { Int64(Double(ramKB) * freezeAvailablePct / 100) }
+    @inline(__always) public var compressorPoolKB: Int64 { Int64(Double(ramKB) * compressorPoolPct / 100) }
     /// Whether suspended memory is compressed.
     @inlinable public var compresses: Bool { suspendedCompressionRatio > 1 }
 }

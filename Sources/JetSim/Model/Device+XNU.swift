@@ -25,7 +25,7 @@ public enum XNUBand {
 
 extension Device {
     /// The band XNU gives a candidate now.
-    func xnuBand(_ app: Int32, _ now: SimTime) -> UInt8 {
+    @inline(__always) func xnuBand(_ app: Int32, _ now: SimTime) -> UInt8 {
         let a = Int(app)
         if apps[a].has(AppRuntime.frozen) { return XNUBand.frozen }
         if apps[a].state == .background {
