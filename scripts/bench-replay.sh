@@ -24,5 +24,7 @@ for run in c jetsim; do
   /usr/bin/time -v "${cmd[@]}" 2> "$DIR/time-$run.txt" >/dev/null
   wall=$(grep "Elapsed (wall" "$DIR/time-$run.txt" | awk '{print $NF}')
   rss=$(grep "Maximum resident" "$DIR/time-$run.txt" | awk '{print $NF}')
-  echo "$run: wall $wall, peak RSS $((rss / 1024)) MB"
+  # CPU time too: on a shared machine it is steadier than wall time.
+  user=$(grep "User time" "$DIR/time-$run.txt" | awk '{print $NF}')
+  echo "$run: wall $wall, user $user s, peak RSS $((rss / 1024)) MB (load $(cut -d' ' -f1 /proc/loadavg))"
 done

@@ -190,6 +190,24 @@ struct OtherCommandTests {
         #expect(again.stdout == r.stdout)
     }
 
+    @Test("trace --usage streams every trace device, or the first --devices N; too few devices is exit 2 before any output")
+    func traceUsage() throws {
+        let dir = try CLI.tempDir()
+        let csv = dir + "/u.csv"
+        try "device,time_s,app,duration_s\n\"a,1\",0,x,30\n\"a,1\",100,y,30\nb,0,x,10\nc,5,z,20\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let all = try CLI.run(["trace", "--usage", csv, "--policy", "lru", "--ram", "2GB"])
+        #expect(all.status == 0, "\(all.stderr)")
+        let devices = Set(all.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[1] })
+        #expect(devices == ["0", "1", "2"])
+        let two = try CLI.run(["trace", "--usage", csv, "--policy", "lru", "--ram", "2GB", "--devices", "2"])
+        #expect(two.status == 0, "\(two.stderr)")
+        let kept = all.stdout.split(separator: "\n").filter { $0.split(separator: ",")[1] != "2" }
+        #expect(two.stdout.split(separator: "\n") == kept)
+        let many = try CLI.run(["trace", "--usage", csv, "--policy", "lru", "--ram", "2GB", "--devices", "4"])
+        #expect(many.status == 2 && many.stdout.isEmpty)
+        #expect(many.stderr.contains("--devices 4: \(csv) has only 3 device(s)"))
+    }
+
     @Test("trace refuses more than one cell")
     func traceOneCell() throws {
         let r = try CLI.run(["trace", "--duration", "1h", "--policy", "lru,oracle", "--ram", "2GB"])

@@ -69,6 +69,66 @@ struct UsageStreamTests {
         #expect(devices == 100 && rows == 100_000)
     }
 
+    @Test("CSV: records read in place (the fast path) and across 1 MiB block edges equal those read from memory")
+    func fastPathAcrossBlocks() throws {
+        // Plain rows (read in place), quoted ones, blanks, CR, CRLF and a `"` inside
+        // an unquoted field, over about 3 MiB, so records straddle block edges.
+        var text = "device,time_s,app,duration_s\n"
+        var i = 0
+        while text.utf8.count < 3 << 20 {
+            switch i % 7 {
+            case 0: text += "dev\(i / 500), \(i) ,app\(i % 13),1\r\n"
+            case 1: text += "\"dev\(i / 500)\",\(i),\"a,\(i % 5)\",2\n"
+            case 2: text += "  \n"
+            case 3: text += "dev\(i / 500),\(i),ap\"p,3\r"
+            default: text += "dev\(i / 500),\(i),app\(i % 11),\(i % 4)\n"
+            }
+            i += 1
+        }
+        let path = NSTemporaryDirectory() + "jetsim-blocks-\(getpid()).csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var file = DelimitedReader(path: path)!
+        var memory = DelimitedReader(bytes: Array(text.utf8))
+        var records = 0
+        while try memory.next() {
+            #expect(try file.next())
+            #expect(file.line == memory.line)
+            let a = (0..<file.count).map { file.string($0) }, b = (0..<memory.count).map { memory.string($0) }
+            if a != b { Issue.record("record \(records) differs: \(a) vs \(b)"); break }
+            records += 1
+        }
+        #expect(try !file.next())
+        #expect(records == 1 + i - i / 7 - (i % 7 > 2 ? 1 : 0))
+        #expect(try UsageStreamTests.records("a,\"b\"\"c\"\nx,y \" z\ndone") == [["a", "b\"c"], ["x", "y \" z"], ["done"]])
+    }
+
+    @Test("app names are looked up by their bytes: indices in first-seen order, past the table's first size")
+    func nameTable() {
+        var t = ByteNameTable()
+        func index(_ s: String) -> Int32 { Array(s.utf8).withUnsafeBufferPointer { t.index(of: $0) } }
+        for round in 0..<3 {
+            for k in 0..<300 { #expect(index("app\(k)") == Int32(k)) }
+            #expect(index("") == -1)
+            #expect(index("app1") == 1 && index("app10") == 10 && index("app100") == 100)
+            #expect(t.names.count == 300 && t.names[299] == "app299")
+            if round < 2 { t.removeAll() }
+        }
+        t.removeAll()
+        #expect(index("é") == 0 && index("e") == 1 && t.names == ["é", "e"])
+    }
+
+    @Test("the shard state's usage hash streams the file: it equals FNV-1a of its text")
+    func fileHash() throws {
+        let text = String(repeating: "device,time_s,app,duration_s\nd,0,a,1\n", count: 70_000)  // > 2 MiB
+        let path = NSTemporaryDirectory() + "jetsim-hash-\(getpid()).csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(ShardState.fnv1a(fileAt: path) == ShardState.fnv1a(text))
+        #expect(ShardState.fnv1a(fileAt: path + ".missing") == nil)
+        #expect(ShardState.fnv1a("") == 0xcbf2_9ce4_8422_2325)
+    }
+
     @Test("seconds parse exactly to the microsecond")
     func numbers() {
         func us(_ s: String) -> Int64? { Array(s.utf8).withUnsafeBufferPointer { ByteNumber.microseconds($0) } }

@@ -283,27 +283,27 @@ public struct DeviceParameters: Sendable, Equatable {
     /// The idle level: below it, kills in the idle band only (the kill target).
     @inlinable public var idleKB: Int64 { killTargetKB }
     /// XNU's reaper level fallback, % of RAM: 20 / 18 / 16 (<=3 / <=6 / >6 GB).
-    public static func reaperPct(ramKB: Int64) -> Double {
+    @inline(__always) public static func reaperPct(ramKB: Int64) -> Double {
         let gb = Double(ramKB) / (1024 * 1024)
         return gb <= 3 ? 20 : gb <= 6 ? 18 : 16
     }
-    public var reaperKB: Int64 { Int64(Double(ramKB) * (reaperAvailablePct ?? Self.reaperPct(ramKB: ramKB)) / 100) }
-    public var freezeKB: Int64 { Int64(Double(ramKB) * freezeAvailablePct / 100) }
-    public var compressorPoolKB: Int64 { Int64(Double(ramKB) * compressorPoolPct / 100) }
+    @inline(__always) public var reaperKB: Int64 { Int64(Double(ramKB) * (reaperAvailablePct ?? Self.reaperPct(ramKB: ramKB)) / 100) }
+    @inline(__always) public var freezeKB: Int64 { Int64(Double(ramKB) * freezeAvailablePct / 100) }
+    @inline(__always) public var compressorPoolKB: Int64 { Int64(Double(ramKB) * compressorPoolPct / 100) }
     /// Memory not wired by the OS (XNU's AVAILABLE_MEMORY: what is free, in apps or
     /// in the compressor).
-    public var pageableKB: Int64 { ramKB - osReserveKB }
+    @inline(__always) public var pageableKB: Int64 { ramKB - osReserveKB }
     /// The pressure thresholds in KiB of uncompressed pageable memory.
-    public var pressureWarningKB: Int64 { Int64(Double(pageableKB) * pressureWarningPct / 100) }
-    public var pressureWarningClearKB: Int64 { Int64(Double(pageableKB) * pressureWarningClearPct / 100) }
-    public var pressureCriticalKB: Int64 { Int64(Double(pageableKB) * pressureCriticalPct / 100) }
-    public var pressureCriticalClearKB: Int64 { Int64(Double(pageableKB) * pressureCriticalClearPct / 100) }
-    public var inactiveLimitKB: Int64 { Int64(Double(ramKB) * inactiveLimitPct / 100) }
+    @inline(__always) public var pressureWarningKB: Int64 { Int64(Double(pageableKB) * pressureWarningPct / 100) }
+    @inline(__always) public var pressureWarningClearKB: Int64 { Int64(Double(pageableKB) * pressureWarningClearPct / 100) }
+    @inline(__always) public var pressureCriticalKB: Int64 { Int64(Double(pageableKB) * pressureCriticalPct / 100) }
+    @inline(__always) public var pressureCriticalClearKB: Int64 { Int64(Double(pageableKB) * pressureCriticalClearPct / 100) }
+    @inline(__always) public var inactiveLimitKB: Int64 { Int64(Double(ramKB) * inactiveLimitPct / 100) }
     /// XNU's compressed-pages limit on iOS, % of RAM: the pool (max_mem) times the
     /// pool multiplier, 2 at <= 2 GiB, else 1 (osfmk/vm/vm_compressor.c, vm_compressor_init).
     public static func compressorPagesLimitPct(ramKB: Int64) -> Double { ramKB <= 2 * 1_048_576 ? 200 : 100 }
     /// The uncompressed KiB in the compressor above which it is short of space.
-    public var compressorShortageKB: Int64 {
+    @inline(__always) public var compressorShortageKB: Int64 {
         let limit = Double(ramKB) * (compressorPagesLimitPct ?? Self.compressorPagesLimitPct(ramKB: ramKB)) / 100
         return Int64(min(limit * compressorShortagePct / 100, 9e18))
     }

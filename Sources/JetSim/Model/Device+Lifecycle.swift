@@ -16,7 +16,7 @@ extension Device {
 
     /// The edits an app would lose now (its unsaved active time times its edit rate).
 
-    func unsavedEdits(_ app: Int32) -> Int {
+    @inline(__always) func unsavedEdits(_ app: Int32) -> Int {
         let micros = apps[Int(app)].unsavedMicros
         guard micros > 0 else { return 0 }
         return Int(saturating: Double(micros) * profiles[pi(app)].unsavedEditsPerMinute / 60_000_000)
@@ -40,7 +40,7 @@ extension Device {
 
     /// What a suspended app keeps resident after the device's compression.
 
-    func suspendedResidentKB(_ p: Int) -> Int64 {
+    @inline(__always) func suspendedResidentKB(_ p: Int) -> Int64 {
         params.suspendedCompressionRatio <= 1 ? profiles[p].suspendedKB
             : Int64((Double(profiles[p].suspendedKB) / params.suspendedCompressionRatio).rounded())
     }
@@ -64,14 +64,14 @@ extension Device {
             nextUse: apps[a].nextUse, leftFront: leftFront, band: apps[a].band)
     }
 
-    func coldLatency(_ p: Int) -> SimTime { profiles[p].coldLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero) }
+    @inline(__always) func coldLatency(_ p: Int) -> SimTime { profiles[p].coldLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero) }
 
     /// A thaw: the resume, plus its pages back from flash.
-    func thawLatency(_ p: Int) -> SimTime {
+    @inline(__always) func thawLatency(_ p: Int) -> SimTime {
         profiles[p].warmLaunch + SimTime(microseconds: params.thawPerMB.microseconds * profiles[p].suspendedKB / 1_024)
     }
 
-    func warmLatency(_ p: Int) -> SimTime {
+    @inline(__always) func warmLatency(_ p: Int) -> SimTime {
         guard params.suspendedCompressionRatio > 1 else { return profiles[p].warmLaunch }
         return profiles[p].warmLaunch + resumeDecompression(p)
     }
@@ -157,7 +157,7 @@ extension Device {
 
     /// A lognormal duration by median and sigma (sigma 0: the median itself).
 
-    func lognormal(_ median: SimTime, _ sigma: Double, _ g: inout Xoshiro256StarStar) -> SimTime {
+    @inline(__always) func lognormal(_ median: SimTime, _ sigma: Double, _ g: inout Xoshiro256StarStar) -> SimTime {
         if sigma == 0 { return median }
         return SimTime(saturatingMicroseconds: Double(median.microseconds) * exp(sigma * StandardNormal.sample(&g)))
     }
@@ -429,7 +429,7 @@ extension Device {
     var broadcastCount: UInt32 { UInt32(broadcastHistory.count / SystemEventKind.count - 1) }
 
     /// Events held for a suspended app: addressed to it, plus broadcasts it missed.
-    func heldTotal(_ app: Int32) -> Int {
+    @inline(__always) func heldTotal(_ app: Int32) -> Int {
         apps[Int(app)].held.total + Int(broadcastCount - apps[Int(app)].broadcastMark)
     }
 

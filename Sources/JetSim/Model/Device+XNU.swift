@@ -33,7 +33,7 @@ public enum XNUPressure {
 
 extension Device {
     /// The band XNU gives a candidate now.
-    func xnuBand(_ app: Int32, _ now: SimTime) -> UInt8 {
+    @inline(__always) func xnuBand(_ app: Int32, _ now: SimTime) -> UInt8 {
         let a = Int(app)
         if apps[a].has(AppRuntime.frozen) {
             return apps[a].freezerMarks & AppRuntime.demoted != 0 ? XNUBand.idle : XNUBand.frozen

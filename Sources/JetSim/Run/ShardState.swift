@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SimKernel
 
 /// The exact state of one shard of a run, written next to its CSV as `OUT.state`,
@@ -58,14 +63,14 @@ public struct ShardState: Sendable {
     /// `fleetDevices`: the run's whole fleet, when the plan does not know it (a streamed
     /// replay learns it only at the end of the trace); else the plan's.
     public init(workload: Workload, overrides: [String], usage: String?,
-                plan: RunPlan, result: FleetResult, usageText: String? = nil, fleetDevices: Int? = nil) {
+                plan: RunPlan, result: FleetResult, usageHash: UInt64? = nil, fleetDevices: Int? = nil) {
         self.workload = workload
         cells = result.cells
         accumulators = result.accumulators
         shardIndex = plan.shardIndex + 1
         shardCount = plan.shardCount
         self.fleetDevices = fleetDevices ?? plan.fleetSize
-        self.usage = usage.map { "\($0) \(Self.hex(Self.fnv1a(usageText ?? $0)))" } ?? "none"
+        self.usage = usage.map { "\($0) \(Self.hex(usageHash ?? Self.fnv1a($0)))" } ?? "none"
         self.overrides = overrides
         workloadYAML = WorkloadPrinter.yaml(workload)
         inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: self.fleetDevices, overrides: overrides)
@@ -75,6 +80,22 @@ public struct ShardState: Sendable {
     static func inputsHash(yaml: String, cells: [Cell], usage: String, fleetDevices: Int, overrides: [String]) -> String {
         let cellText = cells.map { "\($0.policy.rawValue)@\($0.ramKB.map(String.init) ?? "class")" }.joined(separator: ",")
         return hex(fnv1a(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices) + "\n" + overrides.joined(separator: "\u{1F}")))
+    }
+
+    /// FNV-1a 64 of a file's bytes, read in 1 MiB blocks (memory does not grow with
+    /// the file: a usage trace is hashed as it is replayed, streamed); nil if it
+    /// cannot be read. Equal to `fnv1a` of the file's text.
+    public static func fnv1a(fileAt path: String) -> UInt64? {
+        guard let f = fopen(path, "rb") else { return nil }
+        defer { fclose(f) }
+        let block = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 20)
+        defer { block.deallocate() }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        while true {
+            let n = fread(block.baseAddress!, 1, block.count, f)
+            for i in 0..<n { h = (h ^ UInt64(block[i])) &* 0x100_0000_01b3 }
+            if n < block.count { return ferror(f) != 0 ? nil : h }
+        }
     }
 
     static func fnv1a(_ s: String) -> UInt64 {

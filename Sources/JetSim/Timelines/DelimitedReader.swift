@@ -31,10 +31,16 @@ public struct DelimitedReader: ~Copyable {
     public private(set) var nextLine = 1
     /// The line the current record started on.
     public private(set) var line = 0
-    /// The current record's fields, unescaped, one after another in `bytes`.
-    public private(set) var bytes = ContiguousArray<UInt8>()
-    /// `bytes[starts[i]..<starts[i+1]]` is field i.
+    /// A record read by the general path (`readRecord`): its fields, unescaped, one
+    /// after another in `bytes`, field i being `bytes[starts[i]..<starts[i+1]]`.
+    var bytes = ContiguousArray<UInt8>()
     var starts = ContiguousArray<Int>()
+    /// The current record's fields: field i is `[ranges[2i], ranges[2i+1])`, in the
+    /// block (`inBlock`: the fast path, no copy) or in `bytes`.
+    var ranges: UnsafeMutablePointer<Int>
+    var rangeCapacity = 16
+    var fieldCount = 0
+    var inBlock = false
 
     static let blockSize = 1 << 20
 
@@ -44,6 +50,7 @@ public struct DelimitedReader: ~Copyable {
         file = f
         self.delimiter = delimiter
         block = .allocate(capacity: Self.blockSize)
+        ranges = .allocate(capacity: 2 * rangeCapacity)
         bytes.reserveCapacity(256)
         starts.reserveCapacity(16)
         skipBOM()
@@ -54,6 +61,7 @@ public struct DelimitedReader: ~Copyable {
         file = nil
         self.delimiter = delimiter
         block = .allocate(capacity: max(1, source.count))
+        ranges = .allocate(capacity: 2 * rangeCapacity)
         _ = block.initialize(from: source)
         end = source.count
         eof = true
@@ -62,6 +70,7 @@ public struct DelimitedReader: ~Copyable {
 
     deinit {
         block.deallocate()
+        ranges.deallocate()
         if let file { fclose(file) }
     }
 
@@ -92,13 +101,23 @@ public struct DelimitedReader: ~Copyable {
     }
 
     /// The number of fields in the current record.
-    public var count: Int { starts.count - 1 }
+    public var count: Int { fieldCount }
 
-    /// Calls `body` with field `i`'s bytes.
+    /// Calls `body` with field `i`'s bytes (valid until the next record is read).
     @inline(__always) public func withField<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBufferPointer { b in
-            try body(UnsafeBufferPointer(rebasing: b[starts[i]..<starts[i + 1]]))
-        }
+        precondition(i >= 0 && i < fieldCount, "no such field")
+        let s = ranges[2 * i], e = ranges[2 * i + 1]
+        if inBlock { return try body(UnsafeBufferPointer(start: block.baseAddress! + s, count: e - s)) }
+        return try bytes.withUnsafeBufferPointer { b in try body(UnsafeBufferPointer(rebasing: b[s..<e])) }
+    }
+
+    /// Room for `n` fields' ranges.
+    @inline(never) mutating func growRanges(_ n: Int) {
+        let bigger = UnsafeMutablePointer<Int>.allocate(capacity: 2 * n)
+        bigger.update(from: ranges, count: 2 * rangeCapacity)
+        ranges.deallocate()
+        ranges = bigger
+        rangeCapacity = n
     }
 
     /// Field `i` as a String (UTF-8, invalid bytes repaired).
@@ -111,11 +130,64 @@ public struct DelimitedReader: ~Copyable {
                 if let file, ferror(file) != 0 { throw .io("read error") }
                 return false
             }
+            line = nextLine
+            if fastRecord() { return true }
             bytes.removeAll(keepingCapacity: true)
             starts.removeAll(keepingCapacity: true)
-            line = nextLine
             let blank = try readRecord()
-            if !blank { return true }
+            if !blank {
+                let n = starts.count - 1
+                if n > rangeCapacity { growRanges(n) }
+                for i in 0..<n { ranges[2 * i] = starts[i]; ranges[2 * i + 1] = starts[i + 1] }
+                fieldCount = n
+                inBlock = false
+                return true
+            }
+        }
+    }
+
+    /// The fast path: a record that lies whole in the block, with no quoted field and
+    /// not blank, is read in place (its fields are ranges of the block: no copy).
+    /// Anything else returns false with nothing consumed, for `readRecord`. Same rules
+    /// as `readRecord` (blanks trimmed; a `"` inside an unquoted field is text).
+    @inline(__always) mutating func fastRecord() -> Bool {
+        let base = UnsafePointer(block.baseAddress!)
+        let d = delimiter
+        let quote = UInt8(ascii: "\""), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+        let e = end
+        var p = pos
+        var n = 0
+        var sawContent = false
+        while true {
+            while p < e, base[p] == space || base[p] == tab, base[p] != d { p += 1 }
+            if p >= e || base[p] == quote { return false }
+            let s = p
+            var last = p  // after the last byte that is not a blank
+            var b: UInt8 = 0
+            while p < e {
+                b = base[p]
+                if b == d || b == lf || b == cr { break }
+                p += 1
+                if b != space && b != tab { last = p }
+            }
+            if p >= e { return false }
+            if n == rangeCapacity { growRanges(2 * n) }
+            ranges[2 * n] = s
+            ranges[2 * n + 1] = last
+            n += 1
+            if last > s { sawContent = true }
+            p += 1
+            if b == d { sawContent = true; continue }
+            if b == cr {
+                if p < e { if base[p] == lf { p += 1 } } else if !eof { return false }
+            }
+            if !sawContent && n == 1 { return false }  // blank: `readRecord` skips it
+            pos = p
+            nextLine += 1
+            fieldCount = n
+            inBlock = true
+            return true
         }
     }
 

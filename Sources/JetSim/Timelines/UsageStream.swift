@@ -20,7 +20,8 @@ public struct UsageStream: ~Copyable {
     /// Devices and rows read so far.
     public private(set) var devicesRead = 0
     public private(set) var rowsRead = 0
-    var appIndex: [String: Int32] = [:]
+    /// The current device's app names, looked up by their bytes.
+    var appTable = ByteNameTable()
     var deviceBytes: [UInt8] = []
 
     public static let requiredColumns = ["device", "time_s", "app", "duration_s"]
@@ -57,7 +58,7 @@ public struct UsageStream: ~Copyable {
         }
     }
 
-    func seconds(_ column: Int, _ name: String) throws(InputError) -> SimTime {
+    @inline(__always) func seconds(_ column: Int, _ name: String) throws(InputError) -> SimTime {
         guard let us = reader.withField(column, ByteNumber.microseconds) else {
             throw InputError(source: source, line: reader.line, key: name,
                              "expected seconds (a non-negative number below 1e10), got '\(reader.string(column))'")
@@ -65,7 +66,7 @@ public struct UsageStream: ~Copyable {
         return SimTime(microseconds: us)
     }
 
-    func checkWidth() throws(InputError) {
+    @inline(__always) func checkWidth() throws(InputError) {
         guard reader.count < fieldsNeeded else { return }
         let indices = [column.device, column.time, column.app, column.duration]
         let key = Self.requiredColumns[indices.firstIndex { $0 >= reader.count } ?? 0]
@@ -85,25 +86,20 @@ public struct UsageStream: ~Copyable {
             throw InputError(source: source, line: reader.line, key: "device",
                              "device '\(name)' comes back after other devices (its rows ended at line \(ended)); the trace must be grouped by device: all of a device's rows together")
         }
-        appIndex.removeAll(keepingCapacity: true)
-        var names: [String] = []
+        appTable.removeAll()
         var uses = ContiguousArray<UsageReplay.Use>()
         var sorted = true
         var lastLine = reader.line
         while true {
             try checkWidth()
-            let same = reader.withField(column.device) { f in f.elementsEqual(deviceBytes) }
+            let same = reader.withField(column.device) { f in
+                deviceBytes.withUnsafeBufferPointer { d in f.count == d.count && memcmp(f.baseAddress!, d.baseAddress!, f.count) == 0 }
+            }
             if !same { break }
             let time = try seconds(column.time, "time_s")
             let duration = try seconds(column.duration, "duration_s")
-            let app = reader.string(column.app)
-            if app.isEmpty { throw InputError(source: source, line: reader.line, key: "app", "empty app name") }
-            let a: Int32
-            if let known = appIndex[app] { a = known } else {
-                a = Int32(names.count)
-                appIndex[app] = a
-                names.append(app)
-            }
+            let a = reader.withField(column.app) { appTable.index(of: $0) }
+            if a < 0 { throw InputError(source: source, line: reader.line, key: "app", "empty app name") }
             if let last = uses.last, last.time > time { sorted = false }
             uses.append(.init(time: time, app: a, duration: duration))
             lastLine = reader.line
@@ -116,7 +112,7 @@ public struct UsageStream: ~Copyable {
         }
         finished[name] = lastLine
         batch.devices.append(name)
-        batch.appNames.append(names)
+        batch.appNames.append(appTable.names)
         batch.uses.append(uses)
         batch.rows += uses.count
         devicesRead += 1
@@ -134,4 +130,67 @@ public struct UsageStream: ~Copyable {
 
     /// Whether rows remain.
     public var hasMore: Bool { pending }
+}
+
+/// App names by their bytes: an open-addressing table (linear probing, FNV-1a) built
+/// per device, so a row costs a hash and a compare, and a `String` is made only for a
+/// name not seen before on the device (a dictionary keyed by `String` cost a String
+/// and a SipHash per row).
+struct ByteNameTable {
+    /// Names in the order first seen (index = app index on the device).
+    private(set) var names: [String] = []
+    /// Each name's bytes, one after another: name i is `bytes[offsets[i]..<offsets[i+1]]`.
+    var bytes = ContiguousArray<UInt8>()
+    var offsets = ContiguousArray<Int>([0])
+    var hashes = ContiguousArray<UInt64>()
+    /// The name index in each slot, -1 if empty; the count is a power of two, at
+    /// least twice the names.
+    var slots = ContiguousArray<Int32>(repeating: -1, count: 64)
+
+    mutating func removeAll() {
+        names.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        offsets.append(0)
+        hashes.removeAll(keepingCapacity: true)
+        slots.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+    }
+
+    /// The index of the name `f`, added if new; -1 if `f` is empty.
+    @inline(__always) mutating func index(of f: UnsafeBufferPointer<UInt8>) -> Int32 {
+        if f.isEmpty { return -1 }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in f { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+        while true {
+            let a = slots[i]
+            if a < 0 { break }
+            let k = Int(a)
+            if hashes[k] == h {
+                let s = offsets[k], n = offsets[k + 1] - s
+                if n == f.count, bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + s, f.baseAddress!, n) == 0 }) { return a }
+            }
+            i = (i + 1) & mask
+        }
+        let a = Int32(names.count)
+        names.append(String(decoding: f, as: UTF8.self))
+        bytes.append(contentsOf: f)
+        offsets.append(bytes.count)
+        hashes.append(h)
+        slots[i] = a
+        if 2 * names.count > slots.count { rehash(2 * slots.count) }
+        return a
+    }
+
+    mutating func rehash(_ count: Int) {
+        slots = ContiguousArray(repeating: -1, count: count)
+        let mask = count - 1
+        for k in hashes.indices {
+            let h = hashes[k]
+            var i = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+            while slots[i] >= 0 { i = (i + 1) & mask }
+            slots[i] = Int32(k)
+        }
+    }
 }

@@ -111,17 +111,4 @@ struct SimulationOptions: ParsableArguments {
         if duration == nil { workload.fleet.duration = o.meanSpan }
         return (o.result, o.devices)
     }
-
-    /// The whole usage trace (or its first --devices devices), for `trace`.
-    func loadUsage() throws -> UsageReplay? {
-        guard let usage else { return nil }
-        var stream = try openUsage(usage)
-        do {
-            let r = try stream.nextBatch(rows: .max, maxDevices: devices ?? .max) ?? UsageReplay()
-            if let devices, r.devices.count < devices {
-                throw BadInput(description: "--devices \(devices): \(usage) has only \(r.devices.count) device(s)")
-            }
-            return r
-        } catch let e as InputError { throw BadInput(description: e.description) }
-    }
 }

@@ -60,6 +60,13 @@ struct RunCommand: ParsableCommand {
         }
         var usageStream: UsageStream? = nil
         if let u = sim.usage { usageStream = try sim.openUsage(u) }
+        // The shard state names the trace by a hash of its bytes, read in blocks
+        // before the run (the trace is never held whole in memory).
+        var usageHash: UInt64? = nil
+        if shard != nil, let u = sim.usage {
+            guard let h = ShardState.fnv1a(fileAt: u) else { throw BadInput(description: "\(u): cannot read it") }
+            usageHash = h
+        }
         if let shard {
             plan.shardIndex = shard.index - 1
             plan.shardCount = shard.count
@@ -91,7 +98,7 @@ struct RunCommand: ParsableCommand {
         // Outputs: the state before the summary, so a summary on disk means its state is too.
         if let state {
             state.write(ShardState(workload: workload, overrides: sim.overrides, usage: sim.usage, plan: plan, result: result,
-                                   usageText: try sim.usage.map(readInput), fleetDevices: replayedDevices).text)
+                                   usageHash: usageHash, fleetDevices: replayedDevices).text)
             try state.commit()
         }
         var text = fmt == .csv ? Summary.csv(workload: workload, result: result, overrides: sim.overrides)

@@ -35,11 +35,45 @@ struct TraceCommand: ParsableCommand {
             throw BadInput(description: "trace: needs exactly one policy and one RAM size (got \(cells.count) cells); pass --policy NAME and --ram SIZE")
         }
         var plan = RunPlan(workload: workload, cells: [cell], threads: 1)
-        plan.usage = try sim.loadUsage()
         plan.usageUntil = sim.usageUntil
         let catalog = AppCatalog(workload)
+        // A usage trace is streamed one device at a time (memory: one device's rows and
+        // the ids of the devices read, not the trace); --devices is checked first.
+        guard let path = sim.usage else {
+            let output = try OutputFile.open(out)
+            output.write(TraceCSV.header + "\n" + Self.trace(plan, cell: cell, catalog: catalog))
+            try output.commit()
+            return
+        }
+        var stream = try sim.openUsage(path)
+        let limit = sim.devices ?? .max
+        if let devices = sim.devices {
+            var check = try sim.openUsage(path)
+            let found = try Self.readDevices(&check, upTo: devices) { _ in }
+            if found < devices { throw BadInput(description: "--devices \(devices): \(path) has only \(found) device(s)") }
+        }
         let output = try OutputFile.open(out)
-        var text = TraceCSV.header + "\n"
+        output.write(TraceCSV.header + "\n")
+        _ = try Self.readDevices(&stream, upTo: limit) { batch in
+            plan.usage = batch
+            output.write(Self.trace(plan, cell: cell, catalog: catalog))
+        }
+        try output.commit()
+    }
+
+    /// Reads a trace one device at a time, up to `limit` devices, handing each to
+    /// `body`; returns the devices read.
+    static func readDevices(_ s: inout UsageStream, upTo limit: Int, _ body: (UsageReplay) -> Void) throws -> Int {
+        do {
+            while s.devicesRead < limit, let batch = try s.nextBatch(rows: 1, maxDevices: limit - s.devicesRead) { body(batch) }
+        } catch let e as InputError { throw BadInput(description: e.description) }
+        return s.devicesRead
+    }
+
+    /// The trace lines of the plan's devices (a usage batch's, or the fleet's).
+    static func trace(_ plan: RunPlan, cell: Cell, catalog: AppCatalog) -> String {
+        let workload = plan.workload
+        var text = ""
         var inputs = DeviceInputs(plan: plan, catalog: catalog)
         for d in plan.shardDevices {
             let classIndex = inputs.build(device: d)
@@ -53,7 +87,6 @@ struct TraceCommand: ParsableCommand {
                                       valueName: { $0 > 0 && Int($0) < UserModel.valueNames.count ? UserModel.valueNames[Int($0)] : nil }) + "\n"
             }
         }
-        output.write(text)
-        try output.commit()
+        return text
     }
 }
