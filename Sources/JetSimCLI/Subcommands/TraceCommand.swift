@@ -8,8 +8,18 @@ struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
         abstract: "Write the per-event lifecycle trace of a small run (one policy, one RAM size).",
-        discussion: "Columns: time_ms,device,app,event,detail,state (as jetsim scenario). Devices default to 1; apps are named by the catalog."
+        discussion: """
+            Columns: time_ms,device,app,event,detail,state (as jetsim scenario). Devices default to 1; apps are named by the catalog. \
+            With --format usage: the user's app sessions as a usage CSV (device,time_s,app,duration_s; the input of \
+            --usage and of jetsim usage-stats), taken from the user's actions without simulating, so the same for every \
+            policy and RAM size.
+            """
     )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case lifecycle, usage }
+
+    @Option(name: .long, help: "lifecycle (the per-event trace, default) or usage (the user's app sessions as a usage CSV).")
+    var format: Format = .lifecycle
 
     @OptionGroup var sim: SimulationOptions
 
@@ -32,6 +42,21 @@ struct TraceCommand: ParsableCommand {
         let output = try OutputFile.open(out)
         var text = TraceCSV.header + "\n"
         var inputs = DeviceInputs(plan: plan, catalog: catalog)
+        if format == .usage {
+            output.write("device,time_s,app,duration_s\n")
+            for d in plan.shardDevices {
+                _ = inputs.build(device: d)
+                let names: [String] = plan.usage.map { $0.appNames(ofDevice: d) } ?? inputs.installed.map { catalog.names[Int($0)] }
+                let id = plan.usage.map { CSV.escape($0.name(ofDevice: d)) } ?? String(d)
+                var rows = ""
+                UsageStats.appSessions(of: inputs.timeline, until: inputs.until) { start, app, length in
+                    rows += "\(id),\(UsageStats.seconds(start)),\(CSV.escape(names[Int(app)])),\(UsageStats.seconds(length))\n"
+                }
+                output.write(rows)
+            }
+            try output.commit()
+            return
+        }
         for d in plan.shardDevices {
             let classIndex = inputs.build(device: d)
             let params = workload.deviceClasses[classIndex].parameters(ramKB: cell.ramKB)
