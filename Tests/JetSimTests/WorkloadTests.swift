@@ -121,7 +121,7 @@ struct WorkloadFileTests {
         ])
         #expect(w.deviceClasses[0].osReserveKB == Int64(900 * 1_024))
         #expect(w.catalog.archetypes[2].share == 0.4)
-        #expect(w.user.dwellS == .lognormal(median: 30, sigma: 2))
+        #expect(w.user.dwellS == .lognormal(median: 38, sigma: 2))
         #expect(w.catalog.archetypes[4].modeAudio == 0.5)
         #expect(w.catalog.archetypes[2].saveStrategy == [.periodic: 1])
         #expect(w.policies[CostAware.self].stateLossPenalty == 7)
@@ -129,7 +129,7 @@ struct WorkloadFileTests {
         var expected = try WorkloadDecoder.load(file, source: "w.yaml")
         expected.deviceClasses[0].osReserveKB = 900 * 1_024
         expected.catalog.archetypes[2].share = 0.4
-        expected.user.dwellS = .lognormal(median: 30, sigma: 2)
+        expected.user.dwellS = .lognormal(median: 38, sigma: 2)
         expected.catalog.archetypes[4].modeAudio = 0.5
         expected.catalog.archetypes[2].saveStrategy = [.periodic: 1]
         expected.policies[CostAware.self].stateLossPenalty = 7
@@ -186,6 +186,9 @@ struct UserModelTests {
     func sessionRate() {
         var w = Workload()
         w.fleet.duration = .days(20)
+        // One user's Poisson rate: users alike (heterogeneity is tested in UsageStatsTests).
+        w.user.sessionsPerDay = 50
+        w.user.sessionsPerDaySigma = 0
         var unlocks = 0
         for d in UInt64(0)..<20 { unlocks += Self.timeline(w, device: d).actions.filter { $0.kind == .unlock }.count }
         let perDay = Double(unlocks) / (20 * 20)
@@ -198,6 +201,8 @@ struct UserModelTests {
     func appChoice() {
         var w = Workload()
         w.fleet.duration = .days(60)
+        w.user.appChoice = .exponential(decay: 6)
+        w.user.appChoiceSigma = 0
         w.user.callsPerDay = 0; w.user.smsPerDay = 0; w.user.alertsPerDay = 0
         w.user.resumeFrontShare = 0
         w.user.singleAppSessionShare = 1

@@ -11,6 +11,10 @@ import Darwin
 /// It never looks at memory or policy, so every policy and RAM size sees the same
 /// user; and changing one rate does not reshuffle the others.
 ///
+/// Users differ (`Person`): each device's user scales sessions a day, dwell, app
+/// concentration and interruptions by its own factors (Falaki et al. 2010: users
+/// differ by an order of magnitude).
+///
 /// A day: sessions arrive as a Poisson process over the waking window. A session
 /// unlocks the device, uses one app (90%) or a few, each for a lognormal dwell, with
 /// interruptions (calls, SMS, alerts) landing while an app is in use, orientation
@@ -26,6 +30,46 @@ public struct UserModel: Sendable {
 
     static let sessionStream: UInt64 = 3, interruptionStream: UInt64 = 4, notificationStream: UInt64 = 5
     static let orientationStream: UInt64 = 6, removalStream: UInt64 = 7, broadcastStream: UInt64 = 8
+    static let personStream: UInt64 = 9
+
+    /// One device's user: the population's behaviour scaled by this user's own
+    /// lognormal factors (median 1), drawn once from the device's keyed stream
+    /// `(seed, device, 9)` in a fixed order, so a device's user does not depend on
+    /// the thread, the shard or the other devices, and a sigma of 0 leaves the
+    /// population's value (and every other stream) untouched.
+    public struct Person: Sendable, Equatable {
+        public var sessions = 1.0, dwell = 1.0, appChoice = 1.0, interruptions = 1.0
+
+        public init() {}
+
+        public init(_ b: UserBehaviour, seed: UInt64, device: UInt64) {
+            var g = Xoshiro256StarStar(seed: seed, device, UserModel.personStream)
+            let c = b.userSpreadClampSigmas
+            func factor(_ sigma: Double) -> Double {
+                let z = min(c, max(-c, StandardNormal.sample(&g)))
+                return sigma > 0 ? exp(sigma * z) : 1
+            }
+            sessions = factor(b.sessionsPerDaySigma)
+            dwell = factor(b.dwellSigma)
+            appChoice = factor(b.appChoiceSigma)
+            interruptions = factor(b.interruptionsSigma)
+        }
+
+        /// The population's behaviour as this user lives it.
+        public func apply(to b: UserBehaviour) -> UserBehaviour {
+            var u = b
+            u.sessionsPerDay *= sessions
+            u.callsPerDay *= interruptions
+            u.smsPerDay *= interruptions
+            u.alertsPerDay *= interruptions
+            switch b.appChoice {
+            // Kept within the keys' ranges (user.app_choice).
+            case .exponential(let d): u.appChoice = .exponential(decay: min(1e9, max(0.001, d * appChoice)))
+            case .zipf(let s): u.appChoice = .zipf(exponent: min(100, s / appChoice))
+            }
+            return u
+        }
+    }
 
     public init(_ behaviour: UserBehaviour, seed: UInt64) {
         self.behaviour = behaviour
@@ -68,7 +112,9 @@ public struct UserModel: Sendable {
         timeline.removeAll()
         scratch.removeAll(keepingCapacity: true)
         guard appCount > 0 else { timeline.computeNextUses(appCount: 0); return }
-        var w = Writer(b: behaviour, duration: duration, chooser: Chooser(n: appCount, choice: behaviour.appChoice),
+        let person = Person(behaviour, seed: seed, device: device)
+        let b = person.apply(to: behaviour)
+        var w = Writer(b: b, dwellScale: person.dwell, duration: duration, chooser: Chooser(n: appCount, choice: b.appChoice),
                        sessions: Xoshiro256StarStar(seed: seed, device, Self.sessionStream),
                        interruptions: Xoshiro256StarStar(seed: seed, device, Self.interruptionStream),
                        orientation: Xoshiro256StarStar(seed: seed, device, Self.orientationStream),
@@ -137,6 +183,8 @@ public struct UserModel: Sendable {
     /// The session process: walks day by day.
     struct Writer {
         let b: UserBehaviour
+        /// This user's factor on every dwell.
+        let dwellScale: Double
         let duration: SimTime
         let chooser: Chooser
         var sessions: Xoshiro256StarStar
@@ -250,7 +298,7 @@ public struct UserModel: Sendable {
         /// Uses the app in front for one dwell, with interruptions and orientation
         /// changes landing while it is in use.
         mutating func use(_ app: Int32, into out: inout ContiguousArray<UserAction>) {
-            var end = t + SimTime(seconds: max(1, b.dwellS.sample(&sessions)))
+            var end = t + SimTime(seconds: max(1, dwellScale * b.dwellS.sample(&sessions)))
             let windowHours = (b.sleepHour - b.wakeHour)
             let interruptRate = (b.callsPerDay + b.smsPerDay + b.alertsPerDay) / (windowHours * 3_600)  // per second
             var current = app

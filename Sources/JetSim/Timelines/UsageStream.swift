@@ -36,6 +36,18 @@ public struct UsageStream: ~Copyable {
         self.reader = reader
         self.source = source
         guard try advance() else { throw InputError(source: source, "empty: expected a header device,time_s,app,duration_s and rows") }
+        try readHeader()
+    }
+
+    /// Takes a reader that already holds the header record (`UsageStats` reads it
+    /// first to tell a usage CSV from a lifecycle trace).
+    init(readerAtHeader reader: consuming DelimitedReader, source: String) throws(InputError) {
+        self.reader = reader
+        self.source = source
+        try readHeader()
+    }
+
+    mutating func readHeader() throws(InputError) {
         var found: [String: Int] = [:]
         for i in 0..<self.reader.count where found[self.reader.string(i)] == nil { found[self.reader.string(i)] = i }
         for needed in Self.requiredColumns where found[needed] == nil {

@@ -618,14 +618,14 @@ public enum Schema {
 
     static let user = Section<UserBehaviour>(knobs: [
         .number("sessions_per_day", \.sessionsPerDay, 0...100_000, unit: "per day",
-                source: "Falaki: 10-200 interactions/day; Böhmer: 59 min/day at 71.6 s per session", "session attempts per day"),
+                source: "calibrated: Böhmer: 59 min/day (jetsim usage-stats)", "session attempts per day of the median user"),
         .number("wake_hour", \.wakeHour, 0...24, unit: "hour", "sessions arrive in [wake_hour, sleep_hour)"),
         .number("sleep_hour", \.sleepHour, 0...24, unit: "hour", "end of the waking window"),
         .number("single_app_session_share", \.singleAppSessionShare, 0...1, source: "Falaki: ~90% of interactions touch one app",
                 "share of sessions that touch one app only"),
         .number("extra_apps_mean", \.extraAppsMean, 0...1_000, "extra apps in a multi-app session, geometric mean"),
-        .distribution("dwell_s", \.dwellS, unit: "s", source: "LiveLab: half of engagements < 30 s, 90% < 4 min", "time in one app"),
-        Knob(key: "app_choice", type: "{exponential: {decay: D}} or {zipf: {exponent: S}}", source: "Falaki: per-user app popularity fits an exponential",
+        .distribution("dwell_s", \.dwellS, unit: "s", source: "calibrated: LiveLab: half of engagements < 30 s, 90% < 4 min; Böhmer: mean 71.6 s", "time in one app (the median user's; see dwell_sigma)"),
+        Knob(key: "app_choice", type: "{exponential: {decay: D}} or {zipf: {exponent: S}}", source: "Falaki: per-user app popularity fits an exponential; decay calibrated: Kim et al.: 14-18 apps a week",
              doc: "how the user picks the next app by personal rank: P(r) ~ exp(-r/D) or 1/r^S",
              read: { v, u throws(InputError) in
                  let (kind, params) = try WorkloadDecoder.tagged(v, kinds: ["exponential", "zipf"])
@@ -667,6 +667,17 @@ public enum Schema {
         .number("locale_changes_per_day", \.localeChangesPerDay, 0...100_000, unit: "per day", "locale changes, broadcast to every app"),
         .number("notifications_per_day", \.notificationsPerDay, 0...100_000, unit: "per day", "to apps by the user's preference"),
         .number("location_changes_per_day", \.locationChangesPerDay, 0...100_000, unit: "per day", "significant location changes, broadcast"),
+        .number("sessions_per_day_sigma", \.sessionsPerDaySigma, 0...3,
+                source: "Falaki: 10-200 interactions/day across users as p5-p95: ln(20)/3.29",
+                "spread of sessions a day across users: each user's rate is sessions_per_day x a lognormal factor (median 1, this sigma); 0: all alike"),
+        .number("dwell_sigma", \.dwellSigma, 0...3, source: "assumption; Falaki: mean interaction 10-250 s across users",
+                "spread of the typical app-session length across users: each user scales dwell_s by a lognormal factor (median 1, this sigma)"),
+        .number("app_choice_sigma", \.appChoiceSigma, 0...3, source: "Falaki: 10-90 apps used per user, ln(9)/3.29",
+                "spread of app concentration across users: each user scales app_choice's decay (divides its zipf exponent) by a lognormal factor"),
+        .number("interruptions_sigma", \.interruptionsSigma, 0...3, source: "assumption",
+                "spread across users of calls, SMS and alerts a day: a lognormal factor (median 1, this sigma) on all three"),
+        .number("user_spread_clamp_sigmas", \.userSpreadClampSigmas, 0...6, source: "assumption",
+                "each user's factors are drawn within this many sigmas of the median (bounds the busiest user)"),
     ], template: UserBehaviour(), check: { u in
         u.sleepHour <= u.wakeHour
             ? ("sleep_hour", "must be later than wake_hour (\(u.wakeHour)); the waking window is [wake_hour, sleep_hour)") : nil

@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 
 /// A workload: the fleet, its device classes, the app catalog, the user and the run.
@@ -257,9 +258,10 @@ public struct Archetype: Sendable, Equatable {
 /// hour of use. Sources: Falaki et al. (MobiSys 2010), Böhmer et al. (MobileHCI
 /// 2011), LiveLab (Rice); see `Workloads/README.md`.
 public struct UserBehaviour: Sendable, Equatable {
-    /// Session attempts per day (Falaki: 10-200 interactions a day; Böhmer: 59 min a
-    /// day at 71.6 s a session is ~50).
-    public var sessionsPerDay = 50.0
+    /// Session attempts per day of the median user (`sessionsPerDaySigma` spreads it
+    /// across users). Calibrated: with the other defaults the fleet's users spend
+    /// Böhmer et al.'s 59 min a day in apps, measured by `jetsim usage-stats`.
+    public var sessionsPerDay = 25.0
     /// The waking window in hours of the day, [start, end).
     public var wakeHour = 7.0
     public var sleepHour = 23.0
@@ -267,11 +269,14 @@ public struct UserBehaviour: Sendable, Equatable {
     public var singleAppSessionShare = 0.9
     /// Mean number of extra apps in a multi-app session (geometric).
     public var extraAppsMean = 1.5
-    /// Time in one app (LiveLab: half of engagements < 30 s, 90% < 4 min: lognormal
-    /// with median 30 s and sigma ln(8)/1.2816 = 1.62).
-    public var dwellS: RealDistribution = .lognormal(median: 30, sigma: 1.62)
+    /// Time in one app. Calibrated so the app sessions `jetsim usage-stats` measures
+    /// (split by interruptions, spread by `dwellSigma` across users) meet LiveLab's half
+    /// under 30 s and 90% under 4 min and Böhmer et al.'s mean of 71.6 s. (A single
+    /// lognormal cannot meet all three: median 30 s and p90 240 s give a mean of 112 s.)
+    public var dwellS: RealDistribution = .lognormal(median: 38, sigma: 1.2)
     /// How the user picks the next app among installed ones, by personal rank.
-    public var appChoice = AppChoice.exponential(decay: 6)
+    /// Decay calibrated to Kim et al. (2019): 14-18 distinct apps a week on iOS.
+    public var appChoice = AppChoice.exponential(decay: 3)
     /// Share of app switches made through the app switcher rather than Home.
     public var switcherShare = 0.2
     /// Share of unlocks that go on with the app left in front (rather than Home first).
@@ -305,6 +310,27 @@ public struct UserBehaviour: Sendable, Equatable {
     public var notificationsPerDay = 60.0
     public var locationChangesPerDay = 10.0
 
+    /// Heterogeneous users: each device's user scales the population's rates by its
+    /// own lognormal factors (median 1, these sigmas), drawn once per device from its
+    /// keyed stream (`UserModel.Person`). 0: every user the same.
+    ///
+    /// Sessions a day (Falaki et al. 2010: 10-200 interactions a day across 255 users;
+    /// read as the 5th and 95th percentiles, sigma = ln(200/10) / (2 x 1.645) = 0.91).
+    public var sessionsPerDaySigma = 0.91
+    /// The user's typical app-session length (Falaki et al. 2010: mean interaction
+    /// 10-250 s across users; *assumption*: 0.5 of the total spread is between users,
+    /// the rest within, in `dwell_s`).
+    public var dwellSigma = 0.5
+    /// How concentrated the user's app choice is: the exponential decay (or 1 / the
+    /// Zipf exponent) scaled (Falaki et al. 2010: 10-90 apps used per user,
+    /// ln(90/10) / 3.29 = 0.67).
+    public var appChoiceSigma = 0.67
+    /// Calls, SMS and alerts a day (*assumption*).
+    public var interruptionsSigma = 0.5
+    /// A user's factor is drawn within this many sigmas of the median (*assumption*:
+    /// bounds the busiest user so a run's size stays predictable).
+    public var userSpreadClampSigmas = 3.0
+
     public init() {}
 
     public enum AppChoice: Sendable, Equatable {
@@ -327,7 +353,10 @@ extension Workload {
     public var expectedActionsPerDevice: Double {
         let u = user
         let days = max(fleet.duration.seconds / 86_400, 1)
-        let perDay = u.sessionsPerDay * (6 + 4 * u.extraAppsMean) + u.callsPerDay + u.smsPerDay + u.alertsPerDay
+        // The busiest user a device may draw (heterogeneous users, clamped).
+        let sessions = u.sessionsPerDay * exp(u.userSpreadClampSigmas * u.sessionsPerDaySigma)
+        let interruptions = (u.callsPerDay + u.smsPerDay + u.alertsPerDay) * exp(u.userSpreadClampSigmas * u.interruptionsSigma)
+        let perDay = sessions * (6 + 4 * u.extraAppsMean) + interruptions
             + u.notificationsPerDay + u.localeChangesPerDay + u.locationChangesPerDay + 24 * u.orientationChangesPerHourOfUse
         return perDay * days
     }

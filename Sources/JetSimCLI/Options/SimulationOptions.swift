@@ -71,7 +71,40 @@ struct SimulationOptions: ParsableArguments {
                 throw BadInput(description: "--ram: \(SizeText.mebibytes(r))MB is not more than the OS reserve (\(reserve)MB) of device class \(c.name): nothing would be left for apps")
             }
         }
+        try checkSettingsTakeEffect(w, rams: rams)
         return rams.flatMap { r in policies.map { Cell(policy: $0, ramKB: r) } }
+    }
+
+    /// Which setting wins, when two say the same thing: a flag beats the workload key
+    /// it stands for (`--ram` beats `run.ram_mb`, `--policy` `run.policies`, `--devices`
+    /// `fleet.devices`, `--duration` `fleet.duration_days`, `--seed` `seed`), and a
+    /// cell's RAM (`--ram`, else `run.ram_mb`) beats a device class's `ram_mb`; a
+    /// usage trace replaces the synthetic user (`user.*`). A `--set` of the losing
+    /// setting would change nothing, so it is refused (bad input, before any work)
+    /// rather than giving a silently unchanged result. A synthetic run that ends before
+    /// the user's first waking hour has no sessions: a warning (even with --quiet).
+    func checkSettingsTakeEffect(_ w: Workload, rams: [Int64?]) throws {
+        let keys = overrides.map { String($0.prefix { $0 != "=" }).trimmingCharacters(in: .whitespaces) }
+        func refuse(_ key: String, _ why: String) -> BadInput {
+            BadInput(description: "--set \(key): has no effect here: \(why)")
+        }
+        for key in keys {
+            let parts = key.split(separator: ".").map(String.init)
+            if key == "run.ram_mb", ram != nil { throw refuse(key, "--ram gives the RAM sizes") }
+            if key == "run.policies", policy != nil { throw refuse(key, "--policy gives the policies") }
+            if key == "fleet.devices", devices != nil { throw refuse(key, "--devices gives the fleet size") }
+            if key == "fleet.duration_days", duration != nil { throw refuse(key, "--duration gives the run length") }
+            if key == "seed", seed != nil { throw refuse(key, "--seed gives the seed") }
+            if parts.first == "user", usage != nil { throw refuse(key, "--usage replays recorded usage instead of the synthetic user") }
+            if parts.count == 3, parts[0] == "device_classes", parts[2] == "ram_mb", !rams.isEmpty, rams.allSatisfy({ $0 != nil }) {
+                throw refuse(key, ram != nil
+                    ? "--ram runs every device class at the given sizes"
+                    : "run.ram_mb lists RAM sizes and every device class runs at each; set run.ram_mb=[] to use the classes' own ram_mb")
+            }
+        }
+        if usage == nil, w.user.sessionsPerDay > 0, w.fleet.duration.seconds <= w.user.wakeHour * 3_600 {
+            printError("jetsim: warning: the run lasts \(w.fleet.duration), which ends before the user's first waking hour (user.wake_hour \(WorkloadPrinter.num(w.user.wakeHour))): no sessions, no app is launched; give a --duration longer than \(WorkloadPrinter.num(w.user.wakeHour))h")
+        }
     }
 
     /// With --usage: the simulated time per device if --duration is given (nil: each

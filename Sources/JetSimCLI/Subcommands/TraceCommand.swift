@@ -13,9 +13,17 @@ struct TraceCommand: ParsableCommand {
             named by the catalog (or the usage trace). The options are run's, but trace's \
             defaults differ from what their help below says: --devices 1, --policy \
             jetsam-bands, --ram the workload's first RAM size. With --usage every device of \
-            the trace is replayed unless --devices N says otherwise.
+            the trace is replayed unless --devices N says otherwise. With --format usage: the \
+            user's app sessions as a usage CSV (device,time_s,app,duration_s; the input of \
+            --usage and of jetsim usage-stats), taken from the user's actions without \
+            simulating, so the same for every policy and RAM size.
             """
     )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case lifecycle, usage }
+
+    @Option(name: .long, help: "lifecycle (the per-event trace, default) or usage (the user's app sessions as a usage CSV).")
+    var format: Format = .lifecycle
 
     @OptionGroup var sim: SimulationOptions
 
@@ -41,7 +49,7 @@ struct TraceCommand: ParsableCommand {
         // the ids of the devices read, not the trace); --devices is checked first.
         guard let path = sim.usage else {
             let output = try OutputFile.open(out)
-            output.write(TraceCSV.header + "\n" + Self.trace(plan, cell: cell, catalog: catalog))
+            output.write(Self.header(format) + Self.trace(plan, cell: cell, catalog: catalog, format: format))
             try output.commit()
             return
         }
@@ -53,10 +61,10 @@ struct TraceCommand: ParsableCommand {
             if found < devices { throw BadInput(description: "--devices \(devices): \(path) has only \(found) device(s)") }
         }
         let output = try OutputFile.open(out)
-        output.write(TraceCSV.header + "\n")
+        output.write(Self.header(format))
         _ = try Self.readDevices(&stream, upTo: limit) { batch in
             plan.usage = batch
-            output.write(Self.trace(plan, cell: cell, catalog: catalog))
+            output.write(Self.trace(plan, cell: cell, catalog: catalog, format: format))
         }
         try output.commit()
     }
@@ -70,11 +78,26 @@ struct TraceCommand: ParsableCommand {
         return s.devicesRead
     }
 
+    static func header(_ format: Format) -> String {
+        format == .usage ? "device,time_s,app,duration_s\n" : TraceCSV.header + "\n"
+    }
+
     /// The trace lines of the plan's devices (a usage batch's, or the fleet's).
-    static func trace(_ plan: RunPlan, cell: Cell, catalog: AppCatalog) -> String {
+    static func trace(_ plan: RunPlan, cell: Cell, catalog: AppCatalog, format: Format) -> String {
         let workload = plan.workload
         var text = ""
         var inputs = DeviceInputs(plan: plan, catalog: catalog)
+        if format == .usage {
+            for d in plan.shardDevices {
+                _ = inputs.build(device: d)
+                let names: [String] = plan.usage.map { $0.appNames(ofDevice: d) } ?? inputs.installed.map { catalog.names[Int($0)] }
+                let id = plan.usage.map { CSV.escape($0.name(ofDevice: d)) } ?? String(d)
+                UsageStats.appSessions(of: inputs.timeline, until: inputs.until) { start, app, length in
+                    text += "\(id),\(UsageStats.seconds(start)),\(CSV.escape(names[Int(app)])),\(UsageStats.seconds(length))\n"
+                }
+            }
+            return text
+        }
         for d in plan.shardDevices {
             let classIndex = inputs.build(device: d)
             let params = workload.deviceClasses[classIndex].parameters(ramKB: cell.ramKB)

@@ -1,0 +1,355 @@
+import Foundation
+import SimKernel
+
+/// Usage statistics of a fleet, to calibrate a workload's user against published
+/// figures or one's own data (`jetsim usage-stats`). The definitions, the same for
+/// every input:
+///
+/// - An **app session** is one continuous period in which an app is in front and
+///   active: the screen on and unlocked, no overlay (switcher, power dialog, a pending
+///   call, SMS or alert) over it. It starts when the app becomes active and ends when
+///   it resigns active (another app, Home, the switcher, the lock, an interruption) or
+///   is terminated. This is Böhmer et al.'s (MobileHCI 2011) app session, from the
+///   app's start to the user leaving it or switching the screen off; the lifecycle
+///   makes it exact (didBecomeActive to willResignActive). In a usage CSV each row is
+///   one app session.
+/// - A **device session** is a run of app sessions on one device in which each starts
+///   at most `deviceSessionGap` (60 s) after the previous one ended: Falaki et al.'s
+///   (MobiSys 2010) interaction, screen on to screen off, which a trace of app use
+///   does not record directly. 60 s is the gap after which a replay locks the device
+///   (`UsageReplay.lockGap`), so a usage CSV replayed and measured again agrees.
+/// - **Foreground minutes a day**: the app sessions' total length over all devices
+///   divided by the device-days (Böhmer et al.: 59 min a day).
+/// - **Distinct apps a week**: apps with at least one session starting in a complete
+///   week [7k, 7k+7) days of a device's span, averaged over device-weeks (Device
+///   Analyzer: about 8; Kim et al. 2019, iOS: 14-18). None when no device spans a week.
+/// - **Device sessions a day**: per device, its device sessions over its days; the
+///   mean, minimum, 10th and 90th percentiles and maximum across devices (Falaki et al.:
+///   10-200 a day, an order of magnitude between users).
+///
+/// A device's span is given (a run's duration) or, from a file, the end of its last
+/// app session rounded up to whole days (at least one). Percentiles are nearest-rank
+/// on the exact values.
+public struct UsageStats: Sendable, Equatable {
+    public var devices = 0
+    public var meanDays = 0.0
+    public var appSessions = 0
+    public var sessionMeanS = 0.0
+    public var sessionP50S = 0.0, sessionP90S = 0.0, sessionP99S = 0.0
+    public var shareUnder30s = 0.0, shareUnder4min = 0.0
+    public var foregroundMinPerDay = 0.0
+    /// Nil when no device spans a complete week.
+    public var distinctAppsPerWeek: Double? = nil
+    public var deviceSessionsPerDayMean = 0.0
+    public var deviceSessionsPerDayMin = 0.0, deviceSessionsPerDayP10 = 0.0
+    public var deviceSessionsPerDayP90 = 0.0, deviceSessionsPerDayMax = 0.0
+
+    /// App sessions further apart than this start a new device session.
+    public static let deviceSessionGap = 60.0
+
+    /// The published figures each statistic is compared with (README, `--help`).
+    public static let published: [(column: String, label: String, figure: String)] = [
+        ("session_mean_s", "app session mean (s)", "71.6 (Böhmer et al. 2011)"),
+        ("session_p50_s", "app session p50 (s)", "30 (LiveLab)"),
+        ("session_p90_s", "app session p90 (s)", "240 (LiveLab)"),
+        ("session_p99_s", "app session p99 (s)", ""),
+        ("share_under_30s", "share under 30 s", "0.5 (LiveLab)"),
+        ("share_under_4min", "share under 4 min", "0.9 (LiveLab)"),
+        ("foreground_min_per_day", "foreground min a day", "59 (Böhmer et al. 2011)"),
+        ("distinct_apps_per_week", "distinct apps a week", "14-18 (Kim et al. 2019, iOS); 8 (Device Analyzer)"),
+        ("device_sessions_per_day_mean", "device sessions a day: mean", ""),
+        ("device_sessions_per_day_min", "  min", ""),
+        ("device_sessions_per_day_p10", "  p10", ""),
+        ("device_sessions_per_day_p90", "  p90", ""),
+        ("device_sessions_per_day_max", "  max", "10-200 across users (Falaki et al. 2010)"),
+    ]
+
+    /// The values in the order of `published`.
+    public var values: [Double?] {
+        [sessionMeanS, sessionP50S, sessionP90S, sessionP99S, shareUnder30s, shareUnder4min, foregroundMinPerDay,
+         distinctAppsPerWeek, deviceSessionsPerDayMean, deviceSessionsPerDayMin, deviceSessionsPerDayP10,
+         deviceSessionsPerDayP90, deviceSessionsPerDayMax]
+    }
+
+    static func text(_ v: Double?) -> String {
+        guard let v else { return "" }
+        return String(format: "%.3f", v)
+    }
+
+    /// One header line and one row.
+    public var csv: String {
+        "devices,days," + "app_sessions," + Self.published.map(\.column).joined(separator: ",") + "\n"
+            + "\(devices),\(String(format: "%.3f", meanDays)),\(appSessions)," + values.map(Self.text).joined(separator: ",") + "\n"
+    }
+
+    /// A readable table with the published figures beside the values.
+    public func table(source: String) -> String {
+        var o = "\(source): \(devices) devices x \(String(format: "%.2f", meanDays)) days, \(appSessions) app sessions\n"
+        let w = Self.published.map(\.label.count).max() ?? 0
+        o += "statistic".padding(toLength: w, withPad: " ", startingAt: 0) + "  " + "value".leftPadded(10) + "  published\n"
+        o += String(repeating: "-", count: w) + "  " + String(repeating: "-", count: 10) + "  " + String(repeating: "-", count: 9) + "\n"
+        for (i, p) in Self.published.enumerated() {
+            let v = values[i].map { String(format: "%.2f", $0) } ?? "-"
+            o += p.label.padding(toLength: w, withPad: " ", startingAt: 0) + "  " + v.leftPadded(10) + "  " + p.figure + "\n"
+        }
+        return o
+    }
+
+    /// Collects app sessions device by device.
+    public struct Accumulator {
+        var lengths: [Double] = []
+        var perDeviceRate: [Double] = []
+        var totalForeground = 0.0, totalDays = 0.0
+        var weekDistinct = 0, weeks = 0
+        // The current device.
+        var deviceSessions = 0
+        var lastEnd = -Double.infinity
+        var lastStart = -Double.infinity
+        var weekApps: [Int: Set<Int32>] = [:]
+        var lastSessionEnd = 0.0
+
+        public init() {}
+
+        /// One app session of the current device; sessions come in order of start.
+        public mutating func add(start: Double, app: Int32, length: Double) {
+            if start - lastEnd > UsageStats.deviceSessionGap { deviceSessions += 1 }
+            lastEnd = max(lastEnd, start + length)
+            lastSessionEnd = max(lastSessionEnd, start + length)
+            lengths.append(length)
+            totalForeground += length
+            weekApps[Int(start / (7 * 86_400)), default: []].insert(app)
+        }
+
+        /// Ends the current device. `days`: its span (nil: the end of its last
+        /// session rounded up to whole days, at least one).
+        public mutating func endDevice(days given: Double?) {
+            let days = given ?? max(1, (lastSessionEnd / 86_400).rounded(.up))
+            totalDays += days
+            perDeviceRate.append(days > 0 ? Double(deviceSessions) / days : 0)
+            let complete = Int((days + 1e-9) / 7)
+            for k in 0..<complete {
+                weekDistinct += weekApps[k]?.count ?? 0
+                weeks += 1
+            }
+            deviceSessions = 0
+            lastEnd = -.infinity
+            lastSessionEnd = 0
+            weekApps.removeAll(keepingCapacity: true)
+        }
+
+        /// The statistics of the devices ended so far.
+        public func result() -> UsageStats {
+            var s = UsageStats()
+            s.devices = perDeviceRate.count
+            s.meanDays = s.devices > 0 ? totalDays / Double(s.devices) : 0
+            s.appSessions = lengths.count
+            let sorted = lengths.sorted()
+            if !sorted.isEmpty {
+                s.sessionMeanS = sorted.reduce(0, +) / Double(sorted.count)
+                s.sessionP50S = Self.rank(sorted, 0.5)
+                s.sessionP90S = Self.rank(sorted, 0.9)
+                s.sessionP99S = Self.rank(sorted, 0.99)
+                s.shareUnder30s = Double(sorted.prefix { $0 < 30 }.count) / Double(sorted.count)
+                s.shareUnder4min = Double(sorted.prefix { $0 < 240 }.count) / Double(sorted.count)
+            }
+            s.foregroundMinPerDay = totalDays > 0 ? totalForeground / 60 / totalDays : 0
+            s.distinctAppsPerWeek = weeks > 0 ? Double(weekDistinct) / Double(weeks) : nil
+            let rates = perDeviceRate.sorted()
+            if !rates.isEmpty {
+                s.deviceSessionsPerDayMean = rates.reduce(0, +) / Double(rates.count)
+                s.deviceSessionsPerDayMin = rates[0]
+                s.deviceSessionsPerDayP10 = Self.rank(rates, 0.1)
+                s.deviceSessionsPerDayP90 = Self.rank(rates, 0.9)
+                s.deviceSessionsPerDayMax = rates[rates.count - 1]
+            }
+            return s
+        }
+
+        /// Nearest rank: the smallest value with at least q of the values at or below it.
+        static func rank(_ sorted: [Double], _ q: Double) -> Double {
+            let i = Int((q * Double(sorted.count)).rounded(.up)) - 1
+            return sorted[min(max(i, 0), sorted.count - 1)]
+        }
+    }
+
+    /// The app sessions of a timeline (the user's actions) up to `until`: the periods
+    /// an app is in front and active, by the rules of `Device.perform` (an app goes
+    /// active when it is in front, the screen unlocked and nothing over it). Calls
+    /// `emit(start, app, length)` in order.
+    public static func appSessions(of timeline: Timeline, until: SimTime, _ emit: (SimTime, Int32, SimTime) -> Void) {
+        var front: Int32 = -1
+        var locked = false, interrupted = false, switcher = false, power = false, off = false
+        var active: Int32 = -1
+        var since = SimTime.zero
+        for a in timeline.actions {
+            if a.time >= until { break }
+            if off { break }
+            switch a.kind {
+            case .launch: front = a.app
+            case .home: switcher = false; front = -1
+            case .switcher: switcher = true
+            case .switcherPick: switcher = false; front = a.app
+            case .switcherRemove: if a.app == front { front = -1 }
+            case .lock: switcher = false; locked = true
+            case .unlock: locked = false
+            case .powerHold: power = true
+            case .powerCancel: power = false
+            case .powerOff: power = false; front = -1; off = true
+            case .call, .sms, .alert: interrupted = true
+            case .ignore: interrupted = false
+            case .answer: interrupted = false; front = -1
+            case .notify, .pressureWarning, .pressureCritical, .end: continue
+            }
+            let now: Int32 = (front >= 0 && !locked && !interrupted && !switcher && !power) ? front : -1
+            if now != active {
+                if active >= 0 { emit(since, active, a.time - since) }
+                active = now
+                since = a.time
+            }
+        }
+        if active >= 0 && until > since { emit(since, active, until - since) }
+    }
+
+    /// What a file holds.
+    public enum FileKind: Sendable { case usage, trace }
+
+    /// Reads a usage CSV (`device,time_s,app,duration_s`, as `--usage` takes it) or a
+    /// lifecycle trace (`jetsim trace`: `time_ms,device,app,event,...`), told apart by
+    /// the header, streaming it device by device. `days`: each device's span (nil: from
+    /// its last session). Errors name the file and the line.
+    public static func read(path: String, days: Double?) throws(InputError) -> (UsageStats, FileKind) {
+        let file = path == "-" ? "/dev/stdin" : path
+        guard var reader = DelimitedReader(path: file) else {
+            throw InputError(source: path, "cannot open it: \(String(cString: strerror(errno)))")
+        }
+        func advance(_ r: inout DelimitedReader) throws(InputError) -> Bool {
+            do { return try r.next() } catch {
+                switch error {
+                case .unterminatedQuote(let line): throw InputError(source: path, line: line, "a quoted field is not closed (a \" is missing)")
+                case .textAfterQuote(let line): throw InputError(source: path, line: line, "text after a closing quote (inside quotes, write \" as \"\")")
+                case .io(let m): throw InputError(source: path, m)
+                }
+            }
+        }
+        guard try advance(&reader) else {
+            throw InputError(source: path, "empty: expected a usage CSV (device,time_s,app,duration_s) or a jetsim trace (time_ms,device,app,event,...)")
+        }
+        let header = (0..<reader.count).map { reader.string($0) }
+        var acc = Accumulator()
+        if header.contains("time_ms") && header.contains("event") {
+            try readTrace(&reader, header: header, path: path, days: days, into: &acc, advance: advance)
+            return (acc.result(), .trace)
+        }
+        var stream = try UsageStream(readerAtHeader: reader, source: path)
+        while let batch = try stream.nextBatch(rows: 1 << 16) {
+            for d in batch.firstDevice..<batch.endDevice {
+                for u in batch.uses(ofDevice: d) {
+                    acc.add(start: u.time.seconds, app: u.app, length: u.duration.seconds)
+                }
+                acc.endDevice(days: days)
+            }
+        }
+        return (acc.result(), .usage)
+    }
+
+    /// A lifecycle trace: an app session from `didBecomeActive` to the same app's
+    /// `willResignActive` or termination (or the device's last record). Rows must be
+    /// grouped by device and in time order within it, as `jetsim trace` writes them.
+    static func readTrace(_ reader: inout DelimitedReader, header: [String], path: String, days: Double?,
+                          into acc: inout Accumulator,
+                          advance: (inout DelimitedReader) throws(InputError) -> Bool) throws(InputError) {
+        func column(_ name: String) throws(InputError) -> Int {
+            guard let i = header.firstIndex(of: name) else {
+                throw InputError(source: path, line: 1, key: name, "missing column; a trace's header is \(TraceCSV.header)")
+            }
+            return i
+        }
+        let cTime = try column("time_ms"), cDevice = try column("device"), cApp = try column("app"), cEvent = try column("event")
+        let width = max(cTime, cDevice, cApp, cEvent) + 1
+        var device: String? = nil
+        var seen: Set<String> = []
+        var apps: [String: Int32] = [:]
+        var open: (app: Int32, start: Double)? = nil
+        var last = 0.0
+        func finish(_ acc: inout Accumulator) {
+            if let o = open { acc.add(start: o.start, app: o.app, length: last - o.start) }
+            open = nil
+            acc.endDevice(days: days)
+            apps.removeAll(keepingCapacity: true)
+        }
+        while try advance(&reader) {
+            guard reader.count >= width else {
+                throw InputError(source: path, line: reader.line, "missing value (the row has \(reader.count) fields; expected \(TraceCSV.header))")
+            }
+            let d = reader.string(cDevice)
+            if d != device {
+                if device != nil { finish(&acc) }
+                guard seen.insert(d).inserted else {
+                    throw InputError(source: path, line: reader.line, key: "device", "device '\(d)' comes back after other devices; the trace must be grouped by device")
+                }
+                device = d
+                last = 0
+            }
+            guard let ms = Double(reader.string(cTime)), ms >= 0, ms < 1e13 else {
+                throw InputError(source: path, line: reader.line, key: "time_ms", "expected milliseconds (a non-negative number), got '\(reader.string(cTime))'")
+            }
+            let t = ms / 1_000
+            if t < last {
+                throw InputError(source: path, line: reader.line, key: "time_ms", "goes back in time within device '\(d)'; the trace must be in time order within a device")
+            }
+            last = t
+            let name = reader.string(cApp)
+            let app: Int32
+            if let a = apps[name] { app = a } else { app = Int32(apps.count); apps[name] = app }
+            switch reader.string(cEvent) {
+            case "didBecomeActive":
+                if let o = open { acc.add(start: o.start, app: o.app, length: t - o.start) }
+                open = (app, t)
+            case "willResignActive", "terminated":
+                if let o = open, o.app == app {
+                    acc.add(start: o.start, app: o.app, length: t - o.start)
+                    open = nil
+                }
+            default: break
+            }
+        }
+        if device != nil { finish(&acc) }
+    }
+}
+
+extension String {
+    func leftPadded(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}
+
+extension UsageStats {
+    /// Seconds, exact to the microsecond, no trailing zeros (`12`, `0.5`).
+    public static func seconds(_ t: SimTime) -> String {
+        let us = t.microseconds
+        if us % 1_000_000 == 0 { return String(us / 1_000_000) }
+        var frac = String(abs(us % 1_000_000))
+        frac = String(repeating: "0", count: 6 - frac.count) + frac
+        while frac.hasSuffix("0") { frac.removeLast() }
+        return "\(us / 1_000_000).\(frac)"
+    }
+}
+
+extension UsageStats {
+    /// The statistics of a workload's synthetic users: every device of the fleet over
+    /// `fleet.duration`, from the user's actions (no simulation: the same for every
+    /// policy and RAM size). Equal to `jetsim trace --format usage` read back, when
+    /// the duration is whole days.
+    public static func synthetic(_ w: Workload) -> UsageStats {
+        let plan = RunPlan(workload: w, cells: [], threads: 1)
+        var inputs = DeviceInputs(plan: plan, catalog: AppCatalog(w))
+        var acc = Accumulator()
+        let days = w.fleet.duration.seconds / 86_400
+        for d in 0..<w.fleet.devices {
+            _ = inputs.build(device: d)
+            appSessions(of: inputs.timeline, until: inputs.until) { start, app, length in
+                acc.add(start: start.seconds, app: app, length: length.seconds)
+            }
+            acc.endDevice(days: days)
+        }
+        return acc.result()
+    }
+}
