@@ -14,12 +14,23 @@ public struct DeviceWorker {
     var seconds: [Double]
     /// The device class of the inputs built last (-1: none yet).
     var lastClass = -1
+    /// With a baseline: each cell's baseline cell, and the current device's metrics per cell.
+    let baselineCells: [Int]?
+    var deviceMetrics: [DeviceMetrics]
+    /// With `--by`: per cell and group (`cell * groupCount + group`).
+    public internal(set) var groups: [CellAccumulator]
+    let groupCount: Int
 
     public init(shared: FleetRunner.Shared) {
         self.shared = shared
         inputs = DeviceInputs(plan: shared.plan, catalog: shared.catalog)
         accumulators = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count)
         seconds = [Double](repeating: 0, count: shared.plan.cells.count)
+        baselineCells = shared.plan.baselineCells
+        deviceMetrics = [DeviceMetrics](repeating: DeviceMetrics(), count: baselineCells == nil ? 0 : shared.plan.cells.count)
+        if baselineCells != nil { for i in accumulators.indices { accumulators[i].paired = PairedSums() } }
+        groupCount = shared.plan.groupBy == nil ? 0 : shared.plan.groupNames.count
+        groups = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count * groupCount)
         reserve()
     }
 
@@ -46,6 +57,8 @@ public struct DeviceWorker {
             let elapsed = start.duration(to: clock.now)
             seconds[ci] += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             accumulators[ci].add(metrics, events: e)
+            if baselineCells != nil { deviceMetrics[ci] = metrics }
+            if groupCount > 0 { groups[ci * groupCount + (plan.usage == nil ? classIndex : 0)].add(metrics, events: e) }
             events += e
             if rows != nil {
                 rows! += PerDeviceRow.line(device: d, deviceClass: plan.usage == nil ? plan.workload.deviceClasses[classIndex].name : "usage",
@@ -53,6 +66,9 @@ public struct DeviceWorker {
                                            duration: inputs.until, metrics: metrics, events: e,
                                            deviceName: plan.usage?.name(ofDevice: d) ?? "")
             }
+        }
+        if let baselineCells {
+            for ci in baselineCells.indices { accumulators[ci].paired!.add(deviceMetrics[ci], deviceMetrics[baselineCells[ci]]) }
         }
         return events
     }

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@Suite("Results: --baseline")
+struct ResultsCLITests {
+    static let args = ["run", "--devices", "13", "--duration", "1d", "--policy", "lru,oracle,random", "--ram", "2GB,3GB", "--quiet",
+                       "--baseline", "lru"]
+
+    static func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    @Test("--baseline appends the delta columns; the baseline's own row is 0 with interval 0")
+    func baselineColumns() throws {
+        let r = try CLI.run(Self.args)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 7)
+        #expect(lines[0].hasSuffix(",overrides," + lines[0].components(separatedBy: ",overrides,")[1]))
+        #expect(lines[0].hasSuffix(",baseline,delta_relaunch_cold_ratio,delta_relaunch_cold_ratio_ci95,delta_relaunch_mean_ms,delta_relaunch_mean_ms_ci95,delta_relaunch_p99_ms,delta_relaunch_p99_ms_ci95,delta_data_loss_per_device_day,delta_data_loss_per_device_day_ci95"))
+        let zero = ",lru,0.000000,0.000000,0.000,0.000,0.000,0.000,0.000000,0.000000"
+        for l in lines.dropFirst() {
+            #expect(l.hasPrefix("default,lru,") == l.hasSuffix(zero), "\(l)")
+        }
+        // Without --baseline the rows are the same, without the delta columns.
+        let plain = try CLI.run(Array(Self.args.dropLast(2)))
+        let plainLines = plain.stdout.split(separator: "\n").map(String.init)
+        for (p, l) in zip(plainLines, lines) { #expect(l.hasPrefix(p + ",")) }
+        // The table shows them under their own heading.
+        let table = try CLI.run(Self.args + ["--format", "table"])
+        #expect(table.stdout.contains("minus lru at the same RAM, paired over devices"))
+        #expect(table.stdout.contains("Δ cold %"))
+    }
+
+    @Test("--baseline: merging shards' states gives the unsharded CSV, byte for byte")
+    func baselineShards() throws {
+        let tmp = try CLI.tempDir()
+        let whole = try CLI.run(Self.args + ["--out", tmp + "/all.csv"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        var states: [String] = []
+        for i in 1...3 {
+            let r = try CLI.run(Self.args + ["--shard", "\(i)/3", "--out", tmp + "/s\(i).csv", "--threads", String(1 + i % 2)])
+            #expect(r.status == 0, "\(r.stderr)")
+            states.append(tmp + "/s\(i).csv.state")
+        }
+        #expect(try Self.read(states[0]).contains("\nbaseline: lru\n"))
+        #expect(try Self.read(states[0]).contains("\npaired: "))
+        let merged = try CLI.run(["merge"] + states + ["--out", tmp + "/merged.csv"])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try Self.read(tmp + "/all.csv") == Self.read(tmp + "/merged.csv"))
+        // A state without the baseline does not merge with these (different inputs).
+        let other = try CLI.run(Array(Self.args.dropLast(2)) + ["--shard", "1/3", "--out", tmp + "/o1.csv"])
+        #expect(other.status == 0)
+        let mixed = try CLI.run(["merge", tmp + "/o1.csv.state", states[1], states[2]])
+        #expect(mixed.status == 2)
+        #expect(mixed.stderr.contains("differ"))
+    }
+
+    @Test("--baseline that is not run, or not a policy, is bad input (exit 2) before any work")
+    func badBaseline() throws {
+        let notRun = try CLI.run(["run", "--devices", "2", "--duration", "1h", "--policy", "oracle", "--baseline", "lru", "--quiet"])
+        #expect(notRun.status == 2)
+        #expect(notRun.stderr.contains("--baseline lru: not among the policies run (oracle)"))
+        let unknown = try CLI.run(["run", "--devices", "2", "--duration", "1h", "--baseline", "nope", "--quiet"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("'nope' is not a policy"))
+        let tmp = try CLI.tempDir()
+        let sweep = try CLI.run(["sweep", "--devices", "2", "--duration", "1h", "--policy", "oracle", "--baseline", "lru", "--quiet",
+                                 "--set", "user.sessions_per_day=10,20", "--out", tmp + "/sw"])
+        #expect(sweep.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: tmp + "/sw"))
+    }
+
+    @Test("sweep --baseline: every point's CSV and the combined CSV carry the delta columns")
+    func sweepBaseline() throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(["sweep", "--devices", "4", "--duration", "6h", "--policy", "lru,oracle", "--ram", "2GB", "--baseline", "oracle", "--quiet",
+                             "--set", "user.sessions_per_day=10,20", "--out", tmp + "/sw"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let combined = try Self.read(tmp + "/sw/combined.csv")
+        #expect(combined.split(separator: "\n").count == 5)
+        #expect(combined.split(separator: "\n").dropFirst().allSatisfy { $0.contains(",oracle,") })
+        #expect(combined.hasPrefix(try Self.read(tmp + "/sw/points/1-user.sessions_per_day=10.csv").split(separator: "\n")[0] + "\n"))
+        #expect(combined.split(separator: "\n")[0].hasSuffix("delta_data_loss_per_device_day_ci95"))
+    }
+}
+
+@Suite("Results: --by class")
+struct BreakdownCLITests {
+    static let args = ["run", "--workload", "Workloads/mixed-fleet.yaml", "--devices", "11", "--duration", "1d", "--policy", "lru,oracle",
+                       "--quiet", "--by", "class"]
+
+    static func rows(_ text: String) -> [[String]] { text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } }
+
+    @Test("--by class: one row per cell and class; the classes add up to the cell, and match the per-device rows")
+    func byClass() throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(Self.args + ["--by-out", tmp + "/by.csv", "--out", tmp + "/s.csv", "--per-device", tmp + "/d.csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let by = Self.rows(try String(contentsOfFile: tmp + "/by.csv", encoding: .utf8))
+        let summary = Self.rows(try String(contentsOfFile: tmp + "/s.csv", encoding: .utf8))
+        let perDevice = Self.rows(try String(contentsOfFile: tmp + "/d.csv", encoding: .utf8))
+        let h = by[0], sh = summary[0], dh = perDevice[0]
+        let classes = ["iphone-6s", "iphone-7-plus", "iphone-x", "iphone-xs", "iphone-11"]
+        #expect(by.count == 1 + 2 * classes.count)
+        #expect(by.dropFirst().map { $0[h.firstIndex(of: "group")!] } == classes + classes)
+        for (ci, s) in summary.dropFirst().enumerated() {
+            let policy = s[sh.firstIndex(of: "policy")!]
+            let mine = by.dropFirst().filter { $0[h.firstIndex(of: "policy")!] == policy }
+            #expect(mine.count == classes.count)
+            for column in ["devices", "launches", "relaunches", "cold_relaunches", "kills", "kills_pressure", "data_loss_units"] {
+                let total = mine.reduce(0) { $0 + Int($1[h.firstIndex(of: column)!])! }
+                #expect(String(total) == s[sh.firstIndex(of: column)!], "\(policy) \(column)")
+            }
+            // Per class: its devices' per-device rows add up to its row.
+            for row in mine {
+                let cls = row[h.firstIndex(of: "group")!]
+                let devs = perDevice.dropFirst().filter { $0[dh.firstIndex(of: "class")!] == cls && $0[dh.firstIndex(of: "policy")!] == policy }
+                #expect(String(devs.count) == row[h.firstIndex(of: "devices")!], "\(policy) \(cls)")
+                let cold = devs.reduce(0) { $0 + Int($1[dh.firstIndex(of: "cold_relaunches")!])! }
+                #expect(String(cold) == row[h.firstIndex(of: "cold_relaunches")!], "\(policy) \(cls)")
+            }
+            _ = ci
+        }
+        #expect(FileManager.default.fileExists(atPath: tmp + "/by.csv.provenance.json"))
+    }
+
+    @Test("--by class: shards merge into the unsharded breakdown, byte for byte; --by needs --by-out")
+    func byClassShards() throws {
+        let tmp = try CLI.tempDir()
+        #expect(try CLI.run(Self.args + ["--by-out", tmp + "/by.csv", "--out", tmp + "/all.csv"]).status == 0)
+        var states: [String] = []
+        for i in 1...3 {
+            let r = try CLI.run(Self.args + ["--by-out", tmp + "/by\(i).csv", "--shard", "\(i)/3", "--out", tmp + "/s\(i).csv"])
+            #expect(r.status == 0, "\(r.stderr)")
+            states.append(tmp + "/s\(i).csv.state")
+        }
+        let m = try CLI.run(["merge"] + states + ["--out", tmp + "/m.csv", "--by-out", tmp + "/mby.csv"])
+        #expect(m.status == 0, "\(m.stderr)")
+        #expect(try String(contentsOfFile: tmp + "/m.csv", encoding: .utf8) == String(contentsOfFile: tmp + "/all.csv", encoding: .utf8))
+        #expect(try String(contentsOfFile: tmp + "/mby.csv", encoding: .utf8) == String(contentsOfFile: tmp + "/by.csv", encoding: .utf8))
+        let missing = try CLI.run(["run", "--devices", "2", "--duration", "1h", "--by", "class", "--quiet"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("--by-out"))
+    }
+}
