@@ -142,3 +142,59 @@ struct BreakdownCLITests {
         #expect(missing.stderr.contains("--by-out"))
     }
 }
+
+@Suite("Results: --timeseries")
+struct TimeSeriesCLITests {
+    static let args = ["run", "--devices", "12", "--duration", "1d", "--policy", "lru,oracle", "--ram", "2GB", "--quiet"]
+
+    @Test("--timeseries: 24 rows per cell; counts add up to the summary's; the summary is unchanged; any thread count gives the same bytes")
+    func hourly() throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(Self.args + ["--timeseries", tmp + "/ts.csv", "--out", tmp + "/s.csv", "--threads", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let plain = try CLI.run(Self.args + ["--out", tmp + "/plain.csv"])
+        #expect(plain.status == 0)
+        let summaryText = try String(contentsOfFile: tmp + "/s.csv", encoding: .utf8)
+        #expect(summaryText == (try String(contentsOfFile: tmp + "/plain.csv", encoding: .utf8)))
+        let one = try CLI.run(Self.args + ["--timeseries", "-", "--out", "/dev/null", "--threads", "1"])
+        let text = try String(contentsOfFile: tmp + "/ts.csv", encoding: .utf8)
+        #expect(one.stdout == text)
+        let rows = text.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        let h = rows[0]
+        #expect(rows.count == 1 + 2 * 24)
+        let summary = summaryText.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let sh = summary[0]
+        for s in summary.dropFirst() {
+            let policy = s[sh.firstIndex(of: "policy")!]
+            let mine = rows.dropFirst().filter { $0[1] == policy }
+            #expect(mine.map { $0[h.firstIndex(of: "hour")!] } == (0..<24).map(String.init))
+            for column in ["launches", "cold_relaunches", "kills", "kills_pressure", "kills_user", "kills_bg_expired"] {
+                let total = mine.reduce(0) { $0 + Int($1[h.firstIndex(of: column)!])! }
+                #expect(String(total) == s[sh.firstIndex(of: column)!], "\(policy) \(column)")
+            }
+            // Hour 0 (the users sleep): nothing runs, so every device has RAM minus the
+            // OS reserve free: 2048 - 512 MB (os_reserve_mb: auto, 25% of RAM).
+            let first = mine[0]
+            #expect(first[h.firstIndex(of: "available_mb_mean")!] == "1536.000")
+            #expect(first[h.firstIndex(of: "available_mb_min")!] == "1536.000")
+            #expect(first[h.firstIndex(of: "devices")!] == "12")
+            // Resident + available = RAM - reserve in every hour (means over the same devices).
+            for row in mine {
+                let a = Double(row[h.firstIndex(of: "available_mb_mean")!])!, res = Double(row[h.firstIndex(of: "resident_mb_mean")!])!
+                #expect(abs(a + res - 1536) < 0.002)
+                #expect(Double(row[h.firstIndex(of: "available_mb_min")!])! <= a)
+            }
+        }
+    }
+
+    @Test("--timeseries is refused with --shard and in a sweep (exit 2)")
+    func refused() throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(Self.args + ["--timeseries", tmp + "/ts.csv", "--shard", "1/2", "--out", tmp + "/s.csv"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--timeseries: not with --shard"))
+        let s = try CLI.run(["sweep", "--timeseries", tmp + "/ts.csv", "--out", tmp + "/sw", "--set", "user.sessions_per_day=10,20"])
+        #expect(s.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: tmp + "/ts.csv"))
+    }
+}

@@ -20,6 +20,8 @@ public struct DeviceWorker {
     /// With `--by`: per cell and group (`cell * groupCount + group`).
     public internal(set) var groups: [CellAccumulator]
     let groupCount: Int
+    /// With `--timeseries`: this worker's hourly sums.
+    public let series: HourlySeries?
 
     public init(shared: FleetRunner.Shared) {
         self.shared = shared
@@ -31,6 +33,7 @@ public struct DeviceWorker {
         if baselineCells != nil { for i in accumulators.indices { accumulators[i].paired = PairedSums() } }
         groupCount = shared.plan.groupBy == nil ? 0 : shared.plan.groupNames.count
         groups = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count * groupCount)
+        series = shared.plan.timeSeries ? HourlySeries(cells: shared.plan.cells.count, hours: HourlySeries.hours(shared.plan.workload.fleet.duration)) : nil
         reserve()
     }
 
@@ -106,7 +109,7 @@ public struct DeviceWorker {
     mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext,
                           cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
         let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context,
-                            until: inputs.until)
+                            until: inputs.until, cell: cell, series: series)
         return runners[policy.index].run(io, &accumulators[cell].latency, &pending)
     }
 
@@ -118,6 +121,9 @@ public struct DeviceWorker {
         let context: PolicyContext
         /// How long the device runs.
         let until: SimTime
+        /// The cell, and the hourly series to add to (nil: none).
+        let cell: Int
+        let series: HourlySeries?
     }
 
     static func simulate<P: EvictionPolicy, O: RunObserver>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
@@ -128,6 +134,14 @@ public struct DeviceWorker {
         sim.model.reset(profiles: io.shared.catalog.profiles, installed: io.installed, params: io.params,
                         timeline: io.timeline, context: io.context)
         swap(&sim.model.relaunchLatency, &latency)
+        if let series = io.series {
+            // Hour by hour: the same events as one run (events at or before each end).
+            var previous = DeviceMetrics()
+            for h in 0..<series.hours {
+                sim.run(until: min(SimTime.hours(Int64(h + 1)), io.until), observer: &observer)
+                series.sample(sim.model, cell: io.cell, hour: h, previous: &previous)
+            }
+        }
         sim.run(until: io.until, observer: &observer)
         swap(&sim.model.relaunchLatency, &latency)
         sim.model.releaseInputs()

@@ -23,6 +23,8 @@ public struct RunPlan: Sendable {
     public var baseline: PolicyID? = nil
     /// `--by`: also accumulate each cell by this grouping of the devices (nil: no breakdown).
     public var groupBy: GroupBy? = nil
+    /// `--timeseries`: also sample every device hour by hour (`HourlySeries`).
+    public var timeSeries = false
     /// The breakdown's groups.
     public var groupNames: [String] { groupBy?.groups(workload, usage: usage != nil) ?? [] }
 
@@ -78,4 +80,6 @@ public struct FleetResult: Sendable {
     public var groupBy: GroupBy? = nil
     public var groupNames: [String] = []
     public var groups: [CellAccumulator]? = nil
+    /// `--timeseries`: per cell and hour.
+    public var series: HourlySeries? = nil
 }

@@ -37,6 +37,9 @@ struct ResultOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Where --by writes its rows (a CSV of its own; - for stdout).", valueName: "path"))
     var byOut: String?
 
+    @Option(name: .long, help: ArgumentHelp("Write per cell and simulated hour, over devices: available memory (mean, min), resident, compressed and frozen MB at the end of the hour, launches, cold relaunches and kills by reason during it (a CSV of its own; - for stdout). Not with --shard or --usage.", valueName: "path"))
+    var timeseries: String?
+
     func validate() throws {
         if by != nil, byOut == nil { throw ValidationError("--by: needs --by-out PATH (the breakdown is a CSV of its own)") }
         if byOut != nil, by == nil { throw ValidationError("--by-out: give --by class too") }
@@ -45,6 +48,7 @@ struct ResultOptions: ParsableArguments {
     /// Sets the plan's baseline; a baseline that is not run at every RAM is bad input.
     func apply(to plan: inout RunPlan) throws {
         plan.groupBy = by?.grouping
+        plan.timeSeries = timeseries != nil
         guard let b = baseline?.policy else { return }
         guard RunPlan.covers(plan.cells, baseline: b) else {
             let run = Array(Set(plan.cells.map(\.policy.rawValue))).sorted().joined(separator: ",")

@@ -39,24 +39,30 @@ struct RunCommand: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case csv, table }
 
     func validate() throws {
+        if results.timeseries != nil, shard != nil {
+            throw ValidationError("--timeseries: not with --shard (the hourly sums are not in the shard state); run it unsharded")
+        }
+        if results.timeseries != nil, sim.usage != nil {
+            throw ValidationError("--timeseries: not with --usage (replayed devices run for different spans)")
+        }
         if shard != nil, out == nil || out == "-" {
             throw ValidationError("--shard: needs --out PATH (the shard's state goes to PATH.state)")
         }
         try OutputFile.checkDistinct([("--out", out), ("--per-device", perDevice), ("--perf", perf),
-                                      ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", results.byOut)]
+                                      ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", results.byOut), ("--timeseries", results.timeseries)]
                                      + sidecars.map { ("a provenance sidecar", $0) })
     }
 
     /// The provenance sidecars of the file outputs (README, "Provenance").
     var sidecars: [String] {
-        [out, perDevice, perf, results.byOut].compactMap(ProvenanceFile.sidecar(of:))
+        [out, perDevice, perf, results.byOut, results.timeseries].compactMap(ProvenanceFile.sidecar(of:))
     }
 
     func run() throws {
         let started = ContinuousClock.now
         // Every output path is checked before any input is read (a directory, a
         // missing parent); they are opened once the inputs are known to be good.
-        for path in [out, perDevice, perf, results.byOut, shard != nil ? out.map { $0 + ".state" } : nil].compactMap({ $0 }) + sidecars where path != "-" {
+        for path in [out, perDevice, perf, results.byOut, results.timeseries, shard != nil ? out.map { $0 + ".state" } : nil].compactMap({ $0 }) + sidecars where path != "-" {
             try AtomicOutput.check(path)
         }
         var workload = try sim.loadWorkload()
@@ -81,6 +87,7 @@ struct RunCommand: ParsableCommand {
         let perDeviceFile = try perDevice.map(OutputFile.open)
         let perfFile = try perf.map(OutputFile.open)
         let byFile = try results.byOut.map(OutputFile.open)
+        let seriesFile = try results.timeseries.map(OutputFile.open)
 
         let catalog = AppCatalog(workload)
         var sink: PerDeviceSink? = nil
@@ -118,6 +125,12 @@ struct RunCommand: ParsableCommand {
         try summary.commit()
         if let perDeviceFile, !perDeviceFile.isStdout { try ProvenanceFile.write(provenance, beside: perDeviceFile.path, outputText: nil) }
         try perDeviceFile?.commit()
+        if let seriesFile, let series = result.series {
+            let text = series.csv(workload: workload, cells: result.cells)
+            if !seriesFile.isStdout { try ProvenanceFile.write(provenance, beside: seriesFile.path, outputText: text) }
+            seriesFile.write(text)
+            try seriesFile.commit()
+        }
         if let byFile, let text = Breakdown.csv(workload: workload, result: result) {
             if !byFile.isStdout { try ProvenanceFile.write(provenance, beside: byFile.path, outputText: text) }
             byFile.write(text)
