@@ -198,3 +198,56 @@ struct TimeSeriesCLITests {
         #expect(!FileManager.default.fileExists(atPath: tmp + "/ts.csv"))
     }
 }
+
+@Suite("Results: trace --format perfetto")
+struct PerfettoCLITests {
+    @Test("perfetto JSON: required fields, balanced slices, monotonic time per track, the CSV trace's events as instants")
+    func perfetto() throws {
+        let args = ["trace", "--duration", "1d", "--devices", "2", "--policy", "lru", "--ram", "2GB"]
+        let r = try CLI.run(args + ["--format", "perfetto"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let events = try #require(root["traceEvents"] as? [[String: Any]])
+        var depth: [String: Int] = [:], last: [String: Int] = [:]
+        var phases: [String: Int] = [:]
+        var killed = 0
+        for e in events {
+            let ph = try #require(e["ph"] as? String)
+            phases[ph, default: 0] += 1
+            let pid = try #require(e["pid"] as? Int), tid = try #require(e["tid"] as? Int)
+            if ph == "M" { #expect(e["name"] as? String == "process_name" || e["name"] as? String == "thread_name"); continue }
+            let ts = try #require(e["ts"] as? Int)
+            #expect(ts >= 0 && ts <= 86_400_000_000)
+            let track = ph == "C" ? "\(pid)/C/\(e["name"] as? String ?? "")" : "\(pid)/\(tid)"
+            #expect(ts >= last[track, default: 0], "time goes back on \(track)")
+            last[track] = ts
+            switch ph {
+            case "B":
+                #expect(["inactive", "active", "background", "suspended"].contains(e["name"] as? String ?? ""))
+                depth[track, default: 0] += 1
+                #expect(depth[track]! == 1, "nested slice on \(track)")
+            case "E":
+                depth[track, default: 0] -= 1
+                #expect(depth[track]! == 0, "E without B on \(track)")
+            case "i":
+                #expect(e["s"] as? String == "t")
+                #expect(e["name"] is String)
+                if (e["name"] as? String)?.hasPrefix("killed: ") == true { killed += 1 }
+            case "C":
+                let mb = try #require((e["args"] as? [String: Any])?["MB"] as? Double)
+                #expect(mb >= 0 && mb <= 2_048)
+            default:
+                Issue.record("unexpected phase \(ph)")
+            }
+        }
+        #expect(depth.values.allSatisfy { $0 == 0 })
+        #expect(phases["B"] == phases["E"])
+        #expect((phases["B"] ?? 0) > 10)
+        #expect((phases["C"] ?? 0) > 10)
+        // The same run as the CSV trace: one instant per CSV line, the same kills.
+        let csv = try CLI.run(args).stdout.split(separator: "\n").dropFirst()
+        #expect(phases["i"] == csv.count)
+        #expect(killed == csv.filter { $0.split(separator: ",")[3] == "terminated" }.count)
+        #expect(killed > 0)
+    }
+}
