@@ -31,6 +31,19 @@ struct ResultOptions: ParsableArguments {
             transform: BaselinePolicy.parse)
     var baseline: BaselinePolicy?
 
+    /// Sets the plan's baseline; a baseline that is not run at every RAM is bad input.
+    func apply(to plan: inout RunPlan) throws {
+        guard let b = baseline?.policy else { return }
+        guard RunPlan.covers(plan.cells, baseline: b) else {
+            let run = Array(Set(plan.cells.map(\.policy.rawValue))).sorted().joined(separator: ",")
+            throw BadInput(description: "--baseline \(b.rawValue): not among the policies run (\(run)); add it to --policy")
+        }
+        plan.baseline = b
+    }
+}
+
+/// Options that add outputs of their own to `run`: breakdowns and time series.
+struct RunResultOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Also split every cell by the devices' class (class): one row per cell and group in --by-out (launches, cold ratio, kills by reason, data loss).", valueName: "grouping"))
     var by: GroupByArgument?
 
@@ -45,15 +58,8 @@ struct ResultOptions: ParsableArguments {
         if byOut != nil, by == nil { throw ValidationError("--by-out: give --by class too") }
     }
 
-    /// Sets the plan's baseline; a baseline that is not run at every RAM is bad input.
-    func apply(to plan: inout RunPlan) throws {
+    func apply(to plan: inout RunPlan) {
         plan.groupBy = by?.grouping
         plan.timeSeries = timeseries != nil
-        guard let b = baseline?.policy else { return }
-        guard RunPlan.covers(plan.cells, baseline: b) else {
-            let run = Array(Set(plan.cells.map(\.policy.rawValue))).sorted().joined(separator: ",")
-            throw BadInput(description: "--baseline \(b.rawValue): not among the policies run (\(run)); add it to --policy")
-        }
-        plan.baseline = b
     }
 }

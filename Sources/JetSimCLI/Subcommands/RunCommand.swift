@@ -19,6 +19,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var sim: SimulationOptions
     @OptionGroup var execution: ExecutionOptions
     @OptionGroup var results: ResultOptions
+    @OptionGroup var outputs: RunResultOptions
 
     @Option(name: .long, help: "Write the summary here (- for stdout; written to a temporary file and renamed when complete).")
     var out: String?
@@ -39,36 +40,37 @@ struct RunCommand: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case csv, table }
 
     func validate() throws {
-        if results.timeseries != nil, shard != nil {
+        if outputs.timeseries != nil, shard != nil {
             throw ValidationError("--timeseries: not with --shard (the hourly sums are not in the shard state); run it unsharded")
         }
-        if results.timeseries != nil, sim.usage != nil {
+        if outputs.timeseries != nil, sim.usage != nil {
             throw ValidationError("--timeseries: not with --usage (replayed devices run for different spans)")
         }
         if shard != nil, out == nil || out == "-" {
             throw ValidationError("--shard: needs --out PATH (the shard's state goes to PATH.state)")
         }
         try OutputFile.checkDistinct([("--out", out), ("--per-device", perDevice), ("--perf", perf),
-                                      ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", results.byOut), ("--timeseries", results.timeseries)]
+                                      ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", outputs.byOut), ("--timeseries", outputs.timeseries)]
                                      + sidecars.map { ("a provenance sidecar", $0) })
     }
 
     /// The provenance sidecars of the file outputs (README, "Provenance").
     var sidecars: [String] {
-        [out, perDevice, perf, results.byOut, results.timeseries].compactMap(ProvenanceFile.sidecar(of:))
+        [out, perDevice, perf, outputs.byOut, outputs.timeseries].compactMap(ProvenanceFile.sidecar(of:))
     }
 
     func run() throws {
         let started = ContinuousClock.now
         // Every output path is checked before any input is read (a directory, a
         // missing parent); they are opened once the inputs are known to be good.
-        for path in [out, perDevice, perf, results.byOut, results.timeseries, shard != nil ? out.map { $0 + ".state" } : nil].compactMap({ $0 }) + sidecars where path != "-" {
+        for path in [out, perDevice, perf, outputs.byOut, outputs.timeseries, shard != nil ? out.map { $0 + ".state" } : nil].compactMap({ $0 }) + sidecars where path != "-" {
             try AtomicOutput.check(path)
         }
         var workload = try sim.loadWorkload()
         let cells = try sim.cells(for: workload)
         var plan = RunPlan(workload: workload, cells: cells, threads: execution.threadCount)
         try results.apply(to: &plan)
+        outputs.apply(to: &plan)
         if sim.usage != nil, shard != nil, sim.duration == nil {
             throw BadInput(description: "--shard with --usage: give --duration too (without it each device runs for its own span, and the shards' summaries could not be merged)")
         }
@@ -86,8 +88,8 @@ struct RunCommand: ParsableCommand {
         let state = try shard.map { _ in try OutputFile.open(summary.path + ".state") }
         let perDeviceFile = try perDevice.map(OutputFile.open)
         let perfFile = try perf.map(OutputFile.open)
-        let byFile = try results.byOut.map(OutputFile.open)
-        let seriesFile = try results.timeseries.map(OutputFile.open)
+        let byFile = try outputs.byOut.map(OutputFile.open)
+        let seriesFile = try outputs.timeseries.map(OutputFile.open)
 
         let catalog = AppCatalog(workload)
         var sink: PerDeviceSink? = nil

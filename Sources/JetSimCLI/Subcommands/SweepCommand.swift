@@ -59,8 +59,6 @@ struct SweepCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if results.timeseries != nil { throw ValidationError("--timeseries: not in a sweep; run a point with `jetsim run --timeseries PATH`") }
-        if results.by != nil { throw ValidationError("--by: not in a sweep yet; run a point with `jetsim run --by ... --by-out PATH`") }
         if !list, out == nil || out == "-" { throw ValidationError("--out DIR is required (the sweep writes a directory)") }
         if [list, point != nil, combine].filter({ $0 }).count > 1 { throw ValidationError("--list, --point and --combine exclude each other") }
         if let point, point < 1 { throw ValidationError("--point: expected a whole number >= 1, got \(point)") }
