@@ -75,7 +75,8 @@ struct RunCLITests {
                                                "--per-device", tmp + "/d.csv", "--perf", tmp + "/p.csv"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
-        #expect(CLI.files(in: tmp) == ["d.csv", "p.csv", "s.csv"])
+        // Each output, and its provenance sidecar (README, "Provenance").
+        #expect(CLI.files(in: tmp) == ["d.csv", "d.csv.provenance.json", "p.csv", "p.csv.provenance.json", "s.csv", "s.csv.provenance.json"])
         let perDevice = try String(contentsOfFile: tmp + "/d.csv", encoding: .utf8).split(separator: "\n")
         #expect(perDevice.count == 1 + 12 * 2)
         #expect(perDevice[1].hasPrefix("0,iphone-11,lru,2048,"))

@@ -19,7 +19,9 @@ struct SweepCLITests {
         let r = try sweep(dir)
         #expect(r.status == 0, "\(r.stderr)")
         let points = CLI.files(in: dir + "/points")
-        #expect(points == ["1-user.sessions_per_day=20.csv", "2-user.sessions_per_day=40.csv"])
+        // Each point's CSV, and its provenance sidecar.
+        #expect(points == ["1-user.sessions_per_day=20.csv", "1-user.sessions_per_day=20.csv.provenance.json",
+                           "2-user.sessions_per_day=40.csv", "2-user.sessions_per_day=40.csv.provenance.json"])
         let combined = try String(contentsOfFile: dir + "/combined.csv", encoding: .utf8).split(separator: "\n")
         #expect(combined.count == 1 + 2 * 4)
         // The overrides column, followed by the counters appended after it.

@@ -26,6 +26,9 @@ public struct CellAccumulator: Sendable, Equatable {
     public var sumColdTimesRelaunches = 0
     public var sumLossUnitsSquared = 0
     public var latency = LatencyHistogram()
+    /// With `--baseline`: the per-device sums pairing this cell with the baseline
+    /// cell at the same RAM (nil without a baseline).
+    public var paired: PairedSums? = nil
 
     public init() {}
 
@@ -79,5 +82,9 @@ public struct CellAccumulator: Sendable, Equatable {
         sumColdTimesRelaunches = .saturatingSum(sumColdTimesRelaunches, o.sumColdTimesRelaunches)
         sumLossUnitsSquared = .saturatingSum(sumLossUnitsSquared, o.sumLossUnitsSquared)
         latency.merge(o.latency)
+        if let op = o.paired {
+            if paired == nil { paired = PairedSums() }
+            paired!.merge(op)
+        }
     }
 }

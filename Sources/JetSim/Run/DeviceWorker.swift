@@ -14,12 +14,26 @@ public struct DeviceWorker {
     var seconds: [Double]
     /// The device class of the inputs built last (-1: none yet).
     var lastClass = -1
+    /// With a baseline: each cell's baseline cell, and the current device's metrics per cell.
+    let baselineCells: [Int]?
+    var deviceMetrics: [DeviceMetrics]
+    /// With `--by`: per cell and group (`cell * groupCount + group`).
+    public internal(set) var groups: [CellAccumulator]
+    let groupCount: Int
+    /// With `--timeseries`: this worker's hourly sums.
+    public let series: HourlySeries?
 
     public init(shared: FleetRunner.Shared) {
         self.shared = shared
         inputs = DeviceInputs(plan: shared.plan, catalog: shared.catalog)
         accumulators = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count)
         seconds = [Double](repeating: 0, count: shared.plan.cells.count)
+        baselineCells = shared.plan.baselineCells
+        deviceMetrics = [DeviceMetrics](repeating: DeviceMetrics(), count: baselineCells == nil ? 0 : shared.plan.cells.count)
+        if baselineCells != nil { for i in accumulators.indices { accumulators[i].paired = PairedSums() } }
+        groupCount = shared.plan.groupBy == nil ? 0 : shared.plan.groupNames.count
+        groups = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count * groupCount)
+        series = shared.plan.timeSeries ? HourlySeries(cells: shared.plan.cells.count, hours: HourlySeries.hours(shared.plan.workload.fleet.duration)) : nil
         reserve()
     }
 
@@ -46,6 +60,8 @@ public struct DeviceWorker {
             let elapsed = start.duration(to: clock.now)
             seconds[ci] += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             accumulators[ci].add(metrics, events: e)
+            if baselineCells != nil { deviceMetrics[ci] = metrics }
+            if groupCount > 0 { groups[ci * groupCount + (plan.usage == nil ? classIndex : 0)].add(metrics, events: e) }
             events += e
             if rows != nil {
                 rows! += PerDeviceRow.line(device: d, deviceClass: plan.usage == nil ? plan.workload.deviceClasses[classIndex].name : "usage",
@@ -53,6 +69,9 @@ public struct DeviceWorker {
                                            duration: inputs.until, metrics: metrics, events: e,
                                            deviceName: plan.usage?.name(ofDevice: d) ?? "")
             }
+        }
+        if let baselineCells {
+            for ci in baselineCells.indices { accumulators[ci].paired!.add(deviceMetrics[ci], deviceMetrics[baselineCells[ci]]) }
         }
         return events
     }
@@ -90,7 +109,7 @@ public struct DeviceWorker {
     mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext,
                           cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
         let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context,
-                            until: inputs.until)
+                            until: inputs.until, cell: cell, series: series)
         return runners[policy.index].run(io, &accumulators[cell].latency, &pending)
     }
 
@@ -102,6 +121,9 @@ public struct DeviceWorker {
         let context: PolicyContext
         /// How long the device runs.
         let until: SimTime
+        /// The cell, and the hourly series to add to (nil: none).
+        let cell: Int
+        let series: HourlySeries?
     }
 
     static func simulate<P: EvictionPolicy, O: RunObserver>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
@@ -112,6 +134,14 @@ public struct DeviceWorker {
         sim.model.reset(profiles: io.shared.catalog.profiles, installed: io.installed, params: io.params,
                         timeline: io.timeline, context: io.context)
         swap(&sim.model.relaunchLatency, &latency)
+        if let series = io.series {
+            // Hour by hour: the same events as one run (events at or before each end).
+            var previous = DeviceMetrics()
+            for h in 0..<series.hours {
+                sim.run(until: min(SimTime.hours(Int64(h + 1)), io.until), observer: &observer)
+                series.sample(sim.model, cell: io.cell, hour: h, previous: &previous)
+            }
+        }
         sim.run(until: io.until, observer: &observer)
         swap(&sim.model.relaunchLatency, &latency)
         sim.model.releaseInputs()

@@ -18,6 +18,31 @@ public struct RunPlan: Sendable {
     /// device runs for its own span (`UsageReplay.span`).
     public var usageUntil: SimTime? = nil
 
+    /// `--baseline`: every cell is also compared, device by device, with this policy's
+    /// cell at the same RAM (`PairedSums`); nil: no comparison (and no extra work).
+    public var baseline: PolicyID? = nil
+    /// `--by`: also accumulate each cell by this grouping of the devices (nil: no breakdown).
+    public var groupBy: GroupBy? = nil
+    /// `--timeseries`: also sample every device hour by hour (`HourlySeries`).
+    public var timeSeries = false
+    /// The breakdown's groups.
+    public var groupNames: [String] { groupBy?.groups(workload, usage: usage != nil) ?? [] }
+
+    /// For each cell, the index of the baseline's cell at the same RAM (nil: no baseline).
+    public var baselineCells: [Int]? {
+        baseline.map { Self.baselineCells(cells, $0) }
+    }
+
+    /// For each cell, the index of `baseline`'s cell at the same RAM (it must exist: `covers`).
+    public static func baselineCells(_ cells: [Cell], _ baseline: PolicyID) -> [Int] {
+        cells.map { c in cells.firstIndex { $0.policy == baseline && $0.ramKB == c.ramKB }! }
+    }
+
+    /// Whether every RAM of the cells has a cell of `policy`.
+    public static func covers(_ cells: [Cell], baseline policy: PolicyID) -> Bool {
+        cells.allSatisfy { c in cells.contains { $0.policy == policy && $0.ramKB == c.ramKB } }
+    }
+
     public init(workload: Workload, cells: [Cell], threads: Int) {
         self.workload = workload
         self.cells = cells
@@ -48,4 +73,13 @@ public struct FleetResult: Sendable {
     public var cells: [Cell]
     public var accumulators: [CellAccumulator]
     public var cellSeconds: [Double]
+    /// The `--baseline` policy, when the accumulators hold paired sums.
+    public var baseline: PolicyID? = nil
+    /// The breakdown (`--by`): its grouping, group names and one accumulator per cell
+    /// and group (`groups[cell * groupNames.count + group]`).
+    public var groupBy: GroupBy? = nil
+    public var groupNames: [String] = []
+    public var groups: [CellAccumulator]? = nil
+    /// `--timeseries`: per cell and hour.
+    public var series: HourlySeries? = nil
 }

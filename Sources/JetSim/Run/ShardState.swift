@@ -18,12 +18,16 @@ import SimKernel
 ///     usage: none | <path> <16 hex digits: FNV-1a 64 of its bytes>
 ///     overrides: K
 ///     set: <key=value>                           K times
+///     baseline: <policy>                         only with --baseline
+///     by: class                                  only with --by
 ///     counter_names: <names>                     version 2 only
 ///     cells: C
 ///     cell: <policy> <ram MiB | class>          C times, each followed by:
 ///     counters: <integers, in counter_names order>
 ///     latency: <count> <sum us> <min us> <max us>
 ///     buckets: <index>:<count> ...               non-empty histogram buckets
+///     paired: <44 integers>                      only with --baseline: `PairedSums.values`
+///     group: <integers, as counters>             only with --by: one per group, in group order
 ///     workload:                                  then the resolved workload YAML,
 ///       <yaml, indented two spaces>              every line indented by two spaces
 ///     checksum: <16 hex digits>                  FNV-1a 64 of every byte before this line
@@ -49,6 +53,11 @@ public struct ShardState: Sendable {
     public var overrides: [String]
     public var inputs: String
     public var workloadYAML: String
+    /// The `--baseline` policy (each cell then has its `PairedSums`).
+    public var baseline: PolicyID? = nil
+    /// The `--by` grouping and its accumulators (`FleetResult.groups`).
+    public var groupBy: GroupBy? = nil
+    public var groups: [CellAccumulator]? = nil
 
     /// The counter names of a version 1 state.
     public static let v1CounterNames: [String] = {
@@ -73,13 +82,20 @@ public struct ShardState: Sendable {
         self.usage = usage.map { "\($0) \(Self.hex(usageHash ?? Self.fnv1a($0)))" } ?? "none"
         self.overrides = overrides
         workloadYAML = WorkloadPrinter.yaml(workload)
-        inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: self.fleetDevices, overrides: overrides)
+        baseline = result.baseline
+        groupBy = result.groupBy
+        groups = result.groups
+        inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: self.fleetDevices, overrides: overrides,
+                                 baseline: baseline, groupBy: groupBy)
     }
 
     /// Identifies what a run computes (not which shard it is).
-    static func inputsHash(yaml: String, cells: [Cell], usage: String, fleetDevices: Int, overrides: [String]) -> String {
+    static func inputsHash(yaml: String, cells: [Cell], usage: String, fleetDevices: Int, overrides: [String], baseline: PolicyID? = nil,
+                           groupBy: GroupBy? = nil) -> String {
         let cellText = cells.map { "\($0.policy.rawValue)@\($0.ramKB.map(String.init) ?? "class")" }.joined(separator: ",")
-        return hex(fnv1a(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices) + "\n" + overrides.joined(separator: "\u{1F}")))
+        // A baseline adds to the text only when given, so states without one keep their hash.
+        return hex(fnv1a(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices) + "\n" + overrides.joined(separator: "\u{1F}")
+                         + (baseline.map { "\nbaseline=" + $0.rawValue } ?? "") + (groupBy.map { "\nby=" + $0.rawValue } ?? "")))
     }
 
     /// FNV-1a 64 of a file's bytes, read in 1 MiB blocks (memory does not grow with
@@ -119,13 +135,18 @@ public struct ShardState: Sendable {
         o += "usage: \(usage)\n"
         o += "overrides: \(overrides.count)\n"
         for x in overrides { o += "set: \(x)\n" }
+        if let baseline { o += "baseline: \(baseline.rawValue)\n" }
+        if let groupBy { o += "by: \(groupBy.rawValue)\n" }
         if Self.version >= 2 { o += "counter_names: " + CellAccumulator.counterNames.joined(separator: " ") + "\n" }
         o += "cells: \(cells.count)\n"
-        for (cell, a) in zip(cells, accumulators) {
+        let perCell = groupBy == nil ? 0 : (groups?.count ?? 0) / max(1, cells.count)
+        for (ci, (cell, a)) in zip(cells, accumulators).enumerated() {
             o += "cell: \(cell.policy.rawValue) \(cell.ramKB.map { SizeText.mebibytes($0) } ?? "class")\n"
             o += "counters: " + a.counters.map(String.init).joined(separator: " ") + "\n"
             o += "latency: \(a.latency.count) \(a.latency.sum) \(a.latency.min) \(a.latency.max)\n"
             o += "buckets:" + a.latency.nonEmptyBuckets.map { " \($0.index):\($0.count)" }.joined() + "\n"
+            if baseline != nil { o += "paired: " + (a.paired ?? PairedSums()).values.map { String($0) }.joined(separator: " ") + "\n" }
+            for g in 0..<perCell { o += "group: " + groups![ci * perCell + g].counters.map(String.init).joined(separator: " ") + "\n" }
         }
         o += "workload:\n"
         for line in workloadYAML.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
@@ -173,6 +194,12 @@ public struct ShardState: Sendable {
             i += 1
             return v
         }
+        /// Whether the next line (past comments) starts with `key:`.
+        func peek(_ key: String) -> Bool {
+            var j = i
+            while j < lines.count && (lines[j].hasPrefix("#") || lines[j].isEmpty) { j += 1 }
+            return j < lines.count && lines[j].hasPrefix(key + ":")
+        }
         func int(_ s: String, _ what: String) throws(InputError) -> Int {
             guard let x = Int(s) else { i -= 1; throw fail("\(what): expected a whole number, got '\(s)'") }
             return x
@@ -190,6 +217,20 @@ public struct ShardState: Sendable {
         guard (0...lines.count).contains(overrideCount) else { i -= 1; throw fail("overrides: expected a count of the 'set:' lines that follow, got \(overrideCount)") }
         var overrides: [String] = []
         for _ in 0..<overrideCount { overrides.append(try next("set")) }
+        var baseline: PolicyID? = nil
+        if peek("baseline") {
+            let name = try next("baseline")
+            guard let b = PolicyID(rawValue: name) else { i -= 1; throw fail("baseline: '\(name)' is not a policy") }
+            baseline = b
+        }
+        var groupBy: GroupBy? = nil
+        if peek("by") {
+            let name = try next("by")
+            guard let g = GroupBy(rawValue: name) else { i -= 1; throw fail("by: '\(name)' is not a grouping (expected \(GroupBy.allCases.map(\.rawValue).joined(separator: ", ")))") }
+            groupBy = g
+        }
+        var groups: [CellAccumulator] = []
+        var groupsPerCell: Int? = nil
         // Where each of the file's counters goes in `CellAccumulator.counters`.
         let names = version == 1 ? v1CounterNames : try next("counter_names").split(separator: " ").map(String.init)
         var slots: [Int] = []
@@ -234,6 +275,30 @@ public struct ShardState: Sendable {
                 i -= 1; throw fail("buckets: inconsistent with 'latency' (counts do not add up or an index is out of range)")
             }
             a.latency = h
+            if baseline != nil {
+                let v = try next("paired").split(separator: " ").map { Int128(String($0)) }
+                guard v.count == PairedSums.valueCount, !v.contains(nil) else {
+                    i -= 1; throw fail("paired: expected \(PairedSums.valueCount) whole numbers")
+                }
+                var p = PairedSums()
+                p.values = v.map { $0! }
+                a.paired = p
+            }
+            if groupBy != nil {
+                var n = 0
+                while peek("group") {
+                    let values = try next("group").split(separator: " ").map(String.init)
+                    guard values.count == slots.count else { i -= 1; throw fail("group: expected \(slots.count) numbers, got \(values.count)") }
+                    var full = [Int](repeating: 0, count: CellAccumulator.counterNames.count)
+                    for (k, c) in zip(slots, values) { full[k] = try int(c, "group") }
+                    var g = CellAccumulator()
+                    g.counters = full
+                    groups.append(g)
+                    n += 1
+                }
+                guard groupsPerCell == nil || groupsPerCell == n else { throw fail("group: every cell must have the same number of groups") }
+                groupsPerCell = n
+            }
             accs.append(a)
         }
         _ = try next("workload")
@@ -247,9 +312,22 @@ public struct ShardState: Sendable {
             i += 1
         }
         let w = try WorkloadDecoder.load(yaml, source: source + " (workload section)")
+        if let baseline, !RunPlan.covers(cells, baseline: baseline) {
+            throw InputError(source: source, "baseline: \(baseline.rawValue) has no cell at some RAM of the state")
+        }
         var s = ShardState(workload: w, cells: cells, accumulators: accs, shardIndex: si, shardCount: sn,
                            fleetDevices: fleet, usage: usage, overrides: overrides, inputs: inputs, workloadYAML: yaml)
-        let expected = inputsHash(yaml: yaml, cells: cells, usage: usage, fleetDevices: fleet, overrides: overrides)
+        s.baseline = baseline
+        if let groupBy {
+            let names = groupBy.groups(w, usage: usage != "none")
+            guard (groupsPerCell ?? names.count) == names.count else {
+                throw InputError(source: source, "group: \(groupsPerCell ?? 0) groups per cell, but the workload has \(names.count)")
+            }
+            s.groupBy = groupBy
+            s.groups = groups
+        }
+        let expected = inputsHash(yaml: yaml, cells: cells, usage: usage, fleetDevices: fleet, overrides: overrides, baseline: baseline,
+                                  groupBy: groupBy)
         if expected != inputs { throw InputError(source: source, "the inputs hash does not match the content: the file was edited or damaged") }
         s.workloadYAML = yaml
         return s
@@ -292,6 +370,7 @@ public struct ShardState: Sendable {
             throw InputError(source: "merge", "shard \(missing)/\(n) is missing (have \(states.map { "\($0.state.shardIndex)" }.joined(separator: ", ")))")
         }
         var total = [CellAccumulator](repeating: CellAccumulator(), count: first.state.cells.count)
+        var groups = first.state.groups.map { [CellAccumulator](repeating: CellAccumulator(), count: $0.count) }
         let fleet = first.state.fleetDevices
         for (source, s) in states {
             // Shard I of N runs devices I-1, I-1+N, ...: its device count is known.
@@ -303,8 +382,13 @@ public struct ShardState: Sendable {
                 }
                 total[c].merge(s.accumulators[c])
             }
+            if let sg = s.groups, groups != nil { for g in sg.indices { groups![g].merge(sg[g]) } }
         }
         return (first.state.workload, FleetResult(cells: first.state.cells, accumulators: total,
-                                                  cellSeconds: [Double](repeating: 0, count: total.count)), first.state.overrides)
+                                                  cellSeconds: [Double](repeating: 0, count: total.count), baseline: first.state.baseline,
+                                                  groupBy: first.state.groupBy,
+                                                  groupNames: first.state.groupBy?.groups(first.state.workload, usage: first.state.usage != "none") ?? [],
+                                                  groups: groups),
+                first.state.overrides)
     }
 }

@@ -111,12 +111,45 @@ public enum Summary {
     }
 
     /// The CSV text: header and one line per cell.
+    /// With `--baseline`, `deltaColumns` follow the summary's own columns.
     public static func csv(workload: Workload, result: FleetResult, overrides: [String] = []) -> String {
-        var out = header + "\n"
-        for (cell, acc) in zip(result.cells, result.accumulators) {
-            out += values(workload: workload, cell: cell, acc: acc, overrides: overrides).joined(separator: ",") + "\n"
+        let deltas = pairedDeltas(workload: workload, result: result)
+        var out = header + (deltas == nil ? "" : "," + deltaColumns.joined(separator: ",")) + "\n"
+        for (i, (cell, acc)) in zip(result.cells, result.accumulators).enumerated() {
+            out += values(workload: workload, cell: cell, acc: acc, overrides: overrides).joined(separator: ",")
+            if let deltas, let b = result.baseline {
+                let d = deltas[i]
+                out += "," + b.rawValue + "," + [fixed(d.cold.value, 6), fixed(d.cold.ci95, 6), fixed(d.mean.value, 3), fixed(d.mean.ci95, 3),
+                                                 fixed(d.p99.value, 3), fixed(d.p99.ci95, 3), fixed(d.loss.value, 6), fixed(d.loss.ci95, 6)]
+                    .joined(separator: ",")
+            }
+            out += "\n"
         }
         return out
+    }
+
+    /// The columns `--baseline` appends (README, "Paired comparisons").
+    public static let deltaColumns = ["baseline", "delta_relaunch_cold_ratio", "delta_relaunch_cold_ratio_ci95",
+                                      "delta_relaunch_mean_ms", "delta_relaunch_mean_ms_ci95",
+                                      "delta_relaunch_p99_ms", "delta_relaunch_p99_ms_ci95",
+                                      "delta_data_loss_per_device_day", "delta_data_loss_per_device_day_ci95"]
+
+    /// One cell's differences from its baseline cell.
+    public struct Deltas: Sendable {
+        public var cold: PairedDelta, mean: PairedDelta, p99: PairedDelta, loss: PairedDelta
+    }
+
+    /// Each cell's paired differences from the baseline at its RAM; nil without a baseline.
+    public static func pairedDeltas(workload: Workload, result: FleetResult) -> [Deltas]? {
+        guard let b = result.baseline else { return nil }
+        let base = RunPlan.baselineCells(result.cells, b)
+        let days = workload.fleet.duration.seconds / 86_400
+        return result.accumulators.indices.map { i in
+            let a = result.accumulators[i], p = a.paired ?? PairedSums()
+            return Deltas(cold: Paired.coldRatio(p, devices: a.devices), mean: Paired.meanLatencyMillis(p, devices: a.devices),
+                          p99: Paired.p99Millis(a, result.accumulators[base[i]], p),
+                          loss: Paired.lossPerDeviceDay(p, devices: a.devices, days: days))
+        }
     }
 
     /// The cell's RAM in MiB: the `--ram` value, else the device class's RAM, or
@@ -198,6 +231,31 @@ public enum Summary {
         }
         var out = "\(workload.name): \(result.accumulators.first?.devices ?? 0) devices x \(fixed(workload.fleet.duration.seconds / 86_400, 1)) days, seed \(workload.seed)\n"
         out += line(heads) + "\n"
+        out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
+        for r in rows { out += line(r) + "\n" }
+        if let deltas = pairedDeltas(workload: workload, result: result), let b = result.baseline {
+            out += "\nminus \(b.rawValue) at the same RAM, paired over devices (± 95%; p99's interval is not paired)\n"
+            out += aligned(["policy", "RAM MB", "Δ cold %", "±", "Δ mean ms", "±", "Δ p99 ms", "±", "Δ lost/dev-day", "±"],
+                           zip(result.cells, deltas).map { cell, d in
+                               [cell.policy.rawValue, ramLabel(cell, workload), num(d.cold.value * 100, 2), num(d.cold.ci95 * 100, 2),
+                                num(d.mean.value, 1), num(d.mean.ci95, 1), num(d.p99.value, 1), num(d.p99.ci95, 1),
+                                num(d.loss.value, 3), num(d.loss.ci95, 3)]
+                           })
+        }
+        return out
+    }
+
+    /// Columns padded to their widest cell: the first left-aligned, the rest right.
+    static func aligned(_ heads: [String], _ rows: [[String]]) -> String {
+        var widths = heads.map(\.count)
+        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, c in
+                i == 0 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[i] - c.count) + c
+            }.joined(separator: "  ")
+        }
+        var out = line(heads) + "\n"
         out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
         for r in rows { out += line(r) + "\n" }
         return out

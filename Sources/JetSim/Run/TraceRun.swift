@@ -12,6 +12,16 @@ public enum TraceRun {
         public var until: SimTime
         /// Verify the memory invariant after every event.
         public var checksInvariants: Bool
+        /// Record the device's available and compressed memory after each instant
+        /// with events (`Output.memory`, for the Perfetto trace's counter tracks).
+        public var samplesMemory = false
+    }
+
+    /// The device's memory after the events of one instant.
+    public struct MemorySample: Sendable, Equatable {
+        public var time: SimTime
+        public var availableKB: Int64
+        public var compressedKB: Int64
     }
 
     /// What a traced run produced.
@@ -21,6 +31,17 @@ public enum TraceRun {
         public var latencies: LatencyHistogram
         /// System events still held (for suspended apps) when the run ended.
         public var heldAtEnd: Int
+        /// With `samplesMemory`: memory after each instant that changed it, from time 0.
+        public var memory: [MemorySample] = []
+    }
+
+    /// `run`, with memory samples: the traced run and the device's memory over time.
+    public static func runSampled(_ policy: PolicyID, catalog: AppCatalog, installed: ContiguousArray<Int32>, timeline: Timeline,
+                                  params: DeviceParameters, context: PolicyContext, until: SimTime) -> Output {
+        var i = Inputs(profiles: catalog.profiles, installed: installed, params: params, timeline: timeline,
+                       context: context, until: until, checksInvariants: true)
+        i.samplesMemory = true
+        return run(policy, i)
     }
 
     public static func run(_ policy: PolicyID, catalog: AppCatalog, installed: ContiguousArray<Int32>, timeline: Timeline,
@@ -39,11 +60,30 @@ public enum TraceRun {
         device.reset(profiles: io.profiles, installed: io.installed, params: io.params, timeline: io.timeline, context: io.context)
         device.checksInvariants = io.checksInvariants
         var sim = Simulation(model: device)
+        var memory: [MemorySample] = []
+        if io.samplesMemory {
+            // Instant by instant (each run(until:) handles every event at that time, as
+            // one run does), sampling memory after each.
+            func sample(_ m: Device<P, TraceRecorder>, _ t: SimTime) {
+                var compressed: Int64 = 0
+                for a in m.apps.indices where m.apps[a].has(AppRuntime.compressed) { compressed += m.apps[a].residentKB }
+                let s = MemorySample(time: t, availableKB: m.availableKB, compressedKB: compressed)
+                if memory.last.map({ $0.availableKB != s.availableKB || $0.compressedKB != s.compressedKB }) ?? true { memory.append(s) }
+            }
+            sample(sim.model, .zero)
+            while true {
+                let q = sim.scheduler.queue.min()?.time
+                let input = sim.model.nextInputTime
+                guard let t = [q, input].compactMap({ $0 }).min(), t <= io.until else { break }
+                sim.run(until: t)
+                sample(sim.model, t)
+            }
+        }
         sim.run(until: io.until)
         let held = sim.model.apps.indices.reduce(0) {
             $0 + (sim.model.apps[$1].state == .suspended ? sim.model.heldTotal(Int32($1)) : 0)
         }
         return Output(records: sim.model.trace.records, metrics: sim.model.metrics,
-                      latencies: sim.model.relaunchLatency, heldAtEnd: held)
+                      latencies: sim.model.relaunchLatency, heldAtEnd: held, memory: memory)
     }
 }

@@ -43,6 +43,8 @@ public enum UsageRunner {
                            batchRows: Int = defaultBatchRows) throws(InputError) -> Outcome {
         var accumulators = [CellAccumulator](repeating: CellAccumulator(), count: plan.cells.count)
         var seconds = [Double](repeating: 0, count: plan.cells.count)
+        // A replay's devices have one class, "usage": one group per cell.
+        var groups: [CellAccumulator]? = plan.groupBy == nil ? nil : [CellAccumulator](repeating: CellAccumulator(), count: plan.cells.count)
         var outcome = Outcome(result: FleetResult(cells: plan.cells, accumulators: [], cellSeconds: []))
         let limit = deviceLimit ?? .max
         var next = try stream.nextBatch(rows: batchRows, maxDevices: limit)
@@ -65,6 +67,9 @@ public enum UsageRunner {
             pending.done.wait()
             if let readError { throw readError }
             let r = pending.result.withLock { $0! }
+            if let rg = r.groups {
+                for i in rg.indices { groups![i].merge(rg[i]) }
+            }
             for i in accumulators.indices {
                 accumulators[i].merge(r.accumulators[i])
                 seconds[i] += r.cellSeconds[i]
@@ -77,7 +82,8 @@ public enum UsageRunner {
             outcome.rows += batch.rows
         }
         outcome.devices = stream.devicesRead
-        outcome.result = FleetResult(cells: plan.cells, accumulators: accumulators, cellSeconds: seconds)
+        outcome.result = FleetResult(cells: plan.cells, accumulators: accumulators, cellSeconds: seconds, baseline: plan.baseline,
+                                     groupBy: plan.groupBy, groupNames: plan.groupBy == nil ? [] : ["usage"], groups: groups)
         return outcome
     }
 }

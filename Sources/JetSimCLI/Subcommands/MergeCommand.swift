@@ -17,13 +17,20 @@ struct MergeCommand: ParsableCommand {
     @Option(name: .long, help: "Write the merged CSV here (- for stdout).")
     var out: String = "-"
 
+    @Option(name: .long, help: ArgumentHelp("Write the merged --by breakdown here (the shards must have been run with --by).", valueName: "path"))
+    var byOut: String?
+
     @Option(name: .long, help: "csv or table.")
     var format: RunCommand.OutputFormat = .csv
 
     func run() throws {
         guard !states.isEmpty else { throw BadInput(description: "merge: give the .state files of every shard") }
         if states.contains(out) { throw BadInput(description: "merge: --out \(out) is one of the state files; give another path") }
+        if out != "-" { try AtomicOutput.check(ProvenanceFile.path(for: out)) }
+        if let byOut, byOut != "-" { try AtomicOutput.check(byOut); try AtomicOutput.check(ProvenanceFile.path(for: byOut)) }
+        try OutputFile.checkDistinct([("--out", out), ("--by-out", byOut)])
         let output = try OutputFile.open(out)
+        let byFile = try byOut.map(OutputFile.open)
         var parsed: [(source: String, state: ShardState)] = []
         for path in states {
             do { parsed.append((path, try ShardState.parse(try readInput(path), source: path))) } catch let e as InputError {
@@ -34,7 +41,33 @@ struct MergeCommand: ParsableCommand {
         do { merged = try ShardState.merge(parsed) } catch { throw BadInput(description: error.description) }
         var text = format == .csv ? Summary.csv(workload: merged.0, result: merged.1, overrides: merged.2) : Summary.table(workload: merged.0, result: merged.1)
         if format == .table, out == "-", let width = Terminal.width(STDOUT_FILENO) { text = Terminal.fit(table: text, width: width) }
+        if !output.isStdout {
+            var p = ProvenanceFile.base()
+            p.describe(workload: merged.0, source: "the shard states' workload section", cells: merged.1.cells, overrides: merged.2)
+            p.set("baseline", .optional(merged.1.baseline?.rawValue))
+            p.set("merged_from", .strings(states))
+            p.set("inputs", .string(parsed.first?.state.inputs ?? ""))
+            try ProvenanceFile.write(p, beside: output.path, outputText: text)
+        }
+        var byText: String? = nil
+        if byFile != nil {
+            guard let t = Breakdown.csv(workload: merged.0, result: merged.1) else {
+                throw BadInput(description: "merge --by-out: the states have no breakdown (run the shards with --by)")
+            }
+            byText = t
+        }
         output.write(text)
         try output.commit()
+        if let byFile, let byText {
+            if !byFile.isStdout {
+                var p = ProvenanceFile.base()
+                p.describe(workload: merged.0, source: "the shard states' workload section", cells: merged.1.cells, overrides: merged.2)
+                p.set("by", .optional(merged.1.groupBy?.rawValue))
+                p.set("merged_from", .strings(states))
+                try ProvenanceFile.write(p, beside: byFile.path, outputText: byText)
+            }
+            byFile.write(byText)
+            try byFile.commit()
+        }
     }
 }

@@ -18,6 +18,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var sim: SimulationOptions
     @OptionGroup var execution: ExecutionOptions
+    @OptionGroup var results: ResultOptions
+    @OptionGroup var outputs: RunResultOptions
 
     @Option(name: .long, help: "Write the summary here (- for stdout; written to a temporary file and renamed when complete).")
     var out: String?
@@ -38,23 +40,37 @@ struct RunCommand: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case csv, table }
 
     func validate() throws {
+        if outputs.timeseries != nil, shard != nil {
+            throw ValidationError("--timeseries: not with --shard (the hourly sums are not in the shard state); run it unsharded")
+        }
+        if outputs.timeseries != nil, sim.usage != nil {
+            throw ValidationError("--timeseries: not with --usage (replayed devices run for different spans)")
+        }
         if shard != nil, out == nil || out == "-" {
             throw ValidationError("--shard: needs --out PATH (the shard's state goes to PATH.state)")
         }
         try OutputFile.checkDistinct([("--out", out), ("--per-device", perDevice), ("--perf", perf),
-                                      ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil)])
+                                      ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", outputs.byOut), ("--timeseries", outputs.timeseries)]
+                                     + sidecars.map { ("a provenance sidecar", $0) })
+    }
+
+    /// The provenance sidecars of the file outputs (README, "Provenance").
+    var sidecars: [String] {
+        [out, perDevice, perf, outputs.byOut, outputs.timeseries].compactMap(ProvenanceFile.sidecar(of:))
     }
 
     func run() throws {
         let started = ContinuousClock.now
         // Every output path is checked before any input is read (a directory, a
         // missing parent); they are opened once the inputs are known to be good.
-        for path in [out, perDevice, perf, shard != nil ? out.map { $0 + ".state" } : nil].compactMap({ $0 }) where path != "-" {
+        for path in [out, perDevice, perf, outputs.byOut, outputs.timeseries, shard != nil ? out.map { $0 + ".state" } : nil].compactMap({ $0 }) + sidecars where path != "-" {
             try AtomicOutput.check(path)
         }
         var workload = try sim.loadWorkload()
         let cells = try sim.cells(for: workload)
         var plan = RunPlan(workload: workload, cells: cells, threads: execution.threadCount)
+        try results.apply(to: &plan)
+        outputs.apply(to: &plan)
         if sim.usage != nil, shard != nil, sim.duration == nil {
             throw BadInput(description: "--shard with --usage: give --duration too (without it each device runs for its own span, and the shards' summaries could not be merged)")
         }
@@ -79,6 +95,8 @@ struct RunCommand: ParsableCommand {
         let state = try shard.map { _ in try OutputFile.open(summary.path + ".state") }
         let perDeviceFile = try perDevice.map(OutputFile.open)
         let perfFile = try perf.map(OutputFile.open)
+        let byFile = try outputs.byOut.map(OutputFile.open)
+        let seriesFile = try outputs.timeseries.map(OutputFile.open)
 
         let catalog = AppCatalog(workload)
         var sink: PerDeviceSink? = nil
@@ -101,12 +119,33 @@ struct RunCommand: ParsableCommand {
                                    usageHash: usageHash, fleetDevices: replayedDevices).text)
             try state.commit()
         }
-        var text = fmt == .csv ? Summary.csv(workload: workload, result: result, overrides: sim.overrides)
-                               : Summary.table(workload: workload, result: result)
-        if fmt == .table, toTerminal, let width = Terminal.width(STDOUT_FILENO) { text = Terminal.fit(table: text, width: width) }
-        summary.write(text)
+        var summaryText = fmt == .csv ? Summary.csv(workload: workload, result: result, overrides: sim.overrides)
+                                      : Summary.table(workload: workload, result: result)
+        if fmt == .table, toTerminal, let width = Terminal.width(STDOUT_FILENO) { summaryText = Terminal.fit(table: summaryText, width: width) }
+        // Each sidecar before its output: an output on disk has its provenance.
+        var provenance = ProvenanceFile.base()
+        provenance.describe(workload: workload, source: sim.workloadSource, cells: cells, overrides: sim.overrides)
+        provenance.set("threads", .int(plan.threads))
+        provenance.set("shard", .optional(shard.map { "\($0.index)/\($0.count)" }))
+        provenance.set("baseline", .optional(plan.baseline?.rawValue))
+        provenance.set("by", .optional(plan.groupBy?.rawValue))
+        provenance.set("usage", .optional(sim.usage))
+        if !summary.isStdout { try ProvenanceFile.write(provenance, beside: summary.path, outputText: summaryText) }
+        summary.write(summaryText)
         try summary.commit()
+        if let perDeviceFile, !perDeviceFile.isStdout { try ProvenanceFile.write(provenance, beside: perDeviceFile.path, outputText: nil) }
         try perDeviceFile?.commit()
+        if let seriesFile, let series = result.series {
+            let text = series.csv(workload: workload, cells: result.cells)
+            if !seriesFile.isStdout { try ProvenanceFile.write(provenance, beside: seriesFile.path, outputText: text) }
+            seriesFile.write(text)
+            try seriesFile.commit()
+        }
+        if let byFile, let text = Breakdown.csv(workload: workload, result: result) {
+            if !byFile.isStdout { try ProvenanceFile.write(provenance, beside: byFile.path, outputText: text) }
+            byFile.write(text)
+            try byFile.commit()
+        }
         let events = result.accumulators.reduce(0) { $0 + $1.events }
         if let perfFile {
             var p = "policy,ram_mb,events,wall_s,events_per_s\n"
@@ -115,6 +154,7 @@ struct RunCommand: ParsableCommand {
                 p += "\(cell.policy.rawValue),\(Summary.ramLabel(cell, workload)),\(result.accumulators[i].events),\(String(format: "%.3f", s)),\(String(format: "%.0f", s > 0 ? Double(result.accumulators[i].events) / s : 0))\n"
             }
             p += "total,,\(events),\(String(format: "%.3f", wall)),\(String(format: "%.0f", Double(events) / wall))\n"
+            if !perfFile.isStdout { try ProvenanceFile.write(provenance, beside: perfFile.path, outputText: p) }
             perfFile.write(p)
             try perfFile.commit()
         }

@@ -32,6 +32,7 @@ struct SweepCommand: ParsableCommand {
 
     @OptionGroup var sim: SimulationOptions
     @OptionGroup var execution: ExecutionOptions
+    @OptionGroup var results: ResultOptions
 
     @Option(name: .long, help: ArgumentHelp("The sweep's directory (created if missing).", valueName: "dir"))
     var out: String?
@@ -98,7 +99,10 @@ struct SweepCommand: ParsableCommand {
         if !combine {
             for p in points where point == nil || p.index == point {
                 let w = try sim.loadWorkload(overrides: fixed + p.sets)
-                workloads.append((p, w, try sim.cells(for: w)))
+                let cells = try sim.cells(for: w)
+                var check = RunPlan(workload: w, cells: cells, threads: 1)
+                try results.apply(to: &check)
+                workloads.append((p, w, cells))
             }
             _ = try sim.usage.map(sim.openUsage)
         }
@@ -118,10 +122,20 @@ struct SweepCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: path) { continue }
             let started = ContinuousClock.now
             let output = try OutputFile.open(path)
-            let plan = RunPlan(workload: w, cells: cells, threads: execution.threadCount)
+            var plan = RunPlan(workload: w, cells: cells, threads: execution.threadCount)
+            try results.apply(to: &plan)
             let stream = try sim.usage.map(sim.openUsage)
             let (result, _) = try sim.runFleet(plan, workload: &w, stream: stream, catalog: AppCatalog(w))
-            output.write(Summary.csv(workload: w, result: result, overrides: fixed + p.sets))
+            let text = Summary.csv(workload: w, result: result, overrides: fixed + p.sets)
+            var prov = ProvenanceFile.base()
+            prov.describe(workload: w, source: sim.workloadSource, cells: cells, overrides: fixed + p.sets)
+            prov.set("threads", .int(plan.threads))
+            prov.set("baseline", .optional(plan.baseline?.rawValue))
+            prov.set("usage", .optional(sim.usage))
+            prov.set("sweep_point", .int(p.index))
+            // The sidecar first: a point's CSV on disk (which marks it done) has its provenance.
+            try ProvenanceFile.write(prov, beside: path, outputText: text)
+            output.write(text)
             try output.commit()
             let s = started.duration(to: .now)
             say(String(format: "sweep: point %d/%d (%@) done in %.1f s", p.index, points.count, p.label,
@@ -145,6 +159,7 @@ struct SweepCommand: ParsableCommand {
         if let d = sim.duration { text += "duration: \(d.time)\n" }
         if let s = sim.seed { text += "seed: \(s)\n" }
         if let u = sim.usage { text += "usage: \(u)\n" }
+        if let b = results.baseline { text += "baseline: \(b.policy.rawValue)\n" }
         for f in fixed { text += "set: \(f)\n" }
         for p in points { text += "point \(p.index): \(p.label)\t" + p.sets.joined(separator: " ") + "\n" }
         let path = dir + "/plan.txt"
@@ -175,7 +190,15 @@ struct SweepCommand: ParsableCommand {
         if !missing.isEmpty {
             throw RunFailure(description: "\(missing.count) point(s) not done yet: \(missing.joined(separator: ", ")); run them (--point I), then --combine")
         }
-        try AtomicOutput.write((header ?? Summary.header) + "\n" + body, to: dir + "/combined.csv")
+        let text = (header ?? Summary.header) + "\n" + body
+        var prov = ProvenanceFile.base()
+        prov.set("points", .array(points.map { p in
+            let file = "points/" + p.fileName
+            let csv = FileManager.default.contents(atPath: dir + "/" + file).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            return .object([("file", .string(file)), ("fnv1a64", .string(Provenance.hash(csv))), ("sets", .strings(p.sets))])
+        }))
+        try ProvenanceFile.write(prov, beside: dir + "/combined.csv", outputText: text)
+        try AtomicOutput.write(text, to: dir + "/combined.csv")
         say("sweep: wrote \(dir)/combined.csv (\(body.split(separator: "\n").count) rows)")
     }
 

@@ -20,9 +20,14 @@ struct TraceCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case lifecycle, usage }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case lifecycle, usage, perfetto }
 
-    @Option(name: .long, help: "lifecycle (the per-event trace, default) or usage (the user's app sessions as a usage CSV).")
+    @Option(name: .long, help: """
+        lifecycle (the per-event trace as CSV, the scenario trace's columns; the default), usage (the user's app \
+        sessions as a usage CSV) or perfetto (Chrome trace-event JSON for ui.perfetto.dev and chrome://tracing: a \
+        track per app with its states as slices, messages and kills as instants, available and compressed memory \
+        as counters).
+        """)
     var format: Format = .lifecycle
 
     @OptionGroup var sim: SimulationOptions
@@ -79,7 +84,11 @@ struct TraceCommand: ParsableCommand {
     }
 
     static func header(_ format: Format) -> String {
-        format == .usage ? "device,time_s,app,duration_s\n" : TraceCSV.header + "\n"
+        switch format {
+        case .usage: "device,time_s,app,duration_s\n"
+        case .lifecycle: TraceCSV.header + "\n"
+        case .perfetto: ""
+        }
     }
 
     /// The trace lines of the plan's devices (a usage batch's, or the fleet's).
@@ -98,18 +107,27 @@ struct TraceCommand: ParsableCommand {
             }
             return text
         }
+        var perfetto: [PerfettoTrace.Device] = []
+        let valueName: (Int32) -> String? = { $0 > 0 && Int($0) < UserModel.valueNames.count ? UserModel.valueNames[Int($0)] : nil }
         for d in plan.shardDevices {
             let classIndex = inputs.build(device: d)
             let params = workload.deviceClasses[classIndex].parameters(ramKB: cell.ramKB)
-            let records = TraceRun.run(cell.policy, catalog: catalog, installed: inputs.installed, timeline: inputs.timeline,
-                                       params: params, context: PolicyContext(seed: workload.seed, device: UInt64(d), policies: workload.policies),
-                                       until: inputs.until)
+            let context = PolicyContext(seed: workload.seed, device: UInt64(d), policies: workload.policies)
             let names: [String] = plan.usage.map { $0.appNames(ofDevice: d) } ?? inputs.installed.map { catalog.names[Int($0)] }
+            if format == .perfetto {
+                let o = TraceRun.runSampled(cell.policy, catalog: catalog, installed: inputs.installed, timeline: inputs.timeline,
+                                            params: params, context: context, until: inputs.until)
+                perfetto.append(PerfettoTrace.Device(index: d, label: "device \(d) (\(cell.policy.rawValue), \(SizeText.mebibytes(params.ramKB)) MB)",
+                                                     appNames: names, records: o.records, memory: o.memory, until: inputs.until))
+                continue
+            }
+            let records = TraceRun.run(cell.policy, catalog: catalog, installed: inputs.installed, timeline: inputs.timeline,
+                                       params: params, context: context, until: inputs.until)
             for r in records {
-                text += TraceCSV.line(r, device: d, appName: { names[Int($0)] },
-                                      valueName: { $0 > 0 && Int($0) < UserModel.valueNames.count ? UserModel.valueNames[Int($0)] : nil }) + "\n"
+                text += TraceCSV.line(r, device: d, appName: { names[Int($0)] }, valueName: valueName) + "\n"
             }
         }
+        if format == .perfetto { text = PerfettoTrace.json(perfetto, valueName: valueName) }
         return text
     }
 }

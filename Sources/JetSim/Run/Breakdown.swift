@@ -1,0 +1,60 @@
+import SimKernel
+
+/// `--by class`: each cell's results split by a property of the device, one
+/// accumulator per cell and group (README, "Breakdowns").
+public enum GroupBy: String, Sendable, CaseIterable {
+    /// The device class (`device_classes`): mixed fleets.
+    case deviceClass = "class"
+
+    /// The group names, in index order.
+    public func groups(_ w: Workload, usage: Bool) -> [String] {
+        switch self {
+        case .deviceClass: usage ? ["usage"] : w.deviceClasses.map(\.name)
+        }
+    }
+}
+
+/// The breakdown CSV: one row per cell and group, cells in summary order.
+public enum Breakdown {
+    /// What a breakdown row is computed from.
+    public struct Row: CounterRow {
+        public var workload: Workload
+        public var cell: Cell
+        public var by: GroupBy
+        public var group: String
+        public var acc: CellAccumulator
+        public subscript(counter c: Counter) -> Int { acc[c] }
+    }
+
+    public static let layout: [CSVColumn<Row>] = [
+        .init("workload") { CSV.escape($0.workload.name) },
+        .init("policy") { $0.cell.policy.rawValue },
+        .init("ram_mb") { Summary.ramLabel($0.cell, $0.workload) },
+        .init("by") { $0.by.rawValue },
+        .init("group") { CSV.escape($0.group) },
+        .init("devices") { String($0.acc.devices) },
+        .counter(.launches), .counter(.relaunches), .counter(.coldRelaunches),
+        .init("relaunch_cold_ratio") { Summary.fixed(Summary.coldRatio($0.acc), 6) },
+        .init("relaunch_cold_ratio_ci95") { Summary.fixed(Summary.ratioCI95($0.acc), 6) },
+        .init("kills") { String($0.acc.totals.totalKills) },
+    ] + Counter.kills.map { CSVColumn<Row>.counter($0) } + [
+        .counter(.dataLossEvents), .counter(.dataLossUnits),
+        .init("data_loss_per_device_day") { Summary.fixed(Summary.lossPerDeviceDay($0.acc, days: $0.workload.fleet.duration.seconds / 86_400), 6) },
+    ]
+
+    public static var header: String { layout.map(\.name).joined(separator: ",") }
+
+    /// The CSV text (nil when the result has no breakdown).
+    public static func csv(workload: Workload, result: FleetResult) -> String? {
+        guard let by = result.groupBy, let groups = result.groups else { return nil }
+        let names = result.groupNames
+        var out = header + "\n"
+        for (ci, cell) in result.cells.enumerated() {
+            for (gi, name) in names.enumerated() {
+                let row = Row(workload: workload, cell: cell, by: by, group: name, acc: groups[ci * names.count + gi])
+                out += layout.map { $0.value(row) }.joined(separator: ",") + "\n"
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import Testing
+
+@Suite("Results: --baseline")
+struct ResultsCLITests {
+    static let args = ["run", "--devices", "13", "--duration", "1d", "--policy", "lru,oracle,random", "--ram", "2GB,3GB", "--quiet",
+                       "--baseline", "lru"]
+
+    static func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    @Test("--baseline appends the delta columns; the baseline's own row is 0 with interval 0")
+    func baselineColumns() throws {
+        let r = try CLI.run(Self.args)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 7)
+        #expect(lines[0].hasSuffix(",overrides," + lines[0].components(separatedBy: ",overrides,")[1]))
+        #expect(lines[0].hasSuffix(",baseline,delta_relaunch_cold_ratio,delta_relaunch_cold_ratio_ci95,delta_relaunch_mean_ms,delta_relaunch_mean_ms_ci95,delta_relaunch_p99_ms,delta_relaunch_p99_ms_ci95,delta_data_loss_per_device_day,delta_data_loss_per_device_day_ci95"))
+        let zero = ",lru,0.000000,0.000000,0.000,0.000,0.000,0.000,0.000000,0.000000"
+        for l in lines.dropFirst() {
+            #expect(l.hasPrefix("default,lru,") == l.hasSuffix(zero), "\(l)")
+        }
+        // Without --baseline the rows are the same, without the delta columns.
+        let plain = try CLI.run(Array(Self.args.dropLast(2)))
+        let plainLines = plain.stdout.split(separator: "\n").map(String.init)
+        for (p, l) in zip(plainLines, lines) { #expect(l.hasPrefix(p + ",")) }
+        // The table shows them under their own heading.
+        let table = try CLI.run(Self.args + ["--format", "table"])
+        #expect(table.stdout.contains("minus lru at the same RAM, paired over devices"))
+        #expect(table.stdout.contains("Δ cold %"))
+    }
+
+    @Test("--baseline: merging shards' states gives the unsharded CSV, byte for byte")
+    func baselineShards() throws {
+        let tmp = try CLI.tempDir()
+        let whole = try CLI.run(Self.args + ["--out", tmp + "/all.csv"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        var states: [String] = []
+        for i in 1...3 {
+            let r = try CLI.run(Self.args + ["--shard", "\(i)/3", "--out", tmp + "/s\(i).csv", "--threads", String(1 + i % 2)])
+            #expect(r.status == 0, "\(r.stderr)")
+            states.append(tmp + "/s\(i).csv.state")
+        }
+        #expect(try Self.read(states[0]).contains("\nbaseline: lru\n"))
+        #expect(try Self.read(states[0]).contains("\npaired: "))
+        let merged = try CLI.run(["merge"] + states + ["--out", tmp + "/merged.csv"])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try Self.read(tmp + "/all.csv") == Self.read(tmp + "/merged.csv"))
+        // A state without the baseline does not merge with these (different inputs).
+        let other = try CLI.run(Array(Self.args.dropLast(2)) + ["--shard", "1/3", "--out", tmp + "/o1.csv"])
+        #expect(other.status == 0)
+        let mixed = try CLI.run(["merge", tmp + "/o1.csv.state", states[1], states[2]])
+        #expect(mixed.status == 2)
+        #expect(mixed.stderr.contains("differ"))
+    }
+
+    @Test("--baseline that is not run, or not a policy, is bad input (exit 2) before any work")
+    func badBaseline() throws {
+        let notRun = try CLI.run(["run", "--devices", "2", "--duration", "1h", "--policy", "oracle", "--baseline", "lru", "--quiet"])
+        #expect(notRun.status == 2)
+        #expect(notRun.stderr.contains("--baseline lru: not among the policies run (oracle)"))
+        let unknown = try CLI.run(["run", "--devices", "2", "--duration", "1h", "--baseline", "nope", "--quiet"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("'nope' is not a policy"))
+        let tmp = try CLI.tempDir()
+        let sweep = try CLI.run(["sweep", "--devices", "2", "--duration", "1h", "--policy", "oracle", "--baseline", "lru", "--quiet",
+                                 "--set", "user.sessions_per_day=10,20", "--out", tmp + "/sw"])
+        #expect(sweep.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: tmp + "/sw"))
+    }
+
+    @Test("sweep --baseline: every point's CSV and the combined CSV carry the delta columns")
+    func sweepBaseline() throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(["sweep", "--devices", "4", "--duration", "6h", "--policy", "lru,oracle", "--ram", "2GB", "--baseline", "oracle", "--quiet",
+                             "--set", "user.sessions_per_day=10,20", "--out", tmp + "/sw"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let combined = try Self.read(tmp + "/sw/combined.csv")
+        #expect(combined.split(separator: "\n").count == 5)
+        #expect(combined.split(separator: "\n").dropFirst().allSatisfy { $0.contains(",oracle,") })
+        #expect(combined.hasPrefix(try Self.read(tmp + "/sw/points/1-user.sessions_per_day=10.csv").split(separator: "\n")[0] + "\n"))
+        #expect(combined.split(separator: "\n")[0].hasSuffix("delta_data_loss_per_device_day_ci95"))
+    }
+}
+
+@Suite("Results: --by class")
+struct BreakdownCLITests {
+    static let args = ["run", "--workload", "Workloads/mixed-fleet.yaml", "--devices", "11", "--duration", "1d", "--policy", "lru,oracle",
+                       "--quiet", "--by", "class"]
+
+    static func rows(_ text: String) -> [[String]] { text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } }
+
+    @Test("--by class: one row per cell and class; the classes add up to the cell, and match the per-device rows")
+    func byClass() throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(Self.args + ["--by-out", tmp + "/by.csv", "--out", tmp + "/s.csv", "--per-device", tmp + "/d.csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let by = Self.rows(try String(contentsOfFile: tmp + "/by.csv", encoding: .utf8))
+        let summary = Self.rows(try String(contentsOfFile: tmp + "/s.csv", encoding: .utf8))
+        let perDevice = Self.rows(try String(contentsOfFile: tmp + "/d.csv", encoding: .utf8))
+        let h = by[0], sh = summary[0], dh = perDevice[0]
+        let classes = ["iphone-6s", "iphone-7-plus", "iphone-x", "iphone-xs", "iphone-11"]
+        #expect(by.count == 1 + 2 * classes.count)
+        #expect(by.dropFirst().map { $0[h.firstIndex(of: "group")!] } == classes + classes)
+        for (ci, s) in summary.dropFirst().enumerated() {
+            let policy = s[sh.firstIndex(of: "policy")!]
+            let mine = by.dropFirst().filter { $0[h.firstIndex(of: "policy")!] == policy }
+            #expect(mine.count == classes.count)
+            for column in ["devices", "launches", "relaunches", "cold_relaunches", "kills", "kills_pressure", "data_loss_units"] {
+                let total = mine.reduce(0) { $0 + Int($1[h.firstIndex(of: column)!])! }
+                #expect(String(total) == s[sh.firstIndex(of: column)!], "\(policy) \(column)")
+            }
+            // Per class: its devices' per-device rows add up to its row.
+            for row in mine {
+                let cls = row[h.firstIndex(of: "group")!]
+                let devs = perDevice.dropFirst().filter { $0[dh.firstIndex(of: "class")!] == cls && $0[dh.firstIndex(of: "policy")!] == policy }
+                #expect(String(devs.count) == row[h.firstIndex(of: "devices")!], "\(policy) \(cls)")
+                let cold = devs.reduce(0) { $0 + Int($1[dh.firstIndex(of: "cold_relaunches")!])! }
+                #expect(String(cold) == row[h.firstIndex(of: "cold_relaunches")!], "\(policy) \(cls)")
+            }
+            _ = ci
+        }
+        #expect(FileManager.default.fileExists(atPath: tmp + "/by.csv.provenance.json"))
+    }
+
+    @Test("--by class: shards merge into the unsharded breakdown, byte for byte; --by needs --by-out")
+    func byClassShards() throws {
+        let tmp = try CLI.tempDir()
+        #expect(try CLI.run(Self.args + ["--by-out", tmp + "/by.csv", "--out", tmp + "/all.csv"]).status == 0)
+        var states: [String] = []
+        for i in 1...3 {
+            let r = try CLI.run(Self.args + ["--by-out", tmp + "/by\(i).csv", "--shard", "\(i)/3", "--out", tmp + "/s\(i).csv"])
+            #expect(r.status == 0, "\(r.stderr)")
+            states.append(tmp + "/s\(i).csv.state")
+        }
+        let m = try CLI.run(["merge"] + states + ["--out", tmp + "/m.csv", "--by-out", tmp + "/mby.csv"])
+        #expect(m.status == 0, "\(m.stderr)")
+        #expect(try String(contentsOfFile: tmp + "/m.csv", encoding: .utf8) == String(contentsOfFile: tmp + "/all.csv", encoding: .utf8))
+        #expect(try String(contentsOfFile: tmp + "/mby.csv", encoding: .utf8) == String(contentsOfFile: tmp + "/by.csv", encoding: .utf8))
+        let missing = try CLI.run(["run", "--devices", "2", "--duration", "1h", "--by", "class", "--quiet"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("--by-out"))
+    }
+}
+
+@Suite("Results: --timeseries")
+struct TimeSeriesCLITests {
+    static let args = ["run", "--devices", "12", "--duration", "1d", "--policy", "lru,oracle", "--ram", "2GB", "--quiet"]
+
+    @Test("--timeseries: 24 rows per cell; counts add up to the summary's; the summary is unchanged; any thread count gives the same bytes")
+    func hourly() throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(Self.args + ["--timeseries", tmp + "/ts.csv", "--out", tmp + "/s.csv", "--threads", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let plain = try CLI.run(Self.args + ["--out", tmp + "/plain.csv"])
+        #expect(plain.status == 0)
+        let summaryText = try String(contentsOfFile: tmp + "/s.csv", encoding: .utf8)
+        #expect(summaryText == (try String(contentsOfFile: tmp + "/plain.csv", encoding: .utf8)))
+        let one = try CLI.run(Self.args + ["--timeseries", "-", "--out", "/dev/null", "--threads", "1"])
+        let text = try String(contentsOfFile: tmp + "/ts.csv", encoding: .utf8)
+        #expect(one.stdout == text)
+        let rows = text.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        let h = rows[0]
+        #expect(rows.count == 1 + 2 * 24)
+        let summary = summaryText.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let sh = summary[0]
+        for s in summary.dropFirst() {
+            let policy = s[sh.firstIndex(of: "policy")!]
+            let mine = rows.dropFirst().filter { $0[1] == policy }
+            #expect(mine.map { $0[h.firstIndex(of: "hour")!] } == (0..<24).map(String.init))
+            for column in ["launches", "cold_relaunches", "kills", "kills_pressure", "kills_user", "kills_bg_expired"] {
+                let total = mine.reduce(0) { $0 + Int($1[h.firstIndex(of: column)!])! }
+                #expect(String(total) == s[sh.firstIndex(of: column)!], "\(policy) \(column)")
+            }
+            // Hour 0 (the users sleep): nothing runs, so every device has RAM minus the
+            // OS reserve free: 2048 - 512 MB (os_reserve_mb: auto, 25% of RAM).
+            let first = mine[0]
+            #expect(first[h.firstIndex(of: "available_mb_mean")!] == "1536.000")
+            #expect(first[h.firstIndex(of: "available_mb_min")!] == "1536.000")
+            #expect(first[h.firstIndex(of: "devices")!] == "12")
+            // Resident + available = RAM - reserve in every hour (means over the same devices).
+            for row in mine {
+                let a = Double(row[h.firstIndex(of: "available_mb_mean")!])!, res = Double(row[h.firstIndex(of: "resident_mb_mean")!])!
+                #expect(abs(a + res - 1536) < 0.002)
+                #expect(Double(row[h.firstIndex(of: "available_mb_min")!])! <= a)
+            }
+        }
+    }
+
+    @Test("--timeseries is refused with --shard and in a sweep (exit 2)")
+    func refused() throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(Self.args + ["--timeseries", tmp + "/ts.csv", "--shard", "1/2", "--out", tmp + "/s.csv"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--timeseries: not with --shard"))
+        let s = try CLI.run(["sweep", "--timeseries", tmp + "/ts.csv", "--out", tmp + "/sw", "--set", "user.sessions_per_day=10,20"])
+        #expect(s.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: tmp + "/ts.csv"))
+    }
+}
+
+@Suite("Results: trace --format perfetto")
+struct PerfettoCLITests {
+    @Test("perfetto JSON: required fields, balanced slices, monotonic time per track, the CSV trace's events as instants")
+    func perfetto() throws {
+        let args = ["trace", "--duration", "1d", "--devices", "2", "--policy", "lru", "--ram", "2GB"]
+        let r = try CLI.run(args + ["--format", "perfetto"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let events = try #require(root["traceEvents"] as? [[String: Any]])
+        var depth: [String: Int] = [:], last: [String: Int] = [:]
+        var phases: [String: Int] = [:]
+        var killed = 0
+        for e in events {
+            let ph = try #require(e["ph"] as? String)
+            phases[ph, default: 0] += 1
+            let pid = try #require(e["pid"] as? Int), tid = try #require(e["tid"] as? Int)
+            if ph == "M" { #expect(e["name"] as? String == "process_name" || e["name"] as? String == "thread_name"); continue }
+            let ts = try #require(e["ts"] as? Int)
+            #expect(ts >= 0 && ts <= 86_400_000_000)
+            let track = ph == "C" ? "\(pid)/C/\(e["name"] as? String ?? "")" : "\(pid)/\(tid)"
+            #expect(ts >= last[track, default: 0], "time goes back on \(track)")
+            last[track] = ts
+            switch ph {
+            case "B":
+                #expect(["inactive", "active", "background", "suspended"].contains(e["name"] as? String ?? ""))
+                depth[track, default: 0] += 1
+                #expect(depth[track]! == 1, "nested slice on \(track)")
+            case "E":
+                depth[track, default: 0] -= 1
+                #expect(depth[track]! == 0, "E without B on \(track)")
+            case "i":
+                #expect(e["s"] as? String == "t")
+                #expect(e["name"] is String)
+                if (e["name"] as? String)?.hasPrefix("killed: ") == true { killed += 1 }
+            case "C":
+                let mb = try #require((e["args"] as? [String: Any])?["MB"] as? Double)
+                #expect(mb >= 0 && mb <= 2_048)
+            default:
+                Issue.record("unexpected phase \(ph)")
+            }
+        }
+        #expect(depth.values.allSatisfy { $0 == 0 })
+        #expect(phases["B"] == phases["E"])
+        #expect((phases["B"] ?? 0) > 10)
+        #expect((phases["C"] ?? 0) > 10)
+        // The same run as the CSV trace: one instant per CSV line, the same kills.
+        let csv = try CLI.run(args).stdout.split(separator: "\n").dropFirst()
+        #expect(phases["i"] == csv.count)
+        #expect(killed == csv.filter { $0.split(separator: ",")[3] == "terminated" }.count)
+        #expect(killed > 0)
+    }
+}
