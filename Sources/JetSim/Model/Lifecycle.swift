@@ -72,6 +72,12 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     /// Killed by the reaper: idle-band app idle for at least the reaper's minimum age
     /// while available memory was below the reaper level (XNU "long-idle-exit").
     case longIdleExit
+    /// Android lmkd, PSI mode (lmkd.cpp kill reasons): LOW_MEM woken by a partial
+    /// stall; NOT_RESPONDING (complete stall); LOW_MEM_AND_THRASHING;
+    /// LOW_SWAP_AND_THRASHING or LOW_MEM_AND_SWAP; and the legacy minfree levels.
+    case lmkdPsiPartial, lmkdPsiComplete, lmkdThrashing, lmkdLowSwap, lmkdMinfree
+    /// ActivityManager killed the oldest cached process beyond its cap.
+    case cachedCap
 
     public var name: String {
         switch self {
@@ -84,6 +90,12 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
         case .powerOff: "power-off"
         case .idleExit: "idle-exit"
         case .longIdleExit: "long-idle-exit"
+        case .lmkdPsiPartial: "lmkd-psi-partial"
+        case .lmkdPsiComplete: "lmkd-psi-complete"
+        case .lmkdThrashing: "lmkd-thrashing"
+        case .lmkdLowSwap: "lmkd-low-swap"
+        case .lmkdMinfree: "lmkd-minfree"
+        case .cachedCap: "cached-cap"
         }
     }
 
@@ -100,8 +112,11 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     /// does not preserve its UI state: only kills the user did not ask for.
     @inlinable public var losesUserPlace: Bool {
         self == .memoryPressure || self == .bgTaskExpired || self == .watchdog || self == .perProcessLimit
-            || self == .idleExit || self == .longIdleExit
+            || self == .idleExit || self == .longIdleExit || self.isAndroid
     }
+
+    /// Kills by Android's lmkd or ActivityManager (SIGKILL: no callback).
+    @inlinable public var isAndroid: Bool { rawValue >= KillReason.lmkdPsiPartial.rawValue }
 }
 
 /// When an app saves its unsaved work.
