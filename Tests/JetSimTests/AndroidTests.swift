@@ -214,6 +214,29 @@ struct AndroidTests {
         #expect(lru.metrics[.foregroundKills] == 0)
     }
 
+    @Test("reclaim never compresses the cached app being launched")
+    func launchingNotReclaimed() throws {
+        // A is the oldest cached app and is launched when memory is short (C keeps
+        // 900 MB in the background): reclaim takes B instead, lmkd then kills B
+        // (cached) and stops at C (service), and A comes back without a swap-in.
+        let (sc, r) = try run("""
+            device ram=2GB reserve=512MB os=android policy=android-lmk
+            app A footprint=600MB
+            app B footprint=600MB
+            app C footprint=900MB background-footprint=900MB
+            0s    launch A
+            5s    home
+            20s   launch B
+            25s   home
+            40s   launch C
+            1m    launch A
+            2m    end
+            """)
+        #expect(r.metrics[.swapIns] == 0)
+        #expect(Self.kills(r, sc) == ["B lmkd-psi-partial"])
+        #expect(r.metrics[.compressorPeakKB] == 71_442)  // B's 180 MB
+    }
+
     @Test("an iOS device ignores the Android keys")
     func iosUnchanged() throws {
         let text = Self.pressure("zram-pct=5", big: "1200MB")

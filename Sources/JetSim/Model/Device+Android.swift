@@ -182,11 +182,13 @@ extension Device {
     /// Reclaim (kswapd, then direct reclaim) for a request of `needKB`: compresses
     /// the oldest cached apps into zram until the request fits above the high
     /// watermark, while zram has room. Each MiB compressed is stall.
-    mutating func zramReclaim(untilAvailable target: Int64, _ now: SimTime) {
+    mutating func zramReclaim(untilAvailable target: Int64, sparing launching: Int32, _ now: SimTime) {
         guard params.android.zram, params.android.zramRatio > 1 else { return }
         var app = android.uncompressed.head(0)
         while availableKB < target && app >= 0 {
             let next = android.uncompressed.next(app)
+            // The app being launched is on its way to the front: not reclaimed.
+            if app == launching { app = next; continue }
             let a = Int(app)
             let plain = apps[a].residentKB
             if zramStoredKB + plain > params.android.zramKB { break }  // zram full
@@ -243,10 +245,10 @@ extension Device {
     /// Room for a request of `needKB` on an Android device: reclaim into zram, then
     /// lmkd's kills, one victim per decision (find_and_kill_process, lmkd.cpp:2475-2510),
     /// deciding again after each kill as its polling does, until no trigger holds.
-    mutating func androidMakeRoom(needKB: Int64, _ now: SimTime) {
+    mutating func androidMakeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
         let ap = params.android
         psiWindow(now)
-        zramReclaim(untilAvailable: needKB + ap.highWatermarkKB, now)
+        zramReclaim(untilAvailable: needKB + ap.highWatermarkKB, sparing: launching, now)
         if !ap.psi {
             minfreeKills(needKB: needKB, now)
             return
