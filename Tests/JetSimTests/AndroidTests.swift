@@ -237,6 +237,38 @@ struct AndroidTests {
         #expect(r.metrics[.compressorPeakKB] == 71_442)  // B's 180 MB
     }
 
+    @Test("thrashing: refaults (swap-ins) in the window over the page cache let lmkd kill down to adj 201")
+    func thrashing() throws {
+        // At 60 s C's launch compresses A (180 MB). At 70 s A comes back: 180 MiB
+        // swapped in, over a 1 % page cache (20 MiB). In the same second Y's launch
+        // finds memory low: X (cached), then C (service, 500) die as thrashing kills.
+        let text = """
+            device ram=2GB reserve=512MB os=android policy=android-lmk page-cache-pct=1
+            app A footprint=600MB
+            app X footprint=300MB
+            app P footprint=300MB mode=audio:1h
+            app C footprint=1100MB
+            app Y footprint=500MB
+            0s    launch A
+            5s    home
+            20s   launch X
+            25s   home
+            40s   launch P
+            45s   home
+            60s   launch C
+            65s   home
+            70s   launch A
+            70s   launch Y
+            2m    end
+            """
+        let (sc, r) = try run(text)
+        #expect(r.metrics[.swapIns] == 1)
+        #expect(Self.kills(r, sc) == ["X lmkd-thrashing", "C lmkd-thrashing"])
+        // No page cache to measure against: plain low memory, cached apps only.
+        let (sc2, off) = try run(text.replacingOccurrences(of: "page-cache-pct=1", with: "page-cache-pct=0"))
+        #expect(Self.kills(off, sc2) == ["X lmkd-psi-partial"])
+    }
+
     @Test("an iOS device ignores the Android keys")
     func iosUnchanged() throws {
         let text = Self.pressure("zram-pct=5", big: "1200MB")
