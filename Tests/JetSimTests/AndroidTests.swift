@@ -269,6 +269,34 @@ struct AndroidTests {
         #expect(Self.kills(off, sc2) == ["X lmkd-psi-partial"])
     }
 
+    @Test("zram writeback: with zram full, reclaim writes a cached app to flash within the daily limit; its resume reads it back")
+    func writeback() throws {
+        // zram holds 102.4 MB: A's 180 MB do not fit, so they go to flash.
+        let text = """
+            device ram=2GB reserve=512MB os=android policy=android-lmk zram-pct=5 writeback=true
+            app A footprint=600MB
+            app B footprint=600MB
+            app C footprint=1100MB
+            0s    launch A
+            5s    home
+            20s   launch B
+            25s   home
+            40s   launch C
+            45s   home
+            1m    launch A
+            2m    end
+            """
+        let (sc, r) = try run(text)
+        #expect(r.metrics[.flashWrittenKB] == 184_320)
+        #expect(r.metrics[.swapIns] == 1 && r.metrics[.thawedRelaunches] == 1)
+        // 180 MiB x 4 ms from flash, on top of the 250 ms resume.
+        #expect(r.records.contains { $0.app == sc.app(named: "A")! && TraceCSV.detail($0) == "thaw 970ms" })
+        #expect(r.metrics.totalKills == 0)
+        // A 100 MB daily limit leaves A in RAM: nothing written, a plain resume.
+        let (_, limited) = try run(text.replacingOccurrences(of: "writeback=true", with: "writeback=true writeback-daily=100MB"))
+        #expect(limited.metrics[.flashWrittenKB] == 0 && limited.metrics[.swapIns] == 0)
+    }
+
     @Test("an iOS device ignores the Android keys")
     func iosUnchanged() throws {
         let text = Self.pressure("zram-pct=5", big: "1200MB")

@@ -21,7 +21,7 @@ struct SchemaExtremesTests {
         "user.app_choice",
         // Switches: both values are cases (below), not a range.
         "device_classes.0.xnu_bands", "device_classes.0.reaper", "device_classes.0.freezer", "device_classes.0.memory_growth",
-        "device_classes.0.android_zram", "device_classes.0.android_lmkd_psi",
+        "device_classes.0.android_zram", "device_classes.0.android_lmkd_psi", "device_classes.0.android_zram_writeback",
     ]
 
     struct Case: CustomTestStringConvertible, Sendable {

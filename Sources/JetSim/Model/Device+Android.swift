@@ -43,6 +43,10 @@ public struct AndroidParameters: Sendable, Equatable {
     /// Reclaim cost: time to compress one MiB into zram, and to swap one MiB back in.
     public var compressPerMB: SimTime = .milliseconds(2)
     public var swapInPerMB: SimTime = .microseconds(500)
+    /// zram writeback: when zram is full, reclaim writes a cached app's pages to the
+    /// backing file on flash instead, within a daily limit (writeback_limit).
+    public var writeback = false
+    public var writebackDailyKB: Int64 = 400 * 1_024
     /// lmkd's PSI mode (false: the legacy minfree levels).
     public var psi = true
     /// PSI "some" stall per 1 s window that wakes lmkd (psi_partial_stall_ms) and
@@ -168,12 +172,15 @@ extension Device {
 
     /// A resume of a cached app from zram: its pages come back (a swap-in), which
     /// stalls and counts as refaults for lmkd's thrashing measure. Returns the time.
-    mutating func androidSwapIn(_ app: Int32, _ now: SimTime) -> SimTime {
-        let plain = Int64((Double(apps[Int(app)].residentKB) * params.android.zramRatio).rounded())
+    mutating func androidSwapIn(_ app: Int32, fromFlash: Bool = false, _ now: SimTime) -> SimTime {
+        // From flash: the cached footprint, read back at `thawPerMB`.
+        let plain = fromFlash ? profiles[pi(app)].suspendedKB
+            : Int64((Double(apps[Int(app)].residentKB) * params.android.zramRatio).rounded())
+        let perMB = fromFlash ? params.thawPerMB : params.android.swapInPerMB
         psiWindow(now)
-        stall(plain, perMB: params.android.swapInPerMB)
+        stall(plain, perMB: perMB)
         android.swapInKB = .saturatingSum64(android.swapInKB, plain)
-        let t = SimTime(saturatingMicroseconds: Double(params.android.swapInPerMB.microseconds) * Double(plain) / 1_024)
+        let t = SimTime(saturatingMicroseconds: Double(perMB.microseconds) * Double(plain) / 1_024)
         metrics[.swapIns] += 1
         metrics[.swapInLatencySumMicros] = .saturatingSum(metrics[.swapInLatencySumMicros], Int(t.microseconds))
         return t
@@ -191,7 +198,23 @@ extension Device {
             if app == launching { app = next; continue }
             let a = Int(app)
             let plain = apps[a].residentKB
-            if zramStoredKB + plain > params.android.zramKB { break }  // zram full
+            if zramStoredKB + plain > params.android.zramKB {
+                // zram full: write back to flash if today's limit allows, else stop.
+                guard params.android.writeback else { break }
+                let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
+                if day != flashDay { flashDay = day; flashTodayKB = 0 }
+                guard flashTodayKB + plain <= params.android.writebackDailyKB else { break }
+                flashTodayKB += plain
+                metrics[.flashWrittenKB] = .saturatingSum(metrics[.flashWrittenKB], Int(plain))
+                android.uncompressed.remove(app)
+                setResident(app, 0)
+                apps[a].set(AppRuntime.frozen)
+                frozenCount += 1
+                stall(plain, perMB: params.thawPerMB)
+                policy.update(app, candidate(app))
+                app = next
+                continue
+            }
             let packed = Int64((Double(plain) / params.android.zramRatio).rounded())
             android.uncompressed.remove(app)
             setResident(app, packed)

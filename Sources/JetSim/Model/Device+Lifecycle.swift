@@ -252,6 +252,7 @@ extension Device {
                 if params.android.enabled {
                     androidForget(app)
                     if wasCompressed { swapIn = androidSwapIn(app, now) }
+                    if wasFrozen { swapIn = androidSwapIn(app, fromFlash: true, now) }
                 }
                 leaveCompressor(app, now)
                 unfreeze(app)
@@ -273,7 +274,7 @@ extension Device {
         case .thaw: latency = thawLatency(p)
         case .hot: latency = profiles[p].hotLaunch
         }
-        if params.android.enabled && kind == .warm { latency = profiles[p].warmLaunch + swapIn }
+        if params.android.enabled && (kind == .warm || kind == .thaw) { latency = profiles[p].warmLaunch + swapIn }
         if params.launchJitterSigma > 0 {
             // Keyed by the app's launch number, which the user alone decides: the
             // same jitter for this launch under every policy and RAM size.

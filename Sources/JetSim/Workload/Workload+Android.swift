@@ -17,6 +17,9 @@ public struct AndroidClass: Sendable, Equatable {
     public var zramAlgorithm = "lz4"
     public var zramCompressMsPerMB = 2.0
     public var swapInMsPerMB = 0.5
+    public var zramWriteback = false
+    public var writebackDailyMB = 400.0
+    public var flashSwapInMsPerMB = 4.0
     public var lmkdPsi = true
     public var psiPartialStallMs = 70.0
     public var psiCompleteStallMs = 700.0
@@ -47,6 +50,9 @@ public struct AndroidClass: Sendable, Equatable {
         a.zramRatio = ratio
         a.compressPerMB = SimTime(seconds: zramCompressMsPerMB / 1_000)
         a.swapInPerMB = SimTime(seconds: swapInMsPerMB / 1_000)
+        a.writeback = zramWriteback
+        a.writebackDailyKB = Int64(writebackDailyMB * 1_024)
+        p.thawPerMB = SimTime(seconds: flashSwapInMsPerMB / 1_000)
         a.psi = lmkdPsi
         a.partialStall = SimTime(seconds: psiPartialStallMs / 1_000)
         a.completeStall = SimTime(seconds: psiCompleteStallMs / 1_000)
@@ -97,6 +103,12 @@ extension Schema {
                 source: "assumption (lz4 compresses at about 500 MB/s on a phone core)", "android: reclaim time (stall) per MiB compressed into zram"),
         .number("android_swap_in_ms_per_mb", \.android.swapInMsPerMB, 0...1_000, unit: "ms/MiB", alias: "swap-in-ms-per-mb",
                 source: "assumption (lz4 decompresses at about 2 GB/s on a phone core)", "android: time per MiB swapped back in from zram on a resume (latency and stall)"),
+        .flag("android_zram_writeback", \.android.zramWriteback, alias: "writeback", source: "Pixel 4: 512 MB writeback file (zram writeback, Linux Documentation/admin-guide/blockdev/zram.rst)",
+              "android: when zram is full, reclaim writes cached apps' pages to flash (counted in flash_written_kb)"),
+        .number("android_writeback_daily_mb", \.android.writebackDailyMB, 0...16_777_216, unit: "MiB", alias: "writeback-daily",
+                source: "zram writeback_limit: the kernel doc's example, 400 MB/day", "android: flash zram may write back per day"),
+        .number("android_flash_swap_in_ms_per_mb", \.android.flashSwapInMsPerMB, 0...1_000, unit: "ms/MiB", alias: "flash-swap-in-ms-per-mb",
+                source: "assumption (random 4 KiB reads from UFS flash at about 250 MB/s)", "android: time per MiB read back from flash on a resume (latency and stall)"),
         .flag("android_lmkd_psi", \.android.lmkdPsi, alias: "psi", source: "AOSP lmkd.cpp:3909-3910 (use_minfree_levels false: PSI mode)",
               "android: lmkd's PSI mode; false = the legacy minfree levels (ProcessList mOomMinFreeHigh)"),
         .number("android_psi_partial_stall_ms", \.android.psiPartialStallMs, 0...1_000, unit: "ms", alias: "psi-partial-ms",
