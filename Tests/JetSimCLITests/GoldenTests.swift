@@ -11,7 +11,7 @@ struct GoldenTests {
     static let golden = CLI.root + "/Tests/Golden"
     static let update = ProcessInfo.processInfo.environment["JETSIM_UPDATE_GOLDEN"] == "1"
 
-    static let workloads = ["default", "irm-zipf", "large-ram", "mixed-fleet", "small-ram", "stress"]
+    static let workloads = ["default", "irm-zipf", "large-ram", "mixed-fleet", "small-ram", "stress", "android"]
 
     /// Compares `produced` (a file the run wrote) with its golden copy, or records it.
     static func check(_ produced: String, as name: String) throws {

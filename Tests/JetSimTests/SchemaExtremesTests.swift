@@ -16,11 +16,13 @@ struct SchemaExtremesTests {
     /// knob cannot escape the extremes run by forgetting its range.
     static let unranged: Set<String> = [
         "name", "run.policies", "device_classes.0.name", "device_classes.0.ios",
+        "device_classes.0.os", "device_classes.0.android_zram_algorithm",
         "catalog.archetypes.0.name", "catalog.archetypes.0.modes", "catalog.archetypes.0.save_strategy",
         "user.app_choice",
         // Switches: both values are cases (below), not a range.
         "device_classes.0.xnu_bands", "device_classes.0.reaper", "device_classes.0.freezer", "device_classes.0.memory_growth",
         "device_classes.0.pressure_levels", "device_classes.0.sustained_pressure_kills", "device_classes.0.compressor_shortage_kills",
+        "device_classes.0.android_zram", "device_classes.0.android_lmkd_psi", "device_classes.0.android_zram_writeback",
     ]
 
     struct Case: CustomTestStringConvertible, Sendable {
@@ -55,6 +57,8 @@ struct SchemaExtremesTests {
     func extreme(_ c: Case) throws {
         var overrides = ["fleet.devices=2", "fleet.duration_days=0.05"]
         if c.key == "fleet.duration_days" { overrides += Self.rates }
+        // Android's keys act only on an Android device: run them on one.
+        if c.key.hasPrefix("device_classes.0.android_") { overrides.append("device_classes.0.os=android") }
         overrides.append("\(c.key)=\(c.value)")
         let w: Workload
         do {

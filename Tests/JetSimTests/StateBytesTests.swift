@@ -36,7 +36,9 @@ struct FixedOverheadTests {
         d.reset(profiles: [AppProfile()], installed: ContiguousArray(repeating: 0, count: 5_000),
                 params: DeviceParameters(), timeline: Timeline(actions: [], appCount: 5_000), context: PolicyContext())
         #expect(d.stateBytes.fixed == small)
-        #expect(small < 1_024)
+        // 1,224 bytes with Android (issue 13): 16 more counter slots (128 bytes), its
+        // parameters and its state; under 1,024 before.
+        #expect(small < 1_280)
         print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
     }
 }

@@ -231,6 +231,8 @@ public struct DeviceParameters: Sendable, Equatable {
     /// `growthTime` of use, in steps of `growthStep` (assumption: no published curve).
     public var growthTime: SimTime = .seconds(120)
     public var growthStep: SimTime = .seconds(30)
+    /// Android's lmkd, zram and ActivityManager (`os: android`; Device+Android.swift).
+    public var android = AndroidParameters()
 
     public init(
         ramKB: Int64 = 4 * 1024 * 1024, osReserveKB: Int64? = nil,

@@ -106,6 +106,7 @@ extension Device {
         let p = pi(app)
         apps[a].state = .background
         apps[a].lastUsed = now
+        if params.android.enabled { android.previous = app }
         apps[a].backgroundEntries &+= 1
         if front == app { front = -1 }
         cancelTimers(app, family: 2)  // no periodic saves in the background
@@ -236,6 +237,7 @@ extension Device {
             return
         }
         front = app
+        var swapIn = SimTime.zero
         if kind == .cold {
             apps[a].state = .inactive
             running.append(app)
@@ -246,6 +248,11 @@ extension Device {
             if kind == .warm || kind == .thaw {
                 running.append(app)
                 suspendedCount -= 1
+                if params.android.enabled {
+                    androidForget(app)
+                    if wasCompressed { swapIn = androidSwapIn(app, now) }
+                    if wasFrozen { swapIn = androidSwapIn(app, fromFlash: true, now) }
+                }
                 leaveCompressor(app, now)
                 unfreeze(app)
                 if wasCompressed { metrics[.decompressedKB] += Int(profiles[p].suspendedKB) }
@@ -266,11 +273,17 @@ extension Device {
         case .thaw: latency = thawLatency(p)
         case .hot: latency = profiles[p].hotLaunch
         }
+        if params.android.enabled && (kind == .warm || kind == .thaw) { latency = profiles[p].warmLaunch + swapIn }
         if params.launchJitterSigma > 0 {
             // Keyed by the app's launch number, which the user alone decides: the
             // same jitter for this launch under every policy and RAM size.
             var g = Xoshiro256StarStar(seed: drawKey, UInt64(app), UInt64(apps[a].launches), Self.drawLaunchJitter)
             latency = lognormal(latency, params.launchJitterSigma, &g)
+        }
+        if params.android.enabled {
+            let saved = isRelaunch && profiles[p].preservesUIState
+                && KillReason(rawValue: apps[a].lastKill).map { $0.losesUserPlace } == true
+            androidVitals(kind, savedState: saved, latency: latency)
         }
         if isRelaunch {
             metrics[.relaunches] += 1
@@ -349,6 +362,7 @@ extension Device {
         for family in 0..<3 { cancelTimers(app, family: family) }
         removeCandidate(app)
         if front == app { front = -1 }
+        if params.android.enabled { androidForget(app) }
         trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
     }
 

@@ -11,6 +11,7 @@ extension Device {
     /// take available memory below the warning level, and the kill loop when it would
     /// go below the critical level (it then kills until the target is met).
     mutating func makeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
+        if params.android.enabled { androidMakeRoom(needKB: needKB, launching: launching, now); return }
         let after = availableKB - needKB
         if params.xnuBands && params.pressureLevels {
             // Warnings follow the compressor's pressure level instead (Device+XNU).

@@ -374,6 +374,7 @@ extension Device {
     /// A suspended app's memory: compressed into the pool when there is room (resident
     /// = suspended footprint / ratio), else left uncompressed.
     mutating func compressOnSuspend(_ app: Int32, _ now: SimTime) {
+        if params.android.enabled { androidCached(app, now); return }
         let a = Int(app)
         let p = pi(app)
         let plain = min(apps[a].residentKB, profiles[p].suspendedKB)
@@ -412,6 +413,7 @@ extension Device {
     /// than the threshold and a slot and budget left, freezes the oldest idle
     /// suspended app of at least the minimum size. At most one per wake-up.
     mutating func freezerWake(_ now: SimTime) {
+        if params.android.enabled { cachedCap(now); return }
         pressureCheck(now)
         guard params.freezer, params.xnuBands else { return }
         let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)

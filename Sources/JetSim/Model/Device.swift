@@ -278,6 +278,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var warningRestUntil: SimTime = .zero
     /// Sustained-pressure kills are due at this time (.never: not armed).
     var sustainedDue: SimTime = .never
+    /// Android's state (`os: android`; Device+Android.swift).
+    var android = AndroidState()
 
     public init(trace: Trace) { self.trace = trace }
 
@@ -319,6 +321,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         nextReaperSweepS = 0
         pressureLevel = 0; overSoftLimitCount = 0
         warningRestUntil = .zero; sustainedDue = .never
+        android.reset(appCount: params.android.enabled ? n : 0)
     }
 
     /// The next user action's time: the engine interleaves the timeline with the
@@ -406,7 +409,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
             resident += a.residentKB
         }
         precondition(pool == compressorKB, "compressor pool \(compressorKB) KiB != compressed apps' \(pool) KiB")
-        precondition(compressorKB <= max(params.compressorPoolKB, 0), "compressor pool over its bound")
+        // zram's bound is in uncompressed KiB; the pool rounds each app to whole KiB.
+        precondition(params.android.enabled ? zramStoredKB <= params.android.zramKB + 4 * Int64(apps.count)
+                        : compressorKB <= max(params.compressorPoolKB, 0), "compressor pool over its bound")
         precondition(frozen == Int(frozenCount), "frozen count \(frozenCount) != \(frozen)")
         precondition(availableKB + resident + params.osReserveKB == params.ramKB,
                      "memory not conserved: available \(availableKB) + resident \(resident) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
@@ -433,7 +438,7 @@ extension Device {
     public var stateBytes: (perApp: Int, fixed: Int) {
         let apps = self.apps.capacity * MemoryLayout<AppRuntime>.stride
             + installed.capacity * MemoryLayout<Int32>.stride
-            + policy.stateBytes + idleOrder.stateBytes
+            + policy.stateBytes + idleOrder.stateBytes + android.uncompressed.stateBytes
         let fixed = MemoryLayout<Self>.size
         return (apps, fixed)
     }

@@ -81,6 +81,12 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     /// Killed because the compressor neared its compressed-pages limit (XNU
     /// JETSAM_REASON_MEMORY_VMCOMPRESSOR_SPACE_SHORTAGE, osfmk/vm/vm_compressor.c).
     case compressorSpaceShortage
+    /// Android lmkd, PSI mode (lmkd.cpp kill reasons): LOW_MEM woken by a partial
+    /// stall; NOT_RESPONDING (complete stall); LOW_MEM_AND_THRASHING;
+    /// LOW_SWAP_AND_THRASHING or LOW_MEM_AND_SWAP; and the legacy minfree levels.
+    case lmkdPsiPartial, lmkdPsiComplete, lmkdThrashing, lmkdLowSwap, lmkdMinfree
+    /// ActivityManager killed the oldest cached process beyond its cap.
+    case cachedCap
 
     public var name: String {
         switch self {
@@ -96,6 +102,12 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
         case .highWater: "highwater"
         case .sustainedPressure: "sustained-pressure"
         case .compressorSpaceShortage: "vm-compressor-space-shortage"
+        case .lmkdPsiPartial: "lmkd-psi-partial"
+        case .lmkdPsiComplete: "lmkd-psi-complete"
+        case .lmkdThrashing: "lmkd-thrashing"
+        case .lmkdLowSwap: "lmkd-low-swap"
+        case .lmkdMinfree: "lmkd-minfree"
+        case .cachedCap: "cached-cap"
         }
     }
 
@@ -114,8 +126,11 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     @inlinable public var losesUserPlace: Bool {
         self == .memoryPressure || self == .bgTaskExpired || self == .watchdog || self == .perProcessLimit
             || self == .idleExit || self == .longIdleExit || self == .highWater || self == .sustainedPressure
-            || self == .compressorSpaceShortage
+            || self == .compressorSpaceShortage || self.isAndroid
     }
+
+    /// Kills by Android's lmkd or ActivityManager (SIGKILL: no callback).
+    @inlinable public var isAndroid: Bool { rawValue >= KillReason.lmkdPsiPartial.rawValue }
 }
 
 /// When an app saves its unsaved work.

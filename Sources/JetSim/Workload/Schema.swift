@@ -525,7 +525,7 @@ public enum Schema {
               "the app in front grows from its launch footprint toward its peak (archetype peak_share), so limit and pressure kills happen mid-session"),
         .number("growth_time_s", \.growthTimeS, 0.001...86_400, unit: "s", alias: "growth-time", source: "assumption (no published curve)", "time in front to reach the peak (linear)"),
         .number("growth_step_s", \.growthStepS, 0.001...86_400, unit: "s", alias: "growth-step", source: "assumption", "one growth step (an event) per this while in front"),
-    ], template: DeviceClass(), check: { c in
+    ] + Schema.androidKnobs, template: DeviceClass(), check: { c in
         let d = c.parameters()
         // `parameters()` clamps the reserve below the RAM: check what was written.
         if let r = c.osReserveKB, r >= c.ramKB {

@@ -98,6 +98,9 @@ public struct DeviceClass: Sendable, Equatable {
     public var memoryGrowth = true
     public var growthTimeS = 120.0
     public var growthStepS = 30.0
+    /// The memory manager, and Android's keys (Workload+Android.swift).
+    public var os = DeviceOS.ios
+    public var android = AndroidClass()
 
     public init() {}
 
@@ -149,6 +152,7 @@ public struct DeviceClass: Sendable, Equatable {
         p.memoryGrowth = memoryGrowth
         p.growthTime = SimTime(seconds: growthTimeS)
         p.growthStep = SimTime(seconds: growthStepS)
+        if os == .android { android.apply(to: &p) }
         return p
     }
 }

@@ -1,0 +1,139 @@
+import SimKernel
+
+/// The operating system a device class runs: its memory manager.
+public enum DeviceOS: String, Sendable, CaseIterable {
+    /// XNU memorystatus (bands, compressor, freezer, reaper).
+    case ios
+    /// Android: lmkd, zram and ActivityManager (Model/Device+Android.swift).
+    case android
+}
+
+/// A device class's Android keys as the workload file gives them (sources on
+/// `Schema.androidKnobs` and in docs/sources.md).
+public struct AndroidClass: Sendable, Equatable {
+    public var zram = true
+    /// zram disksize (uncompressed capacity), % of RAM: Pixel 4 ships 2 GiB on 6 GB.
+    public var zramSizePct = 33.0
+    public var zramAlgorithm = "lz4"
+    public var zramCompressMsPerMB = 2.0
+    public var swapInMsPerMB = 0.5
+    public var zramWriteback = false
+    public var writebackDailyMB = 400.0
+    public var flashSwapInMsPerMB = 4.0
+    public var lmkdPsi = true
+    public var psiPartialStallMs = 70.0
+    public var psiCompleteStallMs = 700.0
+    public var psiFullStallShare = 0.25
+    public var oomStallMs = 1_000.0
+    public var thrashingLimitPct = 100.0
+    public var pageCachePct = 10.0
+    public var swapFreeLowPct = 10.0
+    public var highWatermarkKB: Int64 = 100 * 1_024
+    public var maxCachedProcesses = 32
+    public var vitalsColdS = 5.0
+    public var vitalsWarmS = 2.0
+    public var vitalsHotS = 1.5
+
+    public init() {}
+
+    /// zram compression ratios by algorithm (Linux Reviews, 1.1 GB sample).
+    public static let ratios: [(name: String, ratio: Double)] = [("lzo", 2.69), ("lz4", 2.58), ("lz4hc", 2.87), ("zstd", 3.96)]
+
+    public var ratio: Double { Self.ratios.first { $0.name == zramAlgorithm }?.ratio ?? 2.58 }
+
+    /// Makes `p` an Android device: lmkd and zram on, XNU's mechanisms off.
+    func apply(to p: inout DeviceParameters) {
+        var a = AndroidParameters()
+        a.enabled = true
+        a.zram = zram
+        a.zramKB = Int64(Double(p.ramKB) * zramSizePct / 100)
+        a.zramRatio = ratio
+        a.compressPerMB = SimTime(seconds: zramCompressMsPerMB / 1_000)
+        a.swapInPerMB = SimTime(seconds: swapInMsPerMB / 1_000)
+        a.writeback = zramWriteback
+        a.writebackDailyKB = Int64(writebackDailyMB * 1_024)
+        p.thawPerMB = SimTime(seconds: flashSwapInMsPerMB / 1_000)
+        a.psi = lmkdPsi
+        a.partialStall = SimTime(seconds: psiPartialStallMs / 1_000)
+        a.completeStall = SimTime(seconds: psiCompleteStallMs / 1_000)
+        a.fullStallShare = psiFullStallShare
+        a.oomStall = SimTime(seconds: oomStallMs / 1_000)
+        a.thrashingLimitPct = thrashingLimitPct
+        a.pageCacheKB = Int64(Double(p.ramKB) * pageCachePct / 100)
+        a.swapFreeLowPct = swapFreeLowPct
+        a.highWatermarkKB = highWatermarkKB
+        a.maxCachedProcesses = maxCachedProcesses
+        a.vitalsCold = SimTime(seconds: vitalsColdS)
+        a.vitalsWarm = SimTime(seconds: vitalsWarmS)
+        a.vitalsHot = SimTime(seconds: vitalsHotS)
+        p.android = a
+        p.xnuBands = false
+        p.freezer = false
+        p.reaper = false
+        p.suspendedCompressionRatio = 1
+    }
+}
+
+extension Schema {
+    /// The Android keys of a device class (they act only with `os: android`).
+    static let androidKnobs: [Knob<DeviceClass>] = [
+        Knob(key: "os", type: "ios or android", source: "", doc: "the memory manager: ios = XNU memorystatus; android = lmkd, zram and ActivityManager (the android_* keys and XNU's keys off)",
+             alias: "os",
+             read: { e, c throws(InputError) in
+                 let s = try WorkloadDecoder.string(e)
+                 guard let os = DeviceOS(rawValue: s) else { throw WorkloadDecoder.error(e, "'\(s)' is not an OS: expected ios or android") }
+                 c.os = os
+             },
+             text: { .inline($0.os.rawValue) }, copy: { $0.os = $1.os }),
+        .flag("android_zram", \.android.zram, alias: "zram", source: "AOSP: zram on by default (Pixel 4: 2 GiB zram)",
+              "android: cached apps' memory is compressed into zram under pressure"),
+        .number("android_zram_size_pct", \.android.zramSizePct, 0...400, unit: "%", alias: "zram-pct",
+                source: "Pixel 4: 2 GiB zram on 6 GB RAM (33 %)", "android: zram capacity (uncompressed, its disksize), share of RAM"),
+        Knob(key: "android_zram_algorithm", type: "lzo, lz4, lz4hc or zstd", source: "Linux Reviews zram benchmark: lzo 2.69, lz4 2.58, lz4hc 2.87, zstd 3.96",
+             doc: "android: zram's compressor, which sets the ratio", alias: "zram-algorithm",
+             read: { e, c throws(InputError) in
+                 let s = try WorkloadDecoder.string(e)
+                 guard AndroidClass.ratios.contains(where: { $0.name == s }) else {
+                     throw WorkloadDecoder.error(e, "'\(s)' is not a zram algorithm: expected lzo, lz4, lz4hc or zstd")
+                 }
+                 c.android.zramAlgorithm = s
+             },
+             text: { .inline($0.android.zramAlgorithm) }, copy: { $0.android.zramAlgorithm = $1.android.zramAlgorithm }),
+        .number("android_zram_compress_ms_per_mb", \.android.zramCompressMsPerMB, 0...1_000, unit: "ms/MiB", alias: "zram-compress-ms-per-mb",
+                source: "assumption (lz4 compresses at about 500 MB/s on a phone core)", "android: reclaim time (stall) per MiB compressed into zram"),
+        .number("android_swap_in_ms_per_mb", \.android.swapInMsPerMB, 0...1_000, unit: "ms/MiB", alias: "swap-in-ms-per-mb",
+                source: "assumption (lz4 decompresses at about 2 GB/s on a phone core)", "android: time per MiB swapped back in from zram on a resume (latency and stall)"),
+        .flag("android_zram_writeback", \.android.zramWriteback, alias: "writeback", source: "Pixel 4: 512 MB writeback file (zram writeback, Linux Documentation/admin-guide/blockdev/zram.rst)",
+              "android: when zram is full, reclaim writes cached apps' pages to flash (counted in flash_written_kb)"),
+        .number("android_writeback_daily_mb", \.android.writebackDailyMB, 0...16_777_216, unit: "MiB", alias: "writeback-daily",
+                source: "zram writeback_limit: the kernel doc's example, 400 MB/day", "android: flash zram may write back per day"),
+        .number("android_flash_swap_in_ms_per_mb", \.android.flashSwapInMsPerMB, 0...1_000, unit: "ms/MiB", alias: "flash-swap-in-ms-per-mb",
+                source: "assumption (random 4 KiB reads from UFS flash at about 250 MB/s)", "android: time per MiB read back from flash on a resume (latency and stall)"),
+        .flag("android_lmkd_psi", \.android.lmkdPsi, alias: "psi", source: "AOSP lmkd.cpp:3909-3910 (use_minfree_levels false: PSI mode)",
+              "android: lmkd's PSI mode; false = the legacy minfree levels (ProcessList mOomMinFreeHigh)"),
+        .number("android_psi_partial_stall_ms", \.android.psiPartialStallMs, 0...1_000, unit: "ms", alias: "psi-partial-ms",
+                source: "AOSP lmkd.cpp:157-158 DEF_PARTIAL_STALL 70 (200 low-RAM)", "android: some-stall per 1 s window that wakes lmkd"),
+        .number("android_psi_complete_stall_ms", \.android.psiCompleteStallMs, 0...1_000, unit: "ms", alias: "psi-complete-ms",
+                source: "AOSP lmkd.cpp:160 DEF_COMPLETE_STALL 700", "android: full-stall per 1 s window at which the device is not responding"),
+        .number("android_psi_full_stall_share", \.android.psiFullStallShare, 0...1, alias: "psi-full-share",
+                source: "assumption (no published split of some and full stall)", "android: share of reclaim work during which every task stalls (PSI full)"),
+        .number("android_oom_stall_ms", \.android.oomStallMs, 0...86_400_000, unit: "ms", alias: "oom-stall-ms",
+                source: "assumption (a request reclaim cannot meet stalls a whole window)", "android: full stall when reclaim cannot meet a request"),
+        .number("android_thrashing_limit_pct", \.android.thrashingLimitPct, 0...100_000, unit: "%", alias: "thrashing-pct",
+                source: "AOSP lmkd.cpp:151-152 DEF_THRASHING 100 (30 low-RAM)", "android: refaults per window (swap-ins here) as % of the page cache above which lmkd sees thrashing"),
+        .number("android_page_cache_pct", \.android.pageCachePct, 0...100, unit: "%", alias: "page-cache-pct",
+                source: "assumption", "android: the file page cache thrashing is measured against, share of RAM (0: no thrashing trigger)"),
+        .number("android_swap_free_low_pct", \.android.swapFreeLowPct, 0...100, unit: "%", alias: "swap-low-pct",
+                source: "AOSP lmkd.cpp:149 DEF_LOW_SWAP 10", "android: swap (zram) is low below this share free"),
+        .mebibytes("android_high_watermark_mb", \.android.highWatermarkKB, 0...1_048_576, alias: "watermark",
+                   source: "assumption (Linux zone high watermarks are tens to hundreds of MB on phones)", "android: free memory reclaim and lmkd keep above a request"),
+        .integer("android_max_cached_processes", \.android.maxCachedProcesses, 0...1_000_000, alias: "max-cached",
+                 source: "ActivityManagerConstants DEFAULT_MAX_CACHED_PROCESSES 32 (Android 10-13; 1024 later)", "android: cached apps kept at most; the oldest beyond dies (0: no cap)"),
+        .number("android_vitals_cold_s", \.android.vitalsColdS, 0...86_400, unit: "s", alias: "vitals-cold",
+                source: "Android vitals: cold >= 5 s excessive", "android: a cold launch this slow counts in cold_over_vitals"),
+        .number("android_vitals_warm_s", \.android.vitalsWarmS, 0...86_400, unit: "s", alias: "vitals-warm",
+                source: "Android vitals: warm >= 2 s excessive", "android: a warm launch this slow counts in warm_over_vitals"),
+        .number("android_vitals_hot_s", \.android.vitalsHotS, 0...86_400, unit: "s", alias: "vitals-hot",
+                source: "Android vitals: hot >= 1.5 s excessive", "android: a hot launch this slow counts in hot_over_vitals"),
+    ]
+}

@@ -1,0 +1,307 @@
+import Testing
+import SimKernel
+@testable import JetSim
+
+/// Android memory (Device+Android.swift): each lmkd trigger, zram, the cached cap and
+/// the Vitals counts pinned on small hand-built devices. RAM 2 GB with a 512 MB
+/// reserve leaves 1536 MB for apps; an app keeps 30 % of its footprint when cached.
+@Suite("Android: lmkd, zram, cached cap, launch kinds")
+struct AndroidTests {
+    static func kills(_ r: ScenarioRunner.Result, _ sc: Scenario) -> [String] {
+        r.records.compactMap { rec in
+            guard case .terminated(let why) = rec.event else { return nil }
+            return "\(sc.appNames[Int(rec.app)]) \(why.name)"
+        }
+    }
+
+    /// P plays audio in the background (perceptible, adj 200); X is cached (900+);
+    /// Y was used last (previous, adj 700); then Big asks for BIG.
+    static func pressure(_ device: String, big: String) -> String {
+        """
+        device ram=2GB reserve=512MB os=android policy=android-lmk \(device)
+        app P footprint=300MB mode=audio:10m
+        app X footprint=300MB
+        app Y footprint=300MB
+        app Big footprint=\(big)
+        0s    launch P
+        5s    home
+        20s   launch X
+        25s   home
+        40s   launch Y
+        45s   home
+        2m    launch Big
+        3m    end
+        """
+    }
+
+    @Test("oom_score_adj by state: foreground 0, perceptible 200, service 500, previous 700, cached 900")
+    func adj() throws {
+        #expect(OomAdj.foreground == 0 && OomAdj.visible == 100 && OomAdj.perceptible == 200 && OomAdj.service == 500)
+        #expect(OomAdj.home == 600 && OomAdj.previous == 700 && OomAdj.cachedMin == 900 && OomAdj.cachedMax == 999)
+    }
+
+    @Test("low memory woken by a partial stall kills cached apps only (adj > 700), one per decision")
+    func psiPartial() throws {
+        // zram holds 102.4 MB: X's 90 MB go in (180 ms of stall at 2 ms/MiB: over
+        // 70 ms), Y's do not. Still below the 100 MB watermark: lmkd kills X (cached)
+        // and stops at Y (previous, 700); P (perceptible) lives.
+        let (sc, r) = try run(Self.pressure("zram-pct=5 swap-low-pct=0", big: "1200MB"))
+        #expect(Self.kills(r, sc) == ["X lmkd-psi-partial"])
+        #expect(r.metrics[.killsPsiPartial] == 1 && r.metrics.totalKills == 1)
+        #expect(r.metrics[.compressorPeakKB] == 35_721)  // 92,160 KiB / 2.58
+        // With the partial limit above the stall, lmkd is not woken and nothing dies.
+        let (_, quiet) = try run(Self.pressure("zram-pct=5 swap-low-pct=0 psi-partial-ms=500", big: "1200MB"))
+        #expect(quiet.metrics.totalKills == 0)
+    }
+
+    @Test("a request that cannot be met is a complete stall: one not-responding kill, then perceptible apps too")
+    func psiComplete() throws {
+        // 1320 MB does not fit after X dies: the full stall (1 s) passes 700 ms. One
+        // not-responding kill (Y, previous), then low-memory kills may reach adj 0 (P).
+        let (sc, r) = try run(Self.pressure("zram-pct=5 swap-low-pct=0 app-limit-pct=100", big: "1320MB"))
+        #expect(Self.kills(r, sc) == ["X lmkd-psi-partial", "Y lmkd-psi-complete", "P lmkd-psi-partial"])
+        #expect(r.metrics[.killsPsiComplete] == 1)
+        #expect(r.metrics[.launchFailures] == 0)
+    }
+
+    @Test("lru picks the perceptible app first: lmkd will not kill it until the stall is critical")
+    func lruDiffers() throws {
+        let text = Self.pressure("zram-pct=5 swap-low-pct=0", big: "1200MB").replacingOccurrences(of: "policy=android-lmk", with: "policy=lru")
+        let (sc, r) = try run(text)
+        // lru's next victim is P (used first, adj 200): low memory (adj > 700) stops
+        // there, and 1200 MB fits without a kill.
+        #expect(Self.kills(r, sc) == [])
+    }
+
+    @Test("swap nearly full with low memory kills down to adj 201 (previous, not perceptible)")
+    func lowSwap() throws {
+        // zram 102.4 MB holds X's 90 MB: 12 % free, under a 20 % low-swap level.
+        let (sc, r) = try run(Self.pressure("zram-pct=5 swap-low-pct=20", big: "1200MB"))
+        #expect(Self.kills(r, sc) == ["X lmkd-low-swap"])
+        #expect(r.metrics[.killsLowSwap] == 1)
+    }
+
+    @Test("zram: reclaim compresses the oldest cached app; its resume is a swap-in with latency per MiB")
+    func zramSwapIn() throws {
+        let text = """
+            device ram=2GB reserve=512MB os=android policy=android-lmk
+            app A footprint=600MB
+            app B footprint=600MB
+            app C footprint=1100MB
+            0s    launch A
+            5s    home
+            20s   launch B
+            25s   home
+            40s   launch C
+            45s   home
+            1m    launch A
+            2m    end
+            """
+        let (sc, r) = try run(text)
+        #expect(r.metrics.totalKills == 0)
+        // A's 180 MB (184,320 KiB) compress to 71,442 KiB at lz4's 2.58.
+        #expect(r.metrics[.compressorPeakKB] == 71_442)
+        #expect(r.metrics[.swapIns] == 1)
+        // 180 MiB x 0.5 ms = 90 ms, on top of the 250 ms resume.
+        #expect(r.metrics[.swapInLatencySumMicros] == 90_000)
+        #expect(r.records.contains { $0.app == sc.app(named: "A")! && TraceCSV.detail($0) == "warm 340ms" })
+        // zstd packs tighter: 184,320 / 3.96 = 46,545 KiB.
+        let (_, z) = try run(text.replacingOccurrences(of: "policy=android-lmk", with: "policy=android-lmk zram-algorithm=zstd"))
+        #expect(z.metrics[.compressorPeakKB] == 46_545)
+        // Without zram nothing is compressed and A resumes without a swap-in.
+        let (_, off) = try run(text.replacingOccurrences(of: "policy=android-lmk", with: "policy=android-lmk zram=false"))
+        #expect(off.metrics[.swapIns] == 0 && off.metrics[.compressorPeakKB] == 0)
+    }
+
+    @Test("ActivityManager's cap kills the oldest cached app beyond it, whatever memory says")
+    func cachedCap() throws {
+        let text = """
+            device os=android policy=android-lmk max-cached=2
+            app A
+            app B
+            app C
+            app D
+            0s    launch A
+            5s    home
+            20s   launch B
+            25s   home
+            40s   launch C
+            45s   home
+            1m    launch D
+            65s   home
+            2m    end
+            """
+        let (sc, r) = try run(text)
+        // At 75 s D is cached and previous; A, B, C are cached: one over the cap.
+        #expect(Self.kills(r, sc) == ["A cached-cap"])
+        #expect(r.records.first { if case .terminated = $0.event { return true } else { return false } }?.time == .seconds(75))
+        #expect(r.metrics[.killsCachedCap] == 1)
+        let (_, off) = try run(text.replacingOccurrences(of: "max-cached=2", with: "max-cached=0"))
+        #expect(off.metrics.totalKills == 0)
+    }
+
+    @Test("launch kinds: cold, warm after a kill with saved state, hot from a live process; Vitals thresholds")
+    func launchKinds() throws {
+        let text = """
+            device os=android policy=android-lmk max-cached=1
+            app A cold-launch=5s state-restore=1ms
+            app B
+            app C
+            0s    launch A
+            5s    home
+            20s   launch B
+            25s   home
+            40s   launch C
+            45s   home
+            1m    launch A
+            65s   home
+            80s   launch C
+            2m    end
+            """
+        let (sc, r) = try run(text)
+        // A is killed by the cap at 55 s and comes back warm (saved state); C is hot.
+        #expect(Self.kills(r, sc).first == "A cached-cap")
+        #expect(r.metrics[.androidColdLaunches] == 3)
+        #expect(r.metrics[.androidWarmLaunches] == 1)
+        #expect(r.metrics[.androidHotLaunches] == 1)
+        // A's cold launch (5 s) and its warm relaunch (5.001 s) are over their limits.
+        #expect(r.metrics[.coldOverVitals] == 1 && r.metrics[.warmOverVitals] == 1 && r.metrics[.hotOverVitals] == 0)
+    }
+
+    @Test("legacy minfree levels: below a level, apps at or above its adj die")
+    func minfree() throws {
+        // Free after Big: 1536 - 150 (P) - 90 - 90 - 1200 = 6 MB, under the first
+        // level (72 MB, adj 0): X dies. Then 96 MB free is under 108 MB (adj 200): Y
+        // (700) dies. 186 MB free is above every level (180 MB): P lives.
+        let (sc, r) = try run(Self.pressure("psi=false zram=false", big: "1200MB"))
+        #expect(Self.kills(r, sc) == ["X lmkd-minfree", "Y lmkd-minfree"])
+        #expect(r.metrics[.killsMinfree] == 2)
+    }
+
+    @Test("as AOSP's lmkd_test: one app at each adj class, the one in front allocating steadily: kills in adj order, never the one in front")
+    func lmkdTestOrder() throws {
+        // zram off: only kills make room. G grows from 300 MB toward 1,500 MB, 60 MB
+        // per 30 s step, on 1,536 MB: every other app must die, highest adj first.
+        let text = """
+            device ram=2GB reserve=512MB os=android policy=android-lmk zram=false app-limit-pct=100 growth-time=10m growth-step=30s bg-allowance=1h
+            app C1
+            app C2
+            app Pc mode=audio:1h
+            app Sv bg-task=1h
+            app Pv
+            app G footprint=300MB peak=1500MB
+            0s    launch C1
+            5s    home
+            20s   launch C2
+            25s   home
+            40s   launch Pc
+            45s   home
+            60s   launch Sv
+            65s   home
+            80s   launch Pv
+            85s   home
+            100s  launch G
+            20m   end
+            """
+        let (sc, r) = try run(text)
+        // cached 900+ (oldest first), previous 700, service 500, perceptible 200.
+        #expect(Self.kills(r, sc).map { String($0.prefix { $0 != " " }) } == ["C1", "C2", "Pv", "Sv", "Pc"])
+        #expect(r.metrics[.foregroundKills] == 0 && r.metrics[.launchFailures] == 0)
+        // lru kills by last use instead: C1 first, then Pc (used third) before C2
+        // only once the stall is critical.
+        let (sc2, lru) = try run(text.replacingOccurrences(of: "policy=android-lmk", with: "policy=lru"))
+        #expect(Self.kills(lru, sc2).map { String($0.prefix { $0 != " " }) } != ["C1", "C2", "Pv", "Sv", "Pc"])
+        #expect(lru.metrics[.foregroundKills] == 0)
+    }
+
+    @Test("reclaim never compresses the cached app being launched")
+    func launchingNotReclaimed() throws {
+        // A is the oldest cached app and is launched when memory is short (C keeps
+        // 900 MB in the background): reclaim takes B instead, lmkd then kills B
+        // (cached) and stops at C (service), and A comes back without a swap-in.
+        let (sc, r) = try run("""
+            device ram=2GB reserve=512MB os=android policy=android-lmk
+            app A footprint=600MB
+            app B footprint=600MB
+            app C footprint=900MB background-footprint=900MB
+            0s    launch A
+            5s    home
+            20s   launch B
+            25s   home
+            40s   launch C
+            1m    launch A
+            2m    end
+            """)
+        #expect(r.metrics[.swapIns] == 0)
+        #expect(Self.kills(r, sc) == ["B lmkd-psi-partial"])
+        #expect(r.metrics[.compressorPeakKB] == 71_442)  // B's 180 MB
+    }
+
+    @Test("thrashing: refaults (swap-ins) in the window over the page cache let lmkd kill down to adj 201")
+    func thrashing() throws {
+        // At 60 s C's launch compresses A (180 MB). At 70 s A comes back: 180 MiB
+        // swapped in, over a 1 % page cache (20 MiB). In the same second Y's launch
+        // finds memory low: X (cached), then C (service, 500) die as thrashing kills.
+        let text = """
+            device ram=2GB reserve=512MB os=android policy=android-lmk page-cache-pct=1
+            app A footprint=600MB
+            app X footprint=300MB
+            app P footprint=300MB mode=audio:1h
+            app C footprint=1100MB
+            app Y footprint=500MB
+            0s    launch A
+            5s    home
+            20s   launch X
+            25s   home
+            40s   launch P
+            45s   home
+            60s   launch C
+            65s   home
+            70s   launch A
+            70s   launch Y
+            2m    end
+            """
+        let (sc, r) = try run(text)
+        #expect(r.metrics[.swapIns] == 1)
+        #expect(Self.kills(r, sc) == ["X lmkd-thrashing", "C lmkd-thrashing"])
+        // No page cache to measure against: plain low memory, cached apps only.
+        let (sc2, off) = try run(text.replacingOccurrences(of: "page-cache-pct=1", with: "page-cache-pct=0"))
+        #expect(Self.kills(off, sc2) == ["X lmkd-psi-partial"])
+    }
+
+    @Test("zram writeback: with zram full, reclaim writes a cached app to flash within the daily limit; its resume reads it back")
+    func writeback() throws {
+        // zram holds 102.4 MB: A's 180 MB do not fit, so they go to flash.
+        let text = """
+            device ram=2GB reserve=512MB os=android policy=android-lmk zram-pct=5 writeback=true
+            app A footprint=600MB
+            app B footprint=600MB
+            app C footprint=1100MB
+            0s    launch A
+            5s    home
+            20s   launch B
+            25s   home
+            40s   launch C
+            45s   home
+            1m    launch A
+            2m    end
+            """
+        let (sc, r) = try run(text)
+        #expect(r.metrics[.flashWrittenKB] == 184_320)
+        #expect(r.metrics[.swapIns] == 1 && r.metrics[.thawedRelaunches] == 1)
+        // 180 MiB x 4 ms from flash, on top of the 250 ms resume.
+        #expect(r.records.contains { $0.app == sc.app(named: "A")! && TraceCSV.detail($0) == "thaw 970ms" })
+        #expect(r.metrics.totalKills == 0)
+        // A 100 MB daily limit leaves A in RAM: nothing written, a plain resume.
+        let (_, limited) = try run(text.replacingOccurrences(of: "writeback=true", with: "writeback=true writeback-daily=100MB"))
+        #expect(limited.metrics[.flashWrittenKB] == 0 && limited.metrics[.swapIns] == 0)
+    }
+
+    @Test("an iOS device ignores the Android keys")
+    func iosUnchanged() throws {
+        let text = Self.pressure("zram-pct=5", big: "1200MB")
+        let (_, ios) = try run(text.replacingOccurrences(of: "os=android", with: "os=ios"))
+        let (_, plain) = try run(text.replacingOccurrences(of: "os=android", with: "").replacingOccurrences(of: "zram-pct=5", with: ""))
+        #expect(ios.metrics == plain.metrics)
+    }
+}
