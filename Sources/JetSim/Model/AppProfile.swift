@@ -8,6 +8,12 @@ import SimKernel
 public struct AppProfile: Sendable, Equatable {
     /// The largest footprint the model stores (per-app resident memory is an Int32 of KiB).
     public static let maxFootprintKB = Int64(Int32.max)
+    /// The highest edit rate an app is given, per minute of active use (one edit every
+    /// 60 ms, far past any person: *assumption*). Derived so no loss total saturates:
+    /// a device active for the whole longest run (36,500 days = 5.3e7 minutes) loses at
+    /// most 5.3e10 edits, and the largest fleet (10^8 devices) 5.3e18, under Int.max
+    /// (9.2e18). A drawn rate above it is clamped (`AppCatalog.draw`).
+    public static let maxEditsPerMinute: Double = 1_000
 
     /// Resident footprint while in front (active or inactive), reached during launch.
     public var activeKB: Int64

@@ -187,7 +187,7 @@ public struct Scenario: Sendable {
             case "save-interval":
                 p.saveInterval = try parseDuration(try need(), key: key, fail: fail)
                 if p.saveInterval <= .zero { throw fail("save-interval must be positive", key) }
-            case "edits-per-min": p.unsavedEditsPerMinute = try parseNumber(try need(), key: key, range: 0...1e6, fail: fail)
+            case "edits-per-min": p.unsavedEditsPerMinute = try parseNumber(try need(), key: key, range: 0...AppProfile.maxEditsPerMinute, fail: fail)
             case "bg-task":
                 p.bgTaskMedian = try parseDuration(try need(), key: key, fail: fail)
                 p.bgTaskProbability = 1

@@ -63,7 +63,7 @@ public struct AppCatalog: Sendable {
         p.save = strategies[s.sample(&g)]
         p.saveDuration = ms(a.saveMs)
         p.saveInterval = SimTime(seconds: a.saveIntervalS)
-        p.unsavedEditsPerMinute = max(0, a.unsavedEditsPerMin.sample(&g))
+        p.unsavedEditsPerMinute = min(AppProfile.maxEditsPerMinute, max(0, a.unsavedEditsPerMin.sample(&g)))
         p.preservesUIState = g.nextUnit() < a.preservesUIStateProbability
         p.peakKB = Int64((Double(p.activeKB) * max(1, a.peakShare.sample(&g))).rounded())
         return p

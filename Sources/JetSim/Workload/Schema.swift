@@ -328,7 +328,10 @@ public enum Schema {
     /// cannot run on any RAM allowed). Times are Int64 microseconds: every duration a
     /// key or a draw gives (a lognormal with sigma 20 reaches 1e69) saturates at
     /// `SimTime.horizon` (2^60 us, 1,000 longest runs), so adding a few stays in
-    /// range. Counters and sums saturate at Int.max (`Int.saturatingSum`). Rates are
+    /// range. Counters and sums saturate at Int.max (`Int.saturatingSum`); ranges keep
+    /// the loss totals below it (`AppProfile.maxEditsPerMinute`), and a total that
+    /// still reaches it (latency sums of launches drawn near the horizon, sums of
+    /// squares over 10^8 devices) is reported (`CellAccumulator.saturated`). Rates are
     /// bounded by `Workload.maxActionsPerDevice` (checked across keys, see
     /// `Workload.check`), which bounds every buffer a device reserves.
     /// Devices in a fleet: a run's device indices, shard strides and counters stay
@@ -541,7 +544,8 @@ public enum Schema {
                "weights of each save strategy: \(SaveStrategy.allCases.map(\.name).joined(separator: ", "))"),
         .distribution("save_ms", \.saveMs, unit: "ms", "how long a save takes; lost if the app is suspended or killed first"),
         .number("save_interval_s", \.saveIntervalS, 0.001...1e7, unit: "s", "period of `periodic` saves while in front"),
-        .distribution("unsaved_edits_per_min", \.unsavedEditsPerMin, unit: "per min", "unsaved work created per active minute: the unit of data loss"),
+        .distribution("unsaved_edits_per_min", \.unsavedEditsPerMin, unit: "per min", within: 0...AppProfile.maxEditsPerMinute,
+                      "unsaved work created per active minute: the unit of data loss; a draw above 1,000 is clamped there (so no loss total saturates)"),
         .number("preserves_ui_state_probability", \.preservesUIStateProbability, 0...1,
                 "probability that a cold relaunch restores the user's place (else a state loss after a system kill)"),
     ], template: archetypeTemplate)

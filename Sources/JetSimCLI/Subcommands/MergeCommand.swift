@@ -33,6 +33,7 @@ struct MergeCommand: ParsableCommand {
         let merged: (Workload, FleetResult, [String])
         do { merged = try ShardState.merge(parsed) } catch { throw BadInput(description: error.description) }
         let text = format == .csv ? Summary.csv(workload: merged.0, result: merged.1, overrides: merged.2) : Summary.table(workload: merged.0, result: merged.1)
+        warnSaturated(merged.1, merged.0)
         output.write(text)
         try output.commit()
     }

@@ -94,6 +94,7 @@ struct RunCommand: ParsableCommand {
                                    usageText: try sim.usage.map(readInput), fleetDevices: replayedDevices).text)
             try state.commit()
         }
+        warnSaturated(result, workload)
         summary.write(fmt == .csv ? Summary.csv(workload: workload, result: result, overrides: sim.overrides)
                                   : Summary.table(workload: workload, result: result))
         try summary.commit()

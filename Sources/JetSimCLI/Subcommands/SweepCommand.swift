@@ -120,6 +120,7 @@ struct SweepCommand: ParsableCommand {
             let plan = RunPlan(workload: w, cells: cells, threads: execution.threadCount)
             let stream = try sim.usage.map(sim.openUsage)
             let (result, _) = try sim.runFleet(plan, workload: &w, stream: stream, catalog: AppCatalog(w))
+            warnSaturated(result, w)
             output.write(Summary.csv(workload: w, result: result, overrides: fixed + p.sets))
             try output.commit()
             let s = started.duration(to: .now)
