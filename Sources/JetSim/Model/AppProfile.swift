@@ -58,6 +58,30 @@ public struct AppProfile: Sendable, Equatable {
     public var unsavedEditsPerMinute: Double
     /// Whether it restores the user's place after a cold launch.
     public var preservesUIState: Bool
+    /// Whether its background task's expiration handler ends the task (calls
+    /// `endBackgroundTask`): then the app is suspended when its allowance runs out;
+    /// if not, it is killed (Apple, `UIApplication.beginBackgroundTask(expirationHandler:)`:
+    /// "Use this handler to clean up and mark the end of the background task. Failure
+    /// to end the task explicitly will result in the termination of the app.").
+    /// Default false: a scenario app is killed unless it says `ends-task-on-expiry`.
+    public var endsTaskOnExpiry = false
+    /// Launch time from no process when its files are still in the page cache
+    /// (`LaunchKind.cached`; default half the default cold launch: *assumption*).
+    public var cachedLaunch: SimTime = .milliseconds(600)
+    /// System launches and wakes into the background, per day while installed, by
+    /// `SystemWakeKind` (location, voip push, silent push, background refresh).
+    public var locationWakesPerDay = 0.0, voipPushesPerDay = 0.0, silentPushesPerDay = 0.0, backgroundRefreshesPerDay = 0.0
+    /// All of them, per day.
+    @inlinable public var totalWakesPerDay: Double { locationWakesPerDay + voipPushesPerDay + silentPushesPerDay + backgroundRefreshesPerDay }
+    /// The rate of one kind, per day.
+    @inlinable public func wakesPerDay(_ k: SystemWakeKind) -> Double {
+        switch k {
+        case .location: locationWakesPerDay
+        case .voipPush: voipPushesPerDay
+        case .silentPush: silentPushesPerDay
+        case .backgroundRefresh: backgroundRefreshesPerDay
+        }
+    }
 
     public init(
         activeKB: Int64 = 200 * 1024, backgroundKB: Int64 = 100 * 1024, suspendedKB: Int64 = 60 * 1024,
@@ -198,6 +222,13 @@ public struct DeviceParameters: Sendable, Equatable {
     /// `growthTime` of use, in steps of `growthStep` (assumption: no published curve).
     public var growthTime: SimTime = .seconds(120)
     public var growthStep: SimTime = .seconds(30)
+    /// A cold launch less than this after the app was killed finds its files still in
+    /// the page cache (`LaunchKind.cached`); 0 turns it off. *Assumption*: 600 s, no
+    /// published figure (the page cache is reclaimed under the same pressure).
+    public var pageCacheWindow: SimTime = .seconds(600)
+    /// How long a system-launched or woken app runs in the background before it is
+    /// suspended (Apple: a silent push or a background fetch has up to 30 s).
+    public var systemWakeRun: SimTime = .seconds(30)
 
     public init(
         ramKB: Int64 = 4 * 1024 * 1024, osReserveKB: Int64? = nil,

@@ -20,6 +20,8 @@ public enum Counter: Int, CaseIterable, Sendable {
     case immediateDeliveries, savesCompleted, savesAbandoned
     case killsIdle, killsReaper, decompressedRelaunches, thawedRelaunches
     case freezes, flashWrittenKB, decompressedKB, compressorPeakKB, compressorKBSeconds
+    // Issue 14, lifecycle (kept in one block).
+    case bgExpiryEnded, cachedRelaunches, systemLaunches, systemWakes
 
     /// What one counter is.
     public struct Declaration: Sendable {
@@ -88,6 +90,10 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .decompressedKB: .init("decompressed_kb", "KiB decompressed on resumes")
         case .compressorPeakKB: .init("compressor_peak_kb", "each device's peak compressor pool (physical KiB), summed over devices")
         case .compressorKBSeconds: .init("compressor_kb_s", "compressor pool occupancy integrated over time, KiB x s (mean = this / (devices x duration))")
+        case .bgExpiryEnded: .init("bg_expiry_ended", "background tasks past their allowance whose expiration handler ended them (the app is suspended, not killed)")
+        case .systemLaunches: .init("system_launches", "apps the system launched into the background (location, voip push, silent push, background refresh)")
+        case .systemWakes: .init("system_wakes", "suspended apps the system woke into the background for the same reasons")
+        case .cachedRelaunches: .init("cached_relaunches", "cold relaunches within page_cache_window_s of a kill: files still cached, faster (Apple's warm launch; included in cold_relaunches)")
         }
     }
 
