@@ -234,4 +234,16 @@ struct RobustnessCLITests {
             #expect(r.stderr.contains("more than the engine can hold"), "\(r.stderr)")
         }
     }
+
+    @Test("hold --holds past its documented maximum (10^10) exits 2 before any work")
+    func holdHolds() throws {
+        for n in ["9223372036854775807", "10000000001"] {
+            let r = try CLI.run(["hold", "--pending", "10", "--holds", n])
+            #expect(r.status == 2, "\(n): \(r.stderr)")
+            #expect(r.stderr.contains("at most 10000000000"), "\(r.stderr)")
+        }
+        let ok = try CLI.run(["hold", "--pending", "10", "--holds", "1000", "--no-header"])
+        #expect(ok.status == 0)
+        #expect(ok.stdout.hasPrefix("10,1000,"))
+    }
 }

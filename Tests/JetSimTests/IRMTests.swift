@@ -93,7 +93,7 @@ struct IRMTests {
         for rec in r.records {
             if case .launch(let kind, _) = rec.detail {
                 launches[Int(rec.app)] += 1
-                if kind == .cold { cold[Int(rec.app)] += 1 }
+                if kind.createsProcess { cold[Int(rec.app)] += 1 }  // cold or cached: a miss
             }
         }
         // Che's approximation per app: miss_i = exp(-p_i T).

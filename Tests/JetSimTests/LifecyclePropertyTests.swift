@@ -25,6 +25,7 @@ struct LifecyclePropertyTests {
             if g.nextUnit() < 0.1 { p.exitsOnSuspend = true }
             if g.nextUnit() < 0.1 { p.enterBackgroundHandler = .seconds(6) }
             p.preservesUIState = g.nextUnit() < 0.5
+            p.endsTaskOnExpiry = g.nextUnit() < 0.5
             sc.appNames.append("A\(i)")
             sc.profiles.append(p)
         }
@@ -33,7 +34,7 @@ struct LifecyclePropertyTests {
         let kinds: [UserAction.Kind] = [.launch, .launch, .launch, .home, .home, .switcher, .switcherPick,
                                         .switcherRemove, .lock, .unlock, .unlock, .powerHold, .powerCancel,
                                         .call, .sms, .alert, .ignore, .answer, .notify, .notify,
-                                        .pressureWarning, .pressureCritical]
+                                        .pressureWarning, .pressureCritical, .systemWake, .systemWake]
         while sc.actions.count < 300 {
             t = t + SimTime(microseconds: Int64(g.nextIndex(20_000_000)))
             let kind = kinds[g.nextIndex(kinds.count)]
@@ -45,6 +46,7 @@ struct LifecyclePropertyTests {
                 action.value = Int32(g.nextIndex(3))
             }
             if kind == .pressureCritical { action.value = Int32(g.nextIndex(800)) }
+            if kind == .systemWake { action.eventKind = UInt8(g.nextIndex(SystemWakeKind.allCases.count)) }
             do { try ui.apply(action); sc.actions.append(action) } catch {}
         }
         sc.endTime = t + .minutes(10)
@@ -65,6 +67,8 @@ struct LifecyclePropertyTests {
         case .frozen: return s == .suspended
         case .terminated: return s.isResident
         case .deliver: return s.executesCode
+        case .systemLaunch: return s == .notRunning
+        case .systemWake: return s.isResident
         }
     }
 
@@ -75,6 +79,10 @@ struct LifecyclePropertyTests {
         var state = [AppState](repeating: .notRunning, count: sc.appNames.count)
         var resuming = [Bool](repeating: false, count: sc.appNames.count)
         var deliveredKinds = [Set<SystemEventKind>](repeating: [], count: sc.appNames.count)
+        // A system wake of a suspended app delivers its held events, coalesced, as a resume does.
+        // (at the wake's time: later deliveries to the running app are immediate).
+        var waking = [Bool](repeating: false, count: sc.appNames.count)
+        var wokeAt = [SimTime](repeating: .zero, count: sc.appNames.count)
         var lastTime = SimTime.zero
         for r in result.records {
             let a = Int(r.app)
@@ -82,14 +90,19 @@ struct LifecyclePropertyTests {
             lastTime = r.time
             #expect(Self.legal(r.event, from: state[a]), "seed \(seed): \(r.event.name) to \(sc.appNames[a]) in state \(state[a].name) at \(r.time)")
             if case .message(.willTerminate) = r.event { #expect(state[a] != .suspended) }
+            if case .deliver = r.event, r.time == wokeAt[a] {} else { waking[a] = false }
             switch r.event {
+            case .systemWake where state[a] == .suspended:
+                waking[a] = true
+                wokeAt[a] = r.time
+                deliveredKinds[a] = []
             case .message(.willEnterForeground):
                 resuming[a] = true
                 deliveredKinds[a] = []
             case .message(.didBecomeActive), .terminated:
                 resuming[a] = false
             case .deliver(let kind, let n):
-                if resuming[a] {
+                if resuming[a] || waking[a] {
                     // Coalesced: once per kind between willEnterForeground and didBecomeActive.
                     #expect(!deliveredKinds[a].contains(kind), "seed \(seed): \(kind.name) delivered twice in one resume")
                     deliveredKinds[a].insert(kind)
@@ -108,13 +121,20 @@ struct LifecyclePropertyTests {
         let sc = Self.randomScenario(seed: seed)
         let result = ScenarioRunner.run(sc)
         var raw = 0, deliveries = 0, immediate = 0
-        var resuming = Set<Int32>()
+        var resuming = Set<Int32>(), waking = Set<Int32>()
+        var wokeAt = [SimTime](repeating: .zero, count: sc.appNames.count)
+        var state = [AppState](repeating: .notRunning, count: sc.appNames.count)
         for r in result.records {
+            if case .deliver = r.event, r.time == wokeAt[Int(r.app)] {} else { waking.remove(r.app) }
+            defer { state[Int(r.app)] = r.state }
             switch r.event {
+            case .systemWake where state[Int(r.app)] == .suspended:
+                waking.insert(r.app)
+                wokeAt[Int(r.app)] = r.time
             case .message(.willEnterForeground): resuming.insert(r.app)
             case .message(.didBecomeActive), .terminated: resuming.remove(r.app)
             case .deliver(_, let n):
-                if resuming.contains(r.app) { raw += n; deliveries += 1 } else { immediate += 1 }
+                if resuming.contains(r.app) || waking.contains(r.app) { raw += n; deliveries += 1 } else { immediate += 1 }
             default: break
             }
         }

@@ -157,6 +157,23 @@ struct MetricTableTests {
         #expect(throws: InputError.self) { try ShardState.parse(v2.replacingOccurrences(of: "counters: ", with: "counters: 1"), source: "v2.state") }
     }
 
+    @Test("a state without a checksum says why: written by an older jetsim, cut short, or not a state file")
+    func missingChecksumSaysWhy() {
+        let text = Self.state([Self.accumulator(3)]).text
+        var lines = text.split(separator: "\n").map(String.init)
+        lines.removeLast()  // the checksum line: what a jetsim before checksums wrote
+        func message(_ t: String) -> String {
+            do { _ = try ShardState.parse(t, source: "old.state"); return "" } catch { return error.description }
+        }
+        let older = message(lines.joined(separator: "\n") + "\n")
+        #expect(older.hasPrefix("old.state:"))
+        #expect(older.contains("written by an older jetsim, before state files carried a checksum"))
+        #expect(older.contains("re-run the shard"))
+        let cut = message(lines.prefix(while: { $0 != "workload:" }).joined(separator: "\n"))
+        #expect(cut.contains("cut short") && cut.contains("re-run the shard"))
+        #expect(message("a,b,c\n1,2,3\n").contains("not a jetsim state file"))
+    }
+
     @Test("README's \"CSV columns\" explains every summary column and lists the per-device columns")
     func readme() throws {
         let text = try String(contentsOfFile: root + "/README.md", encoding: .utf8)

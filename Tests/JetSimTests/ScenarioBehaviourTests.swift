@@ -181,12 +181,27 @@ struct DataLossTests {
 struct LaunchLatencyTests {
     @Test("cold, warm and hot relaunches get their own latencies")
     func kinds() throws {
-        let (_, r) = try run("app X cold-launch=2s state-restore=500ms warm-launch=300ms hot-launch=80ms\n0s launch X\n5s home\n8s launch X\n10s home\n40s launch X\n50s switcher\n51s switcher-remove X\n52s home\n60s launch X\n2m end\n")
+        // The page cache off: the relaunch 9 s after the kill is cold, not cached.
+        let (_, r) = try run("device cache-window=0s compression=1\napp X cold-launch=2s state-restore=500ms warm-launch=300ms hot-launch=80ms\n0s launch X\n5s home\n8s launch X\n10s home\n40s launch X\n50s switcher\n51s switcher-remove X\n52s home\n60s launch X\n2m end\n")
         let m = r.metrics
         #expect(m[.launches] == 4 && m[.relaunches] == 3)
         #expect(m[.hotRelaunches] == 1 && m[.warmRelaunches] == 1 && m[.coldRelaunches] == 1)
         #expect(m[.relaunchLatencySumMicros] == 80_000 + 300_000 + 2_500_000)
+        #expect(m[.cachedRelaunches] == 0)
         #expect(r.latencies.count == 3)
+    }
+
+    @Test("a cold relaunch within the cache window is cached: cached-launch plus the state restore")
+    func cachedKind() throws {
+        let script = "app X cold-launch=2s cached-launch=700ms state-restore=500ms warm-launch=300ms hot-launch=80ms\n0s launch X\n5s home\n8s launch X\n10s home\n40s launch X\n50s switcher\n51s switcher-remove X\n52s home\n60s launch X\n2m end\n"
+        let (_, r) = try run(script)
+        let m = r.metrics
+        #expect(m[.coldRelaunches] == 1 && m[.cachedRelaunches] == 1)
+        #expect(m[.relaunchLatencySumMicros] == 80_000 + 300_000 + 700_000 + 500_000)
+        // Past the window (9 s after the kill, window 5 s) it is cold again.
+        let (_, late) = try run("device cache-window=5s compression=1\n" + script)
+        #expect(late.metrics[.cachedRelaunches] == 0)
+        #expect(late.metrics[.relaunchLatencySumMicros] == 80_000 + 300_000 + 2_500_000)
     }
 
     @Test("compressed suspended memory adds decompression time to a warm launch")

@@ -107,6 +107,44 @@ struct SchemaExtremesTests {
         #expect(h.total == 70_000)
     }
 
+    @Test("lost edits cannot saturate: the highest edit rate, the longest run and the largest fleet stay under Int.max")
+    func lossTotalsFit() throws {
+        let minutes = 36_500.0 * 1_440
+        let device = AppProfile.maxEditsPerMinute * minutes
+        #expect(device * Double(Schema.devicesRange.upperBound) < Double(Int.max))
+        // A rate above it is refused; a lognormal that draws far above it is clamped.
+        #expect(throws: InputError.self) {
+            try WorkloadDecoder.load(defaultWorkloadText, source: "x", overrides: ["catalog.archetypes.0.unsaved_edits_per_min=1e12"])
+        }
+        let w = try WorkloadDecoder.load(defaultWorkloadText, source: "x",
+                                         overrides: ["catalog.archetypes.0.unsaved_edits_per_min={lognormal: {median: 1000, sigma: 20}}"])
+        let catalog = AppCatalog(w)
+        var drawn = 0
+        for (i, p) in catalog.profiles.enumerated() where catalog.archetype[i] == 0 {
+            #expect(p.unsavedEditsPerMinute <= AppProfile.maxEditsPerMinute)
+            drawn += p.unsavedEditsPerMinute == AppProfile.maxEditsPerMinute ? 1 : 0
+        }
+        #expect(drawn > 0)  // half the draws of median 1000 are above it
+    }
+
+    @Test("a sum that saturates is named, so the CLI can say its figures are lower bounds")
+    func saturatedIsNamed() {
+        var a = CellAccumulator()
+        var m = DeviceMetrics()
+        m[.relaunchLatencySumMicros] = Int.max - 1
+        a.add(m, events: 1)
+        #expect(a.saturated.isEmpty)
+        m[.relaunchLatencySumMicros] = 5
+        a.add(m, events: 1)
+        #expect(a.saturated == ["relaunch_latency_sum_us"])
+        // Sums of squares too: 4e9 relaunches squared pass Int.max.
+        var b = CellAccumulator()
+        var r = DeviceMetrics()
+        r[.relaunches] = 4_000_000_000
+        b.add(r, events: 1)
+        #expect(b.saturated == ["sum_relaunches_sq"])
+    }
+
     /// Extremes refused by a check across keys, each for a reason the message gives.
     static let refusedOnPurpose: Set<String> = [
         "device_classes.0.os_reserve_mb=1048576",   // at or above the RAM: every launch would fail

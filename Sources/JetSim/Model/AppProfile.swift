@@ -8,6 +8,12 @@ import SimKernel
 public struct AppProfile: Sendable, Equatable {
     /// The largest footprint the model stores (per-app resident memory is an Int32 of KiB).
     public static let maxFootprintKB = Int64(Int32.max)
+    /// The highest edit rate an app is given, per minute of active use (one edit every
+    /// 60 ms, far past any person: *assumption*). Derived so no loss total saturates:
+    /// a device active for the whole longest run (36,500 days = 5.3e7 minutes) loses at
+    /// most 5.3e10 edits, and the largest fleet (10^8 devices) 5.3e18, under Int.max
+    /// (9.2e18). A drawn rate above it is clamped (`AppCatalog.draw`).
+    public static let maxEditsPerMinute: Double = 1_000
 
     /// Resident footprint while in front (active or inactive), reached during launch.
     public var activeKB: Int64
@@ -52,6 +58,30 @@ public struct AppProfile: Sendable, Equatable {
     public var unsavedEditsPerMinute: Double
     /// Whether it restores the user's place after a cold launch.
     public var preservesUIState: Bool
+    /// Whether its background task's expiration handler ends the task (calls
+    /// `endBackgroundTask`): then the app is suspended when its allowance runs out;
+    /// if not, it is killed (Apple, `UIApplication.beginBackgroundTask(expirationHandler:)`:
+    /// "Use this handler to clean up and mark the end of the background task. Failure
+    /// to end the task explicitly will result in the termination of the app.").
+    /// Default false: a scenario app is killed unless it says `ends-task-on-expiry`.
+    public var endsTaskOnExpiry = false
+    /// Launch time from no process when its files are still in the page cache
+    /// (`LaunchKind.cached`; default half the default cold launch: *assumption*).
+    public var cachedLaunch: SimTime = .milliseconds(600)
+    /// System launches and wakes into the background, per day while installed, by
+    /// `SystemWakeKind` (location, voip push, silent push, background refresh).
+    public var locationWakesPerDay = 0.0, voipPushesPerDay = 0.0, silentPushesPerDay = 0.0, backgroundRefreshesPerDay = 0.0
+    /// All of them, per day.
+    @inlinable public var totalWakesPerDay: Double { locationWakesPerDay + voipPushesPerDay + silentPushesPerDay + backgroundRefreshesPerDay }
+    /// The rate of one kind, per day.
+    @inlinable public func wakesPerDay(_ k: SystemWakeKind) -> Double {
+        switch k {
+        case .location: locationWakesPerDay
+        case .voipPush: voipPushesPerDay
+        case .silentPush: silentPushesPerDay
+        case .backgroundRefresh: backgroundRefreshesPerDay
+        }
+    }
 
     public init(
         activeKB: Int64 = 200 * 1024, backgroundKB: Int64 = 100 * 1024, suspendedKB: Int64 = 60 * 1024,
@@ -233,6 +263,13 @@ public struct DeviceParameters: Sendable, Equatable {
     public var growthStep: SimTime = .seconds(30)
     /// Android's lmkd, zram and ActivityManager (`os: android`; Device+Android.swift).
     public var android = AndroidParameters()
+    /// A cold launch less than this after the app was killed finds its files still in
+    /// the page cache (`LaunchKind.cached`); 0 turns it off. *Assumption*: 600 s, no
+    /// published figure (the page cache is reclaimed under the same pressure).
+    public var pageCacheWindow: SimTime = .seconds(600)
+    /// How long a system-launched or woken app runs in the background before it is
+    /// suspended (Apple: a silent push or a background fetch has up to 30 s).
+    public var systemWakeRun: SimTime = .seconds(30)
 
     public init(
         ramKB: Int64 = 4 * 1024 * 1024, osReserveKB: Int64? = nil,

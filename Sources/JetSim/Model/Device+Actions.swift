@@ -75,9 +75,58 @@ extension Device {
             sendMemoryWarnings(now)
         case .pressureCritical:
             pressureSpike(demandKB: Int64(action.value) * 1_024, now)
+        case .systemWake:
+            systemWake(action.app, SystemWakeKind(rawValue: action.eventKind) ?? .silentPush, &s)
         case .end:
             break
         }
+    }
+
+    /// The system launches `app` into the background or wakes it there (seed 000: "it
+    /// is launched by the system if the app processes events in background or monitors
+    /// a significant location change"). Not running: the process is created at its
+    /// background footprint (room is made as for a launch; without room it is not
+    /// launched), didFinishLaunching, and it runs `systemWakeRun` under a background
+    /// assertion (band 30), then is suspended; it can be killed like any background
+    /// app. Suspended: woken the same way, its held events delivered. Running: the
+    /// event reaches it at once. The user's launch counters do not change.
+    mutating func systemWake(_ app: Int32, _ kind: SystemWakeKind, _ s: inout Scheduler<DeviceEvent>) {
+        let now = s.now
+        let a = Int(app)
+        let p = pi(app)
+        let prior = apps[a].state
+        guard prior == .notRunning || prior == .suspended else {
+            trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: prior)
+            return
+        }
+        removeCandidate(app)
+        let need = max(0, profiles[p].backgroundKB - apps[a].residentKB)
+        makeRoom(needKB: need, launching: app, now)
+        if availableKB < need {
+            // No room even after the kill loop: the system does not launch it.
+            if prior == .suspended { refreshCandidate(app, now) }
+            return
+        }
+        if prior == .notRunning {
+            metrics[.systemLaunches] += 1
+            trace.record(time: now, app: app, event: .systemLaunch(kind), detail: .none, state: .notRunning)
+        } else {
+            metrics[.systemWakes] += 1
+            suspendedCount -= 1
+            leaveCompressor(app, now)
+            unfreeze(app)
+            trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: .background)
+        }
+        apps[a].state = .background
+        running.append(app)
+        setResident(app, apps[a].residentKB + need)
+        if prior == .notRunning { send(.didFinishLaunching, to: app, now) } else { deliverHeld(app, now) }
+        cancelTimers(app, family: 0)
+        apps[a].set(AppRuntime.bgTask)
+        apps[a].suspendNotBefore = now + params.systemWakeRun
+        scheduleTimer(.bgTaskDone, app, at: now + params.systemWakeRun, &s)
+        refreshCandidate(app, now)
+        memoryFell(now)
     }
 
     /// The app in front leaves it: willResignActive (if active), didEnterBackground.

@@ -64,6 +64,17 @@ extension Device {
             nextUse: apps[a].nextUse, leftFront: leftFront, band: apps[a].band)
     }
 
+    /// Whether a launch of a not-running app finds its files still in the page cache:
+    /// it was killed (not by a power-off, which empties the cache) less than
+    /// `pageCacheWindow` ago. The kill time is kept in `stateTime`, unused while not
+    /// running (`terminate`).
+    func filesCached(_ app: Int32, _ now: SimTime) -> Bool {
+        let a = Int(app)
+        let k = apps[a].lastKill
+        return params.pageCacheWindow > .zero && k != AppRuntime.noKill && k != KillReason.powerOff.rawValue
+            && now - apps[a].stateTime < params.pageCacheWindow
+    }
+
     @inline(__always) func coldLatency(_ p: Int) -> SimTime { profiles[p].coldLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero) }
 
     /// A thaw: the resume, plus its pages back from flash.
@@ -123,8 +134,10 @@ extension Device {
             handler += profiles[p].saveDuration
         }
         if handler > params.enterBackgroundLimit {
+            apps[a].freezerMarks |= AppRuntime.watchdogCommitted
             scheduleTimer(.watchdogKill, app, at: now + params.enterBackgroundLimit, &s)
         } else if profiles[p].exitsOnSuspend {
+            apps[a].freezerMarks |= AppRuntime.exitCommitted
             scheduleTimer(.exitOnSuspend, app, at: now + handler, &s)
         } else {
             let trip = UInt64(apps[a].backgroundEntries)
@@ -200,11 +213,24 @@ extension Device {
     mutating func launch(_ app: Int32, actionIndex: Int, _ s: inout Scheduler<DeviceEvent>) {
         let now = s.now
         let a = Int(app)
+        // A committed termination is not cancelled by the tap: it happens now, and the
+        // launch finds no process (seeds 002, 003: an exits-on-suspend app "is
+        // terminated" on its way to the background; seed 000: a didEnterBackground that
+        // does not return in time is "terminated and purged from memory"). Its timer
+        // goes stale with the process (`terminate`).
+        if apps[a].freezerMarks & AppRuntime.exitCommitted != 0 {
+            send(.willTerminate, to: app, now)
+            saveOnTerminate(app)
+            terminate(app, .exitsOnSuspend, now)
+        } else if apps[a].freezerMarks & AppRuntime.watchdogCommitted != 0 {
+            terminate(app, .watchdog, now)
+        }
         let p = pi(app)
         let prior = apps[a].state
         let wasFrozen = apps[a].has(AppRuntime.frozen)
         let wasCompressed = apps[a].has(AppRuntime.compressed)
-        let kind: LaunchKind = prior == .notRunning ? .cold : prior == .suspended ? (wasFrozen ? .thaw : .warm) : .hot
+        let kind: LaunchKind = prior == .notRunning ? (filesCached(app, now) ? .cached : .cold)
+            : prior == .suspended ? (wasFrozen ? .thaw : .warm) : .hot
         let isRelaunch = apps[a].launches > 0
         metrics[.launches] += 1
         apps[a].launches &+= 1
@@ -238,7 +264,7 @@ extension Device {
         }
         front = app
         var swapIn = SimTime.zero
-        if kind == .cold {
+        if kind.createsProcess {
             apps[a].state = .inactive
             running.append(app)
             setResident(app, max(reach, apps[a].residentKB))
@@ -269,6 +295,7 @@ extension Device {
         var latency: SimTime
         switch kind {
         case .cold: latency = coldLatency(p)
+        case .cached: latency = profiles[p].cachedLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero)
         case .warm: latency = wasCompressed || !params.xnuBands ? warmLatency(p) : profiles[p].warmLaunch
         case .thaw: latency = thawLatency(p)
         case .hot: latency = profiles[p].hotLaunch
@@ -288,8 +315,9 @@ extension Device {
         if isRelaunch {
             metrics[.relaunches] += 1
             switch kind {
-            case .cold:
+            case .cold, .cached:
                 metrics[.coldRelaunches] += 1
+                if kind == .cached { metrics[.cachedRelaunches] += 1 }
                 if let reason = KillReason(rawValue: apps[a].lastKill), reason.losesUserPlace, !profiles[p].preservesUIState {
                     metrics[.stateLossEvents] += 1
                 }
@@ -354,6 +382,7 @@ extension Device {
         apps[a].nextUse = nextUse
         apps[a].lastUsed = lastUsed
         apps[a].lastKill = reason.rawValue
+        apps[a].stateTime = now  // when it was killed (`filesCached`)
         apps[a].flags = dockFlag
         // Timer generations outlive the process, or a timer of the dead one could
         // match a timer of the next one: carry them over, then make every pending

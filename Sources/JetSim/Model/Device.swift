@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SimKernel
 
 /// One app's state on one device. A plain struct in a contiguous array, indexed by
@@ -31,7 +36,8 @@ public struct AppRuntime: Sendable, Equatable {
     @usableFromInline var freezerMarks: UInt8 = 0
     /// When the current state's clock started: when it became active (unsaved work
     /// accrues while active), or, in the background, the time before which it is not
-    /// suspended (didEnterBackground + the grace). One field: the two never overlap.
+    /// suspended (didEnterBackground + the grace); while not running, when it was
+    /// killed (`Device.filesCached`). One field: the three never overlap.
     @usableFromInline var stateTime: SimTime = .zero
     /// Active time whose edits are not saved yet, in microseconds.
     public var unsavedMicros: Int64 = 0
@@ -51,6 +57,11 @@ public struct AppRuntime: Sendable, Equatable {
     /// Freezer marks: thawed, its state still on flash (a refreeze writes only what
     /// it dirtied); demoted from the frozen band to the idle band.
     @usableFromInline static let hasFlashCopy: UInt8 = 1, demoted: UInt8 = 2
+    /// A termination is committed (issue 14): an exits-on-suspend exit after its
+    /// didEnterBackground, or the watchdog for a didEnterBackground that overran. The
+    /// user tapping the app again does not cancel it (`Device.launch`).
+    /// In `freezerMarks` (the flags byte is full); a termination resets the record.
+    @usableFromInline static let exitCommitted: UInt8 = 4, watchdogCommitted: UInt8 = 8
     public var isFrozen: Bool { has(Self.frozen) }
 
     @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
@@ -280,6 +291,15 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var sustainedDue: SimTime = .never
     /// Android's state (`os: android`; Device+Android.swift).
     var android = AndroidState()
+    /// System launches and wakes (issue 14): one Poisson stream per device at the sum
+    /// of its apps' rates, each arrival given to an app in proportion to its rate.
+    /// Cumulative rates per installed app (per day), reused across devices.
+    var wakeCumulative = ContiguousArray<Double>()
+    /// The next arrival (`.never`: none), its app and kind, and how many came before.
+    var nextWake = SimTime.never
+    var nextWakeApp: Int32 = -1
+    var nextWakeKind = SystemWakeKind.silentPush
+    var wakeCount: UInt64 = 0
 
     public init(trace: Trace) { self.trace = trace }
 
@@ -287,6 +307,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     static var drawBackgroundTask: UInt64 { 1 }
     static var drawModeActivity: UInt64 { 2 }
     static var drawLaunchJitter: UInt64 { 3 }
+    static var drawSystemWake: UInt64 { 4 }
 
     /// Prepares the device for a run, reusing every buffer: `installed` apps (indices
     /// into `profiles`), parameters, the timeline, and the policy's context.
@@ -322,20 +343,63 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         pressureLevel = 0; overSoftLimitCount = 0
         warningRestUntil = .zero; sustainedDue = .never
         android.reset(appCount: params.android.enabled ? n : 0)
+        wakeCumulative.removeAll(keepingCapacity: true)
+        var total = 0.0
+        for a in 0..<n {
+            total += profiles[Int(installed[a])].totalWakesPerDay
+            wakeCumulative.append(total)
+        }
+        wakeCount = 0
+        drawNextWake(after: .zero)
     }
 
-    /// The next user action's time: the engine interleaves the timeline with the
-    /// device's timers (see `EventHandler.nextInputTime`).
+    /// The next input's time: the next user action, or the next system launch or wake
+    /// if earlier (at the same time the user goes first). The engine interleaves the
+    /// inputs with the device's timers (see `EventHandler.nextInputTime`).
     public var nextInputTime: SimTime? {
-        nextAction < timeline.actions.count ? timeline.actions[nextAction].time : nil
+        let user = nextAction < timeline.actions.count ? timeline.actions[nextAction].time : nil
+        if let user, user <= nextWake { return user }
+        return nextWake < .never ? nextWake : user
     }
 
-    /// Performs the next user action.
+    /// Performs the next user action, or the next system launch or wake.
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
-        let i = nextAction
-        nextAction += 1
-        perform(timeline.actions[i], index: i, &s)
+        if nextAction < timeline.actions.count && timeline.actions[nextAction].time <= nextWake {
+            let i = nextAction
+            nextAction += 1
+            perform(timeline.actions[i], index: i, &s)
+        } else {
+            let (app, kind) = (nextWakeApp, nextWakeKind)
+            wakeCount &+= 1
+            drawNextWake(after: nextWake)
+            if !poweredOff { systemWake(app, kind, &s) }
+        }
         if checksInvariants { checkMemoryInvariant() }
+    }
+
+    /// Draws the next system arrival after `t`: the gap, exponential at the device's
+    /// total rate; the app, in proportion to its rate (binary search of the cumulative
+    /// rates); the kind, in proportion to the app's rates. Keyed by the arrival's
+    /// number, so every policy and RAM size sees the same arrivals.
+    mutating func drawNextWake(after t: SimTime) {
+        guard let total = wakeCumulative.last, total > 0 else { nextWake = .never; return }
+        var g = Xoshiro256StarStar(seed: drawKey, wakeCount, Self.drawSystemWake)
+        nextWake = t + SimTime(seconds: -log(g.nextOpenUnit()) / total * 86_400)
+        let x = g.nextUnit() * total
+        var lo = 0, hi = wakeCumulative.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if wakeCumulative[mid] > x { hi = mid } else { lo = mid + 1 }
+        }
+        nextWakeApp = Int32(lo)
+        let p = pi(Int32(lo))
+        var y = g.nextUnit() * profiles[p].totalWakesPerDay
+        nextWakeKind = .backgroundRefresh
+        for k in SystemWakeKind.allCases {
+            let r = profiles[p].wakesPerDay(k)
+            if r > 0 && y < r { nextWakeKind = k; break }
+            y -= r
+        }
     }
 
     /// The index of an app's profile in `profiles`. The model reads profile fields in
@@ -354,9 +418,18 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
             apps[Int(e.app)].clear(AppRuntime.bgTask)
             backgroundWorkChanged(e.app, s.now)
         case .bgTaskExpired:
+            // The allowance ran out with work unfinished: the system calls the
+            // expiration handler. An app that ends its task there is suspended (if
+            // nothing else keeps it running); one that does not is killed (Apple,
+            // UIApplication.beginBackgroundTask(expirationHandler:)).
             apps[Int(e.app)].clear(AppRuntime.bgTask)
             send(.expirationHandler, to: e.app, s.now)
-            terminate(e.app, .bgTaskExpired, s.now)
+            if profiles[pi(e.app)].endsTaskOnExpiry {
+                metrics[.bgExpiryEnded] += 1
+                backgroundWorkChanged(e.app, s.now)
+            } else {
+                terminate(e.app, .bgTaskExpired, s.now)
+            }
         case .modeEnded:
             apps[Int(e.app)].clear(AppRuntime.modeActive)
             backgroundWorkChanged(e.app, s.now)
@@ -428,6 +501,7 @@ extension Device {
         running.reserveCapacity(64)
         idleOrder.reset(appCount: n)
         dock.reserveCapacity(64)
+        wakeCumulative.reserveCapacity(n)
         broadcastHistory.reserveCapacity(SystemEventKind.count * max(64, actions / 8))
         queue.reserveCapacity(events)
     }

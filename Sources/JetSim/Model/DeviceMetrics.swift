@@ -26,6 +26,8 @@ public enum Counter: Int, CaseIterable, Sendable {
     case swapIns, swapInLatencySumMicros
     case killsPsiPartial, killsPsiComplete, killsThrashing, killsLowSwap, killsMinfree, killsCachedCap
     case androidColdLaunches, androidWarmLaunches, androidHotLaunches, coldOverVitals, warmOverVitals, hotOverVitals
+    // Issue 14, lifecycle (kept in one block).
+    case bgExpiryEnded, cachedRelaunches, systemLaunches, systemWakes
 
     /// What one counter is.
     public struct Declaration: Sendable {
@@ -115,6 +117,10 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .coldOverVitals: .init("cold_over_vitals", "Android: cold launches at or over the Vitals threshold (5 s)")
         case .warmOverVitals: .init("warm_over_vitals", "Android: warm launches at or over the Vitals threshold (2 s)")
         case .hotOverVitals: .init("hot_over_vitals", "Android: hot launches at or over the Vitals threshold (1.5 s)")
+        case .bgExpiryEnded: .init("bg_expiry_ended", "background tasks past their allowance whose expiration handler ended them (the app is suspended, not killed)")
+        case .systemLaunches: .init("system_launches", "apps the system launched into the background (location, voip push, silent push, background refresh)")
+        case .systemWakes: .init("system_wakes", "suspended apps the system woke into the background for the same reasons")
+        case .cachedRelaunches: .init("cached_relaunches", "cold relaunches within page_cache_window_s of a kill: files still cached, faster (Apple's warm launch; included in cold_relaunches)")
         }
     }
 

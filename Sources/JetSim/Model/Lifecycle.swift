@@ -197,7 +197,37 @@ public enum SystemEventKind: UInt8, Sendable, CaseIterable {
     }
 }
 
-/// How a launch found the app (WWDC19 session 423's terms).
+/// Why the system launches an app into the background, or wakes it there (issue 14;
+/// seed 000: "launched by the system if the app processes events in background or
+/// monitors a significant location change"). iOS 15's prewarming is not modelled.
+public enum SystemWakeKind: UInt8, Sendable, CaseIterable {
+    /// A significant location change (Core Location's significant-change service).
+    case location
+    /// A PushKit VoIP push (apps with the voip mode only).
+    case voipPush
+    /// A silent (content-available) remote notification.
+    case silentPush
+    /// Background app refresh (BGAppRefreshTask).
+    case backgroundRefresh
+
+    public var name: String {
+        switch self {
+        case .location: "location"
+        case .voipPush: "voip-push"
+        case .silentPush: "silent-push"
+        case .backgroundRefresh: "background-refresh"
+        }
+    }
+
+    public init?(name: String) {
+        guard let k = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = k
+    }
+}
+
+/// How a launch found the app. jetsim's names, and Apple's and Android's terms for
+/// each, are in README ("Launch kinds"): Apple calls jetsim's `cached` a warm launch
+/// and its `warm`, `hot` and `thaw` resumes.
 public enum LaunchKind: UInt8, Sendable, CaseIterable {
     /// No process: created from scratch (didFinishLaunching).
     case cold
@@ -207,6 +237,11 @@ public enum LaunchKind: UInt8, Sendable, CaseIterable {
     case hot
     /// Frozen: a resume whose pages come back from flash (XNU freezer, doc/vm/freezer.md).
     case thaw
+    /// No process, but killed less than `page_cache_window_s` ago: created from
+    /// scratch with its files still in the page cache, faster than cold (Apple's
+    /// "warm launch", WWDC16 session 406: "launched and quit previously, and it's still
+    /// sitting in the disk cache in the kernel").
+    case cached
 
     public var name: String {
         switch self {
@@ -214,6 +249,10 @@ public enum LaunchKind: UInt8, Sendable, CaseIterable {
         case .warm: "warm"
         case .hot: "hot"
         case .thaw: "thaw"
+        case .cached: "cached"
         }
     }
+
+    /// Whether the launch creates the process (didFinishLaunching).
+    @inlinable public var createsProcess: Bool { self == .cold || self == .cached }
 }

@@ -12,6 +12,10 @@ public enum TraceEvent: Sendable, Equatable {
     /// Held system events of one kind were delivered, `count` raw events coalesced
     /// into one (1 for an app that was running).
     case deliver(SystemEventKind, count: Int)
+    /// The system launched the app into the background (then didFinishLaunching), or
+    /// woke it there, for a location change, a push or a refresh (the detail).
+    case systemLaunch(SystemWakeKind)
+    case systemWake(SystemWakeKind)
 
     /// The `event` column.
     public var name: String {
@@ -21,6 +25,8 @@ public enum TraceEvent: Sendable, Equatable {
         case .frozen: "frozen"
         case .terminated: "terminated"
         case .deliver: "deliver"
+        case .systemLaunch: "system-launch"
+        case .systemWake: "system-wake"
         }
     }
 }
@@ -86,7 +92,10 @@ public enum TraceCSV {
     public static func detail(_ record: TraceRecord, valueName: (Int32) -> String? = { _ in nil }) -> String {
         switch record.detail {
         case .none:
-            return ""
+            switch record.event {
+            case .systemLaunch(let k), .systemWake(let k): return k.name
+            default: return ""
+            }
         case .launch(let kind, let latency):
             return "\(kind.name) \(formatMillis(latency))ms"
         case .reason(let r):

@@ -60,6 +60,15 @@ public struct CellAccumulator: Sendable, Equatable {
     /// Names of `counters`, for the state file.
     public static let counterNames = ["devices", "events"] + Counter.names + squareNames
 
+    /// The state names of the sums that reached Int.max (or Int.min): saturated, so
+    /// they and every figure derived from them are lower bounds, not results. Sums
+    /// saturate instead of trapping and then stay there (every term is non-negative),
+    /// so a device that saturated leaves its cell's sum saturated too. Ranges keep
+    /// the loss totals below it; the CLI warns for what is left (issue 11).
+    public var saturated: [String] {
+        zip(Self.counterNames, counters).filter { $0.1 == .max || $0.1 == .min }.map(\.0)
+    }
+
     /// Adds one device's results.
     public mutating func add(_ m: DeviceMetrics, events e: Int) {
         devices += 1

@@ -176,7 +176,14 @@ public struct ShardState: Sendable {
         // (with LF line ends, whatever the file uses).
         while let l = lines.last, l.isEmpty { lines.removeLast() }
         guard let last = lines.last, last.hasPrefix("checksum:") else {
-            throw InputError(source: source, line: lines.count, "no 'checksum:' line at the end: the file is cut short, or was written by an older jetsim (run the shard again)")
+            // Which: a state before checksums ended with its workload, indented; one cut
+            // short ends before `workload:`; anything else is not a state file.
+            let head = lines.first { !$0.isEmpty && !$0.hasPrefix("#") } ?? ""
+            let why = !head.hasPrefix("jetsim-state:") ? "this is not a jetsim state file (it does not start with 'jetsim-state:' and has no 'checksum:' line at the end)"
+                : lines.contains("workload:") && (lines.last ?? "").hasPrefix("  ")
+                ? "this state file was written by an older jetsim, before state files carried a checksum (no 'checksum:' line at the end); re-run the shard with this jetsim"
+                : "this state file is cut short: it ends before its 'workload:' and 'checksum:' lines; re-run the shard"
+            throw InputError(source: source, line: lines.count, why)
         }
         lines.removeLast()
         let body = lines.map { $0 + "\n" }.joined()

@@ -19,6 +19,8 @@ public struct DeviceInputs {
     /// Apps drawn for the current device: those with `seen[a] == epoch`.
     var seen = ContiguousArray<UInt32>()
     var epoch: UInt32 = 0
+    /// The fallback for steep popularity, built the first time a device needs it.
+    var tree: PopularityTree?
 
     public init(plan: RunPlan, catalog: AppCatalog) {
         self.plan = plan
@@ -95,11 +97,12 @@ public struct DeviceInputs {
             epoch = 1
         }
         if k * 2 <= m {
-            // Rejection: a draw that repeats an app is drawn again. With steep
-            // popularity (zipf exponent 5) the apps not yet drawn may hold almost no
-            // weight and this would loop for ever, so the draws are bounded; past the
-            // bound the device draws afresh by the dense method (exact, O(m log m)).
-            // The default workloads never reach it (golden tests).
+            // Rejection: a draw that repeats an app is drawn again, O(1) a draw while
+            // the apps not yet drawn hold most of the weight. With steep popularity
+            // (zipf exponent 5) they may hold almost none and this would loop for
+            // ever, so the draws are bounded; past the bound the device goes on from
+            // the apps it has by the sum tree (exact, O(log m) a draw, no loop that
+            // waits on chance). The default workloads never reach it (golden tests).
             var budget = Self.rejectionBudget(k)
             while installed.count < k && budget > 0 {
                 budget -= 1
@@ -109,8 +112,8 @@ public struct DeviceInputs {
                     installed.append(Int32(a))
                 }
             }
-            if installed.count == k { return }
-            installed.removeAll(keepingCapacity: true)
+            if installed.count < k { drawRestByTree(k, &g) }
+            return
         }
         do {
             // Dense: Efraimidis-Spirakis keys u^(1/w), largest first, compared as
@@ -125,6 +128,24 @@ public struct DeviceInputs {
             keyed.sort { $0.0 > $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
             for i in 0..<k { installed.append(keyed[i].1) }
         }
+    }
+
+    /// Draws the remaining installed apps (up to `k`) in proportion to popularity
+    /// among those not drawn yet: the same law as rejection, continued exactly (a
+    /// draw without replacement goes on from any prefix). The tree is put back as it
+    /// was afterwards, node for node.
+    mutating func drawRestByTree(_ k: Int, _ g: inout Xoshiro256StarStar) {
+        let w = plan.workload
+        if tree == nil { tree = PopularityTree(apps: catalog.profiles.count, exponent: w.catalog.popularityZipfExponent) }
+        let e = epoch
+        for a in installed { tree!.update(Int(a), seen, e) }
+        while installed.count < k {
+            guard let a = tree!.sample(g.nextUnit(), seen, e) else { break }
+            seen[a] = e
+            installed.append(Int32(a))
+            tree!.update(a, seen, e)
+        }
+        for a in installed { tree!.update(Int(a), seen, nil) }
     }
 
     /// Draws the rejection method may make for `k` apps before giving up on it.

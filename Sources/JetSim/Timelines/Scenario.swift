@@ -56,8 +56,10 @@ public struct Scenario: Sendable {
         ("mode=audio|location|voip[:DUR]", "background mode; its activity lasts DUR after entering the background (default none; DUR 5m)"),
         ("mode-time=DUR", "how long the mode's activity lasts (default 5m)"),
         ("exits-on-suspend", "UIApplicationExitsOnSuspend: terminated on every trip to the background"),
+        ("ends-task-on-expiry", "its expiration handler ends the background task: suspended, not killed, when the allowance runs out (default: killed)"),
         ("bg-handler=DUR", "how long didEnterBackground runs, before any save (default 50ms)"),
         ("cold-launch=DUR", "launch time from no process (default 1.2s)"),
+        ("cached-launch=DUR", "launch time from no process within the device's cache-window of a kill, files still cached (default half of cold-launch)"),
         ("state-restore=DUR", "extra cold-launch time to restore saved UI state (default 300ms)"),
         ("warm-launch=DUR", "resume time from suspended (default 250ms)"),
         ("hot-launch=DUR", "resume time from the background (default 100ms)"),
@@ -164,6 +166,7 @@ public struct Scenario: Sendable {
         var background: Int64? = nil
         var suspended: Int64? = nil
         var modeTime: SimTime? = nil
+        var cached: SimTime? = nil
         for w in words {
             let parts = w.split(separator: "=", maxSplits: 1).map(String.init)
             let key = parts[0]
@@ -187,7 +190,7 @@ public struct Scenario: Sendable {
             case "save-interval":
                 p.saveInterval = try parseDuration(try need(), key: key, fail: fail)
                 if p.saveInterval <= .zero { throw fail("save-interval must be positive", key) }
-            case "edits-per-min": p.unsavedEditsPerMinute = try parseNumber(try need(), key: key, range: 0...1e6, fail: fail)
+            case "edits-per-min": p.unsavedEditsPerMinute = try parseNumber(try need(), key: key, range: 0...AppProfile.maxEditsPerMinute, fail: fail)
             case "bg-task":
                 p.bgTaskMedian = try parseDuration(try need(), key: key, fail: fail)
                 p.bgTaskProbability = 1
@@ -204,8 +207,12 @@ public struct Scenario: Sendable {
             case "exits-on-suspend":
                 if value != nil { throw fail("exits-on-suspend takes no value", key) }
                 p.exitsOnSuspend = true
+            case "ends-task-on-expiry":
+                if value != nil { throw fail("ends-task-on-expiry takes no value", key) }
+                p.endsTaskOnExpiry = true
             case "bg-handler": p.enterBackgroundHandler = try parseDuration(try need(), key: key, fail: fail)
             case "cold-launch": p.coldLaunch = try parseDuration(try need(), key: key, fail: fail)
+            case "cached-launch": cached = try parseDuration(try need(), key: key, fail: fail)
             case "state-restore": p.stateRestore = try parseDuration(try need(), key: key, fail: fail)
             case "warm-launch": p.warmLaunch = try parseDuration(try need(), key: key, fail: fail)
             case "hot-launch": p.hotLaunch = try parseDuration(try need(), key: key, fail: fail)
@@ -223,6 +230,7 @@ public struct Scenario: Sendable {
             throw fail("footprints must not grow on the way to the background: footprint >= background-footprint >= suspended-footprint", "footprint")
         }
         if p.mode != .none { p.modeActivityMedian = modeTime ?? .minutes(5) }
+        p.cachedLaunch = cached ?? SimTime(microseconds: p.coldLaunch.microseconds / 2)
         return p
     }
 
@@ -327,6 +335,15 @@ public struct Scenario: Sendable {
                 }
             }
             return UserAction(time: time, kind: .notify, app: app, eventKind: kind, value: value)
+        case "wake":
+            let app = try appArg(1)
+            guard w.count >= 3, let kind = SystemWakeKind(name: w[2]) else {
+                throw fail("expected 'wake APP KIND' with KIND one of \(SystemWakeKind.allCases.map(\.name).joined(separator: ", "))", verb)
+            }
+            try noMore(3)
+            var action = UserAction(time: time, kind: .systemWake, app: app)
+            action.eventKind = kind.rawValue
+            return action
         case "pressure":
             guard w.count >= 2 else { throw fail("expected 'pressure warning' or 'pressure critical [SIZE]'", verb) }
             switch w[1] {
@@ -345,7 +362,7 @@ public struct Scenario: Sendable {
                 throw fail("'\(w[1])' is not a pressure level: expected warning or critical", verb)
             }
         default:
-            throw fail("unknown action '\(verb)'; expected one of: launch, home, switcher, switcher-pick, switcher-remove, lock, unlock, power-hold, power-cancel, power-off, call, sms, alert, ignore, answer, notify, pressure, end", verb)
+            throw fail("unknown action '\(verb)'; expected one of: launch, home, switcher, switcher-pick, switcher-remove, lock, unlock, power-hold, power-cancel, power-off, call, sms, alert, ignore, answer, notify, wake, pressure, end", verb)
         }
     }
 }

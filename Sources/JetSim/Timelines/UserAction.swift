@@ -11,6 +11,9 @@ public struct UserAction: Sendable, Equatable {
         case lock, unlock, powerHold, powerCancel, powerOff
         case call, sms, alert, ignore, answer
         case notify, pressureWarning, pressureCritical, end
+        /// A scenario's system launch or wake (`wake APP KIND`; `eventKind` is the
+        /// `SystemWakeKind`): not a user action, but scripted like one.
+        case systemWake
 
         /// The scenario-file keyword.
         public var keyword: String {
@@ -34,12 +37,13 @@ public struct UserAction: Sendable, Equatable {
             case .pressureWarning: "pressure warning"
             case .pressureCritical: "pressure critical"
             case .end: "end"
+            case .systemWake: "wake"
             }
         }
 
         /// Whether the action names an app.
         public var takesApp: Bool {
-            self == .launch || self == .switcherPick || self == .switcherRemove || self == .notify
+            self == .launch || self == .switcherPick || self == .switcherRemove || self == .notify || self == .systemWake
         }
 
         /// Whether the action brings an app to the front (a use, for the oracle).
@@ -150,7 +154,7 @@ public struct UIState: Sendable, Equatable {
             interruption = .none
             front = UserAction.noApp
             locked = false
-        case .notify, .pressureWarning, .pressureCritical, .end:
+        case .notify, .pressureWarning, .pressureCritical, .end, .systemWake:
             break
         }
     }

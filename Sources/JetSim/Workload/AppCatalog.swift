@@ -12,6 +12,7 @@ public struct AppCatalog: Sendable {
     public var popularity: AliasTable
 
     static let catalogStream: UInt64 = 0xCA7A_10C0
+    static let expiryStream: UInt64 = 0xE591_0E17
 
     public init(_ w: Workload) {
         let n = w.catalog.apps
@@ -25,6 +26,9 @@ public struct AppCatalog: Sendable {
             let k = choice.sample(&g)
             let a = archetypes[k]
             profiles.append(Self.draw(a, &g))
+            // Its own stream, so the draws above are those of catalogs before this key.
+            var e = Xoshiro256StarStar(seed: w.seed, Self.expiryStream, UInt64(i))
+            profiles[profiles.count - 1].endsTaskOnExpiry = e.nextUnit() < a.bgTaskEndsOnExpiryProbability
             archetype.append(Int32(k))
             let number = String(i + 1)
             names.append(a.name + "-" + String(repeating: "0", count: max(0, width - number.count)) + number)
@@ -44,6 +48,7 @@ public struct AppCatalog: Sendable {
         p.backgroundKB = Int64((Double(p.activeKB) * unit(a.backgroundShare)).rounded())
         p.suspendedKB = min(p.backgroundKB, Int64((Double(p.activeKB) * unit(a.suspendedShare)).rounded()))
         p.coldLaunch = ms(a.coldLaunchMs)
+        p.cachedLaunch = SimTime(saturatingMicroseconds: Double(p.coldLaunch.microseconds) * a.cachedLaunchShare)
         p.stateRestore = ms(a.stateRestoreMs)
         p.warmLaunch = ms(a.warmLaunchMs)
         p.hotLaunch = ms(a.hotLaunchMs)
@@ -63,8 +68,12 @@ public struct AppCatalog: Sendable {
         p.save = strategies[s.sample(&g)]
         p.saveDuration = ms(a.saveMs)
         p.saveInterval = SimTime(seconds: a.saveIntervalS)
-        p.unsavedEditsPerMinute = max(0, a.unsavedEditsPerMin.sample(&g))
+        p.unsavedEditsPerMinute = min(AppProfile.maxEditsPerMinute, max(0, a.unsavedEditsPerMin.sample(&g)))
         p.preservesUIState = g.nextUnit() < a.preservesUIStateProbability
+        p.locationWakesPerDay = a.locationWakesPerDay
+        p.voipPushesPerDay = p.mode == .voip ? a.voipPushesPerDay : 0
+        p.silentPushesPerDay = a.silentPushesPerDay
+        p.backgroundRefreshesPerDay = a.backgroundRefreshesPerDay
         p.peakKB = Int64((Double(p.activeKB) * max(1, a.peakShare.sample(&g))).rounded())
         return p
     }

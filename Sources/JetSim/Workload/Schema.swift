@@ -328,7 +328,10 @@ public enum Schema {
     /// cannot run on any RAM allowed). Times are Int64 microseconds: every duration a
     /// key or a draw gives (a lognormal with sigma 20 reaches 1e69) saturates at
     /// `SimTime.horizon` (2^60 us, 1,000 longest runs), so adding a few stays in
-    /// range. Counters and sums saturate at Int.max (`Int.saturatingSum`). Rates are
+    /// range. Counters and sums saturate at Int.max (`Int.saturatingSum`); ranges keep
+    /// the loss totals below it (`AppProfile.maxEditsPerMinute`), and a total that
+    /// still reaches it (latency sums of launches drawn near the horizon, sums of
+    /// squares over 10^8 devices) is reported (`CellAccumulator.saturated`). Rates are
     /// bounded by `Workload.maxActionsPerDevice` (checked across keys, see
     /// `Workload.check`), which bounds every buffer a device reserves.
     /// Devices in a fleet: a run's device indices, shard strides and counters stay
@@ -525,6 +528,12 @@ public enum Schema {
               "the app in front grows from its launch footprint toward its peak (archetype peak_share), so limit and pressure kills happen mid-session"),
         .number("growth_time_s", \.growthTimeS, 0.001...86_400, unit: "s", alias: "growth-time", source: "assumption (no published curve)", "time in front to reach the peak (linear)"),
         .number("growth_step_s", \.growthStepS, 0.001...86_400, unit: "s", alias: "growth-step", source: "assumption", "one growth step (an event) per this while in front"),
+        .number("page_cache_window_s", \.pageCacheWindowS, 0...3_153_600_000, unit: "s", alias: "cache-window",
+                source: "Apple WWDC16 406 (a warm launch finds the app in the kernel's disk cache); 600 s: assumption",
+                "a cold launch less than this after a kill is `cached` (files still in the page cache: faster, cached_launch_share); 0 = off; a power-off empties the cache"),
+        .number("system_wake_run_s", \.systemWakeRunS, 0...86_400, unit: "s", alias: "wake-run",
+                source: "Apple, application(_:didReceiveRemoteNotification:fetchCompletionHandler:): up to 30 s",
+                "how long an app the system launched or woke into the background runs before it is suspended"),
     ] + Schema.androidKnobs, template: DeviceClass(), check: { c in
         let d = c.parameters()
         // `parameters()` clamps the reserve below the RAM: check what was written.
@@ -572,6 +581,9 @@ public enum Schema {
                       "suspended footprint as a share of the active one: \"resources it does not need while suspended are destroyed\""),
         .distribution("cold_launch_ms", \.coldLaunchMs, unit: "ms", source: "Apple's first-frame target 400 ms, WWDC19 423; Android vitals: cold >= 5 s is excessive",
                       "launch from no process, before state restoration"),
+        .number("cached_launch_share", \.cachedLaunchShare, 0...1,
+                source: "Apple WWDC16 406 (warm launch); 0.5: assumption (Android vitals' excessive warm 2 s / cold 5 s = 0.4)",
+                "launch from no process with its files still in the page cache (kind `cached`, see page_cache_window_s), as a share of cold_launch_ms"),
         .distribution("state_restore_ms", \.stateRestoreMs, unit: "ms", "extra cold-launch time to restore saved UI state"),
         .distribution("warm_launch_ms", \.warmLaunchMs, unit: "ms", source: "Android vitals: warm >= 2 s is excessive", "resume from suspended"),
         .distribution("hot_launch_ms", \.hotLaunchMs, unit: "ms", source: "Android vitals: hot >= 1.5 s is excessive", "resume while still running in the background"),
@@ -586,11 +598,23 @@ public enum Schema {
         .number("mode_activity_median_s", \.modeActivityMedianS, 0...1e7, unit: "s", "how long the mode's activity lasts after entering the background (median)"),
         .number("mode_activity_sigma", \.modeActivitySigma, 0...10, "how long the mode's activity lasts (lognormal sigma)"),
         .number("exits_on_suspend_probability", \.exitsOnSuspendProbability, 0...1, source: "seeds 002, 003", "UIApplicationExitsOnSuspend"),
+        .number("location_wakes_per_day", \.locationWakesPerDay, 0...10_000, unit: "per day", source: "seed 000 (significant location change); rate: assumption",
+                "per app: the system launches or wakes it into the background for a significant location change"),
+        .number("voip_pushes_per_day", \.voipPushesPerDay, 0...10_000, unit: "per day", source: "assumption",
+                "per app with the voip mode: PushKit VoIP pushes that launch or wake it"),
+        .number("silent_pushes_per_day", \.silentPushesPerDay, 0...10_000, unit: "per day", source: "assumption",
+                "per app: silent (content-available) pushes that launch or wake it into the background"),
+        .number("background_refreshes_per_day", \.backgroundRefreshesPerDay, 0...10_000, unit: "per day", source: "assumption",
+                "per app: background app refreshes that launch or wake it into the background"),
+        .number("bg_task_ends_on_expiry_probability", \.bgTaskEndsOnExpiryProbability, 0...1,
+                source: "behaviour: Apple, UIApplication.beginBackgroundTask(expirationHandler:); share 0.8: assumption",
+                "share of apps whose expiration handler ends the background task: suspended when the allowance runs out; the others are killed (bg-task-expired)"),
         .group("save_strategy", { Schema.saveStrategy }, type: "{STRATEGY: WEIGHT, ...}", source: "assumption; seed 003 recommends didEnterBackground",
                "weights of each save strategy: \(SaveStrategy.allCases.map(\.name).joined(separator: ", "))"),
         .distribution("save_ms", \.saveMs, unit: "ms", "how long a save takes; lost if the app is suspended or killed first"),
         .number("save_interval_s", \.saveIntervalS, 0.001...1e7, unit: "s", "period of `periodic` saves while in front"),
-        .distribution("unsaved_edits_per_min", \.unsavedEditsPerMin, unit: "per min", "unsaved work created per active minute: the unit of data loss"),
+        .distribution("unsaved_edits_per_min", \.unsavedEditsPerMin, unit: "per min", within: 0...AppProfile.maxEditsPerMinute,
+                      "unsaved work created per active minute: the unit of data loss; a draw above 1,000 is clamped there (so no loss total saturates)"),
         .number("preserves_ui_state_probability", \.preservesUIStateProbability, 0...1,
                 "probability that a cold relaunch restores the user's place (else a state loss after a system kill)"),
     ], template: archetypeTemplate)

@@ -101,6 +101,10 @@ public struct DeviceClass: Sendable, Equatable {
     /// The memory manager, and Android's keys (Workload+Android.swift).
     public var os = DeviceOS.ios
     public var android = AndroidClass()
+    /// A cold launch this soon after a kill is `cached` (assumption, see DeviceParameters).
+    public var pageCacheWindowS = 600.0
+    /// A system-launched app runs this long in the background (Apple: up to 30 s).
+    public var systemWakeRunS = 30.0
 
     public init() {}
 
@@ -143,6 +147,8 @@ public struct DeviceClass: Sendable, Equatable {
         p.freezeDemotionsMax = freezeDemotionsMax
         p.freezeDemotionThaws = freezeDemotionThaws
         p.freezer = freezer
+        p.pageCacheWindow = SimTime(seconds: pageCacheWindowS)
+        p.systemWakeRun = SimTime(seconds: systemWakeRunS)
         p.freezeAvailablePct = freezeAvailablePct
         p.freezeSuspendedThreshold = freezeSuspendedThreshold
         p.freezeMaxProcesses = freezeMaxProcesses
@@ -204,6 +210,22 @@ public struct Archetype: Sendable, Equatable {
     public var modeActivityMedianS = 600.0
     public var modeActivitySigma = 1.0
     public var exitsOnSuspendProbability = 0.0
+    /// Launch time with its files still in the page cache, as a share of the cold
+    /// launch (state restore comes on top). *Assumption*: 0.5; Android vitals' limits
+    /// for an excessive start, warm 2 s against cold 5 s, give 0.4.
+    public var cachedLaunchShare = 0.5
+    /// System launches and wakes into the background per app per day (*assumption*
+    /// each: iOS decides from usage, battery and network and publishes no rates).
+    /// VoIP pushes reach only apps with the voip mode.
+    public var locationWakesPerDay = 0.0
+    public var voipPushesPerDay = 0.0
+    public var silentPushesPerDay = 1.0
+    public var backgroundRefreshesPerDay = 0.5
+    /// Share of this kind's apps whose expiration handler ends the background task
+    /// (then suspended, not killed, when the allowance runs out). *Assumption*: Apple's
+    /// documentation and sample code end the task in the handler, so most apps do;
+    /// no published share.
+    public var bgTaskEndsOnExpiryProbability = 0.8
     /// Probability of each save strategy (normalised).
     public var saveStrategy: [SaveStrategy: Double] = [.onEnterBackground: 0.6, .onResignActive: 0.15, .periodic: 0.1, .onTerminate: 0.1, .never: 0.05]
     public var saveMs: RealDistribution = .lognormal(median: 150, sigma: 0.8)
@@ -227,6 +249,8 @@ public struct Archetype: Sendable, Equatable {
         messaging.modeActivityMedianS = 120
         messaging.bgTaskProbability = 0.4
         messaging.bgTaskMedianS = 5
+        messaging.voipPushesPerDay = 4
+        messaging.silentPushesPerDay = 4
         var game = Archetype(name: "game", share: 0.2, activeMB: .lognormal(median: 800, sigma: 0.45))
         game.coldLaunchMs = .lognormal(median: 3_000, sigma: 0.5)
         game.saveStrategy = [.onResignActive: 0.3, .onEnterBackground: 0.3, .periodic: 0.2, .onTerminate: 0.1, .never: 0.1]
@@ -235,6 +259,7 @@ public struct Archetype: Sendable, Equatable {
         var maps = Archetype(name: "maps", share: 0.05, activeMB: .lognormal(median: 400, sigma: 0.3))
         maps.modeLocation = 0.6
         maps.modeActivityMedianS = 900
+        maps.locationWakesPerDay = 8
         var music = Archetype(name: "music", share: 0.05, activeMB: .lognormal(median: 200, sigma: 0.3))
         music.modeAudio = 0.9
         music.modeActivityMedianS = 1_800

@@ -33,7 +33,15 @@ struct HoldCommand: ParsableCommand {
             throw ValidationError("--pending \(pending) is more than the engine can hold here: at most \(Self.maxPending) (event ids are 32 bits; the queue, \(Self.entryBytes) bytes per event, must fit in half of this machine's \(ProcessInfo.processInfo.physicalMemory >> 20) MiB)")
         }
         guard holds >= 1 else { throw ValidationError("--holds must be at least 1") }
+        // Issue 11: a count near Int.max would run for centuries. The bound is a
+        // documented maximum (README), far past any measurement's need.
+        guard holds <= Self.maxHolds else {
+            throw ValidationError("--holds \(holds) is more than jetsim times: at most \(Self.maxHolds) (10^10, about 15 minutes at 100 ns a hold)")
+        }
     }
+
+    /// The most holds one run times: 10^10, minutes at the engine's 30-100 ns a hold.
+    static let maxHolds = 10_000_000_000
 
     /// Bytes per pending event in the engine's queue.
     static let entryBytes = MemoryLayout<EventQueue<UInt32>.Entry>.stride

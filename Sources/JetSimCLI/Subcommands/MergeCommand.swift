@@ -56,6 +56,7 @@ struct MergeCommand: ParsableCommand {
             }
             byText = t
         }
+        warnSaturated(merged.1, merged.0)
         output.write(text)
         try output.commit()
         if let byFile, let byText {

@@ -119,6 +119,7 @@ struct RunCommand: ParsableCommand {
                                    usageHash: usageHash, fleetDevices: replayedDevices).text)
             try state.commit()
         }
+        warnSaturated(result, workload)
         var summaryText = fmt == .csv ? Summary.csv(workload: workload, result: result, overrides: sim.overrides)
                                       : Summary.table(workload: workload, result: result)
         if fmt == .table, toTerminal, let width = Terminal.width(STDOUT_FILENO) { summaryText = Terminal.fit(table: summaryText, width: width) }

@@ -126,6 +126,7 @@ struct SweepCommand: ParsableCommand {
             try results.apply(to: &plan)
             let stream = try sim.usage.map(sim.openUsage)
             let (result, _) = try sim.runFleet(plan, workload: &w, stream: stream, catalog: AppCatalog(w))
+            warnSaturated(result, w)
             let text = Summary.csv(workload: w, result: result, overrides: fixed + p.sets)
             var prov = ProvenanceFile.base()
             prov.describe(workload: w, source: sim.workloadSource, cells: cells, overrides: fixed + p.sets)
