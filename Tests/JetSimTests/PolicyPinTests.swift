@@ -23,13 +23,13 @@ struct PolicyPinTests {
     /// compressor never holds half the pageable memory here, so no warnings free
     /// memory before launches, and every policy kills more.
     static let pinned: [String: Pin] = [
-        "largest-first": Pin(relaunches: 187, cold: 65, killsPressure: 32, kills: 135, dataLossEvents: 31, dataLossUnits: 146),
-        "lru": Pin(relaunches: 187, cold: 83, killsPressure: 64, kills: 159, dataLossEvents: 37, dataLossUnits: 209),
-        "jetsam-bands": Pin(relaunches: 187, cold: 72, killsPressure: 28, kills: 144, dataLossEvents: 34, dataLossUnits: 159),
-        "android-lmk": Pin(relaunches: 187, cold: 82, killsPressure: 63, kills: 159, dataLossEvents: 37, dataLossUnits: 209),
-        "cost-aware": Pin(relaunches: 187, cold: 69, killsPressure: 37, kills: 141, dataLossEvents: 27, dataLossUnits: 125),
-        "random": Pin(relaunches: 187, cold: 77, killsPressure: 52, kills: 154, dataLossEvents: 35, dataLossUnits: 169),
-        "oracle": Pin(relaunches: 187, cold: 66, killsPressure: 49, kills: 142, dataLossEvents: 34, dataLossUnits: 210),
+        "largest-first": Pin(relaunches: 126, cold: 39, killsPressure: 57, kills: 342, dataLossEvents: 16, dataLossUnits: 175),
+        "lru": Pin(relaunches: 126, cold: 43, killsPressure: 128, kills: 398, dataLossEvents: 23, dataLossUnits: 293),
+        "jetsam-bands": Pin(relaunches: 126, cold: 37, killsPressure: 54, kills: 349, dataLossEvents: 17, dataLossUnits: 162),
+        "android-lmk": Pin(relaunches: 126, cold: 42, killsPressure: 117, kills: 393, dataLossEvents: 21, dataLossUnits: 253),
+        "cost-aware": Pin(relaunches: 126, cold: 34, killsPressure: 57, kills: 341, dataLossEvents: 12, dataLossUnits: 146),
+        "random": Pin(relaunches: 126, cold: 40, killsPressure: 106, kills: 376, dataLossEvents: 18, dataLossUnits: 184),
+        "oracle": Pin(relaunches: 126, cold: 34, killsPressure: 89, kills: 374, dataLossEvents: 14, dataLossUnits: 162),
     ]
 
     static func run() -> [(PolicyID, Pin)] {

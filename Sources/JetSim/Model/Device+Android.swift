@@ -348,10 +348,12 @@ extension Device {
     mutating func androidVitals(_ kind: LaunchKind, savedState: Bool, latency: SimTime) {
         let ap = params.android
         switch kind {
-        case .cold where savedState:
+        // A process created with its files still in the page cache is still a cold or
+        // warm launch in Android's terms (Vitals names by process and saved state).
+        case .cold where savedState, .cached where savedState:
             metrics[.androidWarmLaunches] += 1
             if latency >= ap.vitalsWarm { metrics[.warmOverVitals] += 1 }
-        case .cold:
+        case .cold, .cached:
             metrics[.androidColdLaunches] += 1
             if latency >= ap.vitalsCold { metrics[.coldOverVitals] += 1 }
         case .warm, .hot, .thaw:

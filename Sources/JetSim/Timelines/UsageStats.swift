@@ -198,7 +198,7 @@ public struct UsageStats: Sendable, Equatable {
             case .call, .sms, .alert: interrupted = true
             case .ignore: interrupted = false
             case .answer: interrupted = false; front = -1
-            case .notify, .pressureWarning, .pressureCritical, .end: continue
+            case .notify, .pressureWarning, .pressureCritical, .end, .systemWake: continue  // a system wake is not the user's
             }
             let now: Int32 = (front >= 0 && !locked && !interrupted && !switcher && !power) ? front : -1
             if now != active {

@@ -219,8 +219,8 @@ public struct Archetype: Sendable, Equatable {
     /// VoIP pushes reach only apps with the voip mode.
     public var locationWakesPerDay = 0.0
     public var voipPushesPerDay = 0.0
-    public var silentPushesPerDay = 1.0
-    public var backgroundRefreshesPerDay = 0.5
+    public var silentPushesPerDay = 0.25
+    public var backgroundRefreshesPerDay = 0.125
     /// Share of this kind's apps whose expiration handler ends the background task
     /// (then suspended, not killed, when the allowance runs out). *Assumption*: Apple's
     /// documentation and sample code end the task in the handler, so most apps do;
@@ -250,7 +250,7 @@ public struct Archetype: Sendable, Equatable {
         messaging.bgTaskProbability = 0.4
         messaging.bgTaskMedianS = 5
         messaging.voipPushesPerDay = 4
-        messaging.silentPushesPerDay = 4
+        messaging.silentPushesPerDay = 1
         var game = Archetype(name: "game", share: 0.2, activeMB: .lognormal(median: 800, sigma: 0.45))
         game.coldLaunchMs = .lognormal(median: 3_000, sigma: 0.5)
         game.saveStrategy = [.onResignActive: 0.3, .onEnterBackground: 0.3, .periodic: 0.2, .onTerminate: 0.1, .never: 0.1]
