@@ -172,11 +172,13 @@ struct TimeSeriesCLITests {
                 let total = mine.reduce(0) { $0 + Int($1[h.firstIndex(of: column)!])! }
                 #expect(String(total) == s[sh.firstIndex(of: column)!], "\(policy) \(column)")
             }
-            // Hour 0 (the users sleep): nothing runs, so every device has RAM minus the
-            // OS reserve free: 2048 - 512 MB (os_reserve_mb: auto, 25% of RAM).
+            // Hour 0 (the users sleep): no user relaunches; only apps the system launched
+            // into the background (issue 14) take memory, so at most RAM minus the OS
+            // reserve is free: 2048 - 512 MB (os_reserve_mb: auto, 25% of RAM).
             let first = mine[0]
-            #expect(first[h.firstIndex(of: "available_mb_mean")!] == "1536.000")
-            #expect(first[h.firstIndex(of: "available_mb_min")!] == "1536.000")
+            #expect(first[h.firstIndex(of: "cold_relaunches")!] == "0")
+            #expect(Double(first[h.firstIndex(of: "available_mb_mean")!])! <= 1536)
+            #expect(Double(first[h.firstIndex(of: "available_mb_min")!])! < 1536, "the system launches an app in the first hour on one of 12 devices (seed 1)")
             #expect(first[h.firstIndex(of: "devices")!] == "12")
             // Resident + available = RAM - reserve in every hour (means over the same devices).
             for row in mine {

@@ -37,8 +37,10 @@ struct FixedOverheadTests {
                 params: DeviceParameters(), timeline: Timeline(actions: [], appCount: 5_000), context: PolicyContext())
         #expect(d.stateBytes.fixed == small)
         // 1,224 bytes with Android (issue 13): 16 more counter slots (128 bytes), its
-        // parameters and its state; under 1,024 before.
-        #expect(small < 1_280)
+        // parameters and its state; under 1,024 before. 1,424 with issue 14's system
+        // launches (their stream state and the cumulative-rate array's header) and
+        // XNU's pressure state.
+        #expect(small < 1_536)
         print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
     }
 }
