@@ -73,6 +73,38 @@ struct AndroidTests {
         #expect(Self.kills(r, sc) == [])
     }
 
+    @Test("kill_heaviest_task: lmkd kills the heaviest cached app, not the policy's oldest, and needs fewer kills")
+    func killHeaviest() throws {
+        // Cached X (300 MB, oldest), Z (600 MB), W (300 MB); Y previous. Big needs room:
+        // by the policy's order lmkd kills X, then Z; with kill_heaviest_task (lmkd.cpp
+        // :2480-2500, proc_get_heaviest) it kills Z alone, the heaviest at adj 900.
+        func text(_ on: Bool) -> String {
+            """
+            device ram=2GB reserve=512MB os=android policy=android-lmk zram-pct=5 swap-low-pct=0 kill-heaviest=\(on)
+            app X footprint=300MB
+            app Z footprint=600MB
+            app W footprint=300MB
+            app Y footprint=300MB
+            app Big footprint=1200MB
+            0s    launch X
+            5s    home
+            20s   launch Z
+            25s   home
+            30s   launch W
+            35s   home
+            40s   launch Y
+            45s   home
+            2m    launch Big
+            3m    end
+            """
+        }
+        let (sc, byOrder) = try run(text(false))
+        #expect(Self.kills(byOrder, sc) == ["X lmkd-psi-partial", "Z lmkd-psi-partial"])
+        let (sc2, heaviest) = try run(text(true))
+        #expect(Self.kills(heaviest, sc2) == ["Z lmkd-psi-partial"])
+        #expect(heaviest.metrics[.launchFailures] == 0)
+    }
+
     @Test("swap nearly full with low memory kills down to adj 201 (previous, not perceptible)")
     func lowSwap() throws {
         // zram 102.4 MB holds X's 90 MB: 12 % free, under a 20 % low-swap level.

@@ -66,6 +66,8 @@ public struct AndroidParameters: Sendable, Equatable {
     public var highWatermarkKB: Int64 = 100 * 1_024
     /// ActivityManager's cached-process cap (0: none).
     public var maxCachedProcesses = 32
+    /// ro.lmk.kill_heaviest_task: the heaviest app of the victim's adj level dies.
+    public var killHeaviestTask = false
     /// Vitals thresholds: launches at or over these are excessive.
     public var vitalsCold: SimTime = .seconds(5)
     public var vitalsWarm: SimTime = .seconds(2)
@@ -299,10 +301,35 @@ extension Device {
             precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
                          "\(Policy.name) named app \(victim), which is not a candidate")
             // The policy's next victim is protected at this level.
-            if oomScoreAdj(victim) < d.minAdj { break }
-            policy.willEvict(victim)
-            terminate(victim, d.reason, now)
+            let adj = oomScoreAdj(victim)
+            if adj < d.minAdj { break }
+            kill(lmkdPick(victim, adj: adj), named: victim, d.reason, now)
         }
+    }
+
+    /// lmkd's choice within the adj level of the policy's victim (find_and_kill_process,
+    /// lmkd.cpp:2480-2500): the victim itself, or the heaviest resident app of that level
+    /// when `kill_heaviest_task` is set or the level is perceptible or more important
+    /// (adj <= 200, where lmkd always takes the heaviest "to minimize the number of
+    /// victims"). A scan of the apps, as lmkd's proc_get_heaviest scans its adj bucket:
+    /// only when killing, and only in those cases.
+    func lmkdPick(_ victim: Int32, adj: Int) -> Int32 {
+        guard params.android.killHeaviestTask || adj <= OomAdj.perceptible else { return victim }
+        var best = victim, bestKB = apps[Int(victim)].residentKB
+        for i in 0..<apps.count {
+            let app = Int32(i)
+            guard app != front, apps[i].state.isResident, apps[i].residentKB > bestKB, oomScoreAdj(app) == adj else { continue }
+            best = app
+            bestKB = apps[i].residentKB
+        }
+        return best
+    }
+
+    /// Kills `app` for lmkd; `willEvict` goes to the policy only when `app` is the victim
+    /// it named (the protocol's contract).
+    mutating func kill(_ app: Int32, named victim: Int32, _ reason: KillReason, _ now: SimTime) {
+        if app == victim { policy.willEvict(victim) }
+        terminate(app, reason, now)
     }
 
     /// The legacy minfree mode (ro.lmk.use_minfree_levels, lmkd.cpp:3152-3190): the
@@ -319,9 +346,9 @@ extension Device {
             }
             if minAdj < 0 { break }
             let victim = policy.victim()
-            if oomScoreAdj(victim) < minAdj { break }
-            policy.willEvict(victim)
-            terminate(victim, .lmkdMinfree, now)
+            let adj = oomScoreAdj(victim)
+            if adj < minAdj { break }
+            kill(lmkdPick(victim, adj: adj), named: victim, .lmkdMinfree, now)
         }
         trace.killLoop(began: false)
     }

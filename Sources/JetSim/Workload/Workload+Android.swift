@@ -30,6 +30,7 @@ public struct AndroidClass: Sendable, Equatable {
     public var swapFreeLowPct = 10.0
     public var highWatermarkKB: Int64 = 100 * 1_024
     public var maxCachedProcesses = 32
+    public var killHeaviestTask = false
     public var vitalsColdS = 5.0
     public var vitalsWarmS = 2.0
     public var vitalsHotS = 1.5
@@ -63,6 +64,7 @@ public struct AndroidClass: Sendable, Equatable {
         a.swapFreeLowPct = swapFreeLowPct
         a.highWatermarkKB = highWatermarkKB
         a.maxCachedProcesses = maxCachedProcesses
+        a.killHeaviestTask = killHeaviestTask
         a.vitalsCold = SimTime(seconds: vitalsColdS)
         a.vitalsWarm = SimTime(seconds: vitalsWarmS)
         a.vitalsHot = SimTime(seconds: vitalsHotS)
@@ -127,6 +129,9 @@ extension Schema {
                 source: "AOSP lmkd.cpp:149 DEF_LOW_SWAP 10", "android: swap (zram) is low below this share free"),
         .mebibytes("android_high_watermark_mb", \.android.highWatermarkKB, 0...1_048_576, alias: "watermark",
                    source: "assumption (Linux zone high watermarks are tens to hundreds of MB on phones)", "android: free memory reclaim and lmkd keep above a request"),
+        .flag("android_kill_heaviest_task", \.android.killHeaviestTask, alias: "kill-heaviest",
+              source: "AOSP lmkd.cpp:3902-3903 ro.lmk.kill_heaviest_task, default false; find_and_kill_process, lmkd.cpp:2480-2500",
+              "android: lmkd kills the heaviest app of the victim's adj level, not the policy's victim (always so at adj <= 200, as lmkd does)"),
         .integer("android_max_cached_processes", \.android.maxCachedProcesses, 0...1_000_000, alias: "max-cached",
                  source: "ActivityManagerConstants DEFAULT_MAX_CACHED_PROCESSES 32 (Android 10-13; 1024 later)", "android: cached apps kept at most; the oldest beyond dies (0: no cap)"),
         .number("android_vitals_cold_s", \.android.vitalsColdS, 0...86_400, unit: "s", alias: "vitals-cold",
