@@ -12,6 +12,13 @@ struct RobustnessCLITests {
     /// Exit codes a hostile input may give: never a trap (132, 134, 139) or 64.
     static func clean(_ r: CLI.Output) -> Bool { [0, 1, 2].contains(r.status) }
 
+    @Test("an installed-apps distribution that draws past Int.max runs (found by the fuzz harness: it trapped)")
+    func hugeInstalledDraw() throws {
+        let r = try CLI.run(Self.tiny + ["--set", "catalog.installed_per_device={lognormal: {median: 1e12, sigma: 20}}"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").count == 2)
+    }
+
     @Test("a YAML alias bomb is refused at its first anchor, located")
     func aliasBomb() throws {
         let dir = try CLI.tempDir()

@@ -36,7 +36,10 @@ public struct DeviceInputs {
         var g = Xoshiro256StarStar(seed: plan.workload.seed, 0xB0D)
         var draws = (0..<10_000).map { _ in plan.workload.catalog.installedPerDevice.sample(&g) }
         draws.sort()
-        return min(catalog.profiles.count, max(1, Int(draws[9_998].rounded(.up)) + 1))
+        // Saturating: an accepted distribution can draw past Int.max (fuzz: lognormal
+        // median 1e12, sigma 20); the catalog's size bounds the result anyway.
+        let n = Int(saturating: draws[9_998].rounded(.up))
+        return min(catalog.profiles.count, max(1, n == .max ? n : n + 1))
     }
 
     /// Twice the expected actions, for the tail; the reservation stops at
@@ -89,7 +92,7 @@ public struct DeviceInputs {
         let w = plan.workload
         let m = catalog.profiles.count
         var g = Xoshiro256StarStar(seed: w.seed, device, 2)
-        let k = min(m, max(1, Int(w.catalog.installedPerDevice.sample(&g).rounded())))
+        let k = min(m, max(1, Int(saturating: w.catalog.installedPerDevice.sample(&g).rounded())))
         installed.removeAll(keepingCapacity: true)
         epoch &+= 1
         if seen.count != m || epoch == 0 {

@@ -74,7 +74,7 @@ public struct AppCatalog: Sendable {
         p.voipPushesPerDay = p.mode == .voip ? a.voipPushesPerDay : 0
         p.silentPushesPerDay = a.silentPushesPerDay
         p.backgroundRefreshesPerDay = a.backgroundRefreshesPerDay
-        p.peakKB = Int64((Double(p.activeKB) * max(1, a.peakShare.sample(&g))).rounded())
+        p.peakKB = min(AppProfile.maxFootprintKB, Int64(saturating: (Double(p.activeKB) * max(1, a.peakShare.sample(&g))).rounded()))
         return p
     }
 
