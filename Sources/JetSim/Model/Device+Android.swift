@@ -122,7 +122,7 @@ extension Device {
     /// foreground 0, perceptible 200 (an active background mode), service 500
     /// (executing in the background), previous 700, cached 900 and up (the policy
     /// orders cached apps by recency, as lmkd's adj slots do).
-    public func oomScoreAdj(_ app: Int32) -> Int {
+    @inline(__always) public func oomScoreAdj(_ app: Int32) -> Int {
         let a = Int(app)
         if app == front { return OomAdj.foreground }
         switch apps[a].state {
@@ -136,7 +136,7 @@ extension Device {
     }
 
     /// Uncompressed memory in zram now (the pool's physical KiB times the ratio).
-    var zramStoredKB: Int64 { Int64((Double(compressorKB) * params.android.zramRatio).rounded()) }
+    @inline(__always) var zramStoredKB: Int64 { Int64((Double(compressorKB) * params.android.zramRatio).rounded()) }
 
     /// Moves lmkd's 1 s PSI window to the one holding `now` (PSI_WINDOW_SIZE_MS
     /// 1000, lmkd.cpp:137): stall and refaults start again from zero.
@@ -239,7 +239,7 @@ extension Device {
     /// - below the high watermark and thrashing: adj > 200 (2944-2953);
     /// - below the high watermark: adj > 700 (LOW_MEM, 2983-2987);
     /// - a critical full stall lets any of these go down to adj 0 (lmkd.cpp:3000-3001).
-    func lmkdDecision(needKB: Int64) -> (reason: KillReason, minAdj: Int)? {
+    @inline(__always) func lmkdDecision(needKB: Int64) -> (reason: KillReason, minAdj: Int)? {
         let ap = params.android
         let belowMin = availableKB < needKB
         let belowHigh = availableKB < needKB + ap.highWatermarkKB
@@ -313,7 +313,7 @@ extension Device {
     /// (adj <= 200, where lmkd always takes the heaviest "to minimize the number of
     /// victims"). A scan of the apps, as lmkd's proc_get_heaviest scans its adj bucket:
     /// only when killing, and only in those cases.
-    func lmkdPick(_ victim: Int32, adj: Int) -> Int32 {
+    @inline(__always) func lmkdPick(_ victim: Int32, adj: Int) -> Int32 {
         guard params.android.killHeaviestTask || adj <= OomAdj.perceptible else { return victim }
         var best = victim, bestKB = apps[Int(victim)].residentKB
         for i in 0..<apps.count {

@@ -47,8 +47,7 @@ extension Device {
 
     /// The policy's view of a candidate.
 
-    @inline(__always)
-    func candidate(_ app: Int32, leftFront: Bool = false) -> EvictionCandidate {
+    @inline(__always) func candidate(_ app: Int32, leftFront: Bool = false) -> EvictionCandidate {
         // Fields are read in place: copying the whole app record here showed up as
         // memcpy in profiles.
         let a = Int(app)
@@ -68,7 +67,7 @@ extension Device {
     /// it was killed (not by a power-off, which empties the cache) less than
     /// `pageCacheWindow` ago. The kill time is kept in `stateTime`, unused while not
     /// running (`terminate`).
-    func filesCached(_ app: Int32, _ now: SimTime) -> Bool {
+    @inline(__always) func filesCached(_ app: Int32, _ now: SimTime) -> Bool {
         let a = Int(app)
         let k = apps[a].lastKill
         return params.pageCacheWindow > .zero && k != AppRuntime.noKill && k != KillReason.powerOff.rawValue
@@ -469,7 +468,7 @@ extension Device {
     }
 
     /// The number of broadcasts so far.
-    var broadcastCount: UInt32 { UInt32(broadcastHistory.count / SystemEventKind.count - 1) }
+    @inline(__always) var broadcastCount: UInt32 { UInt32(broadcastHistory.count / SystemEventKind.count - 1) }
 
     /// Events held for a suspended app: addressed to it, plus broadcasts it missed.
     @inline(__always) func heldTotal(_ app: Int32) -> Int {

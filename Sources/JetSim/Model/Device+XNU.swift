@@ -217,7 +217,7 @@ extension Device {
     }
 
     /// The uncompressed size of what the compressor holds (its compressed pages).
-    var compressorInputKB: Int64 {
+    @inline(__always) var compressorInputKB: Int64 {
         Int64(min(Double(compressorKB) * max(1, params.suspendedCompressionRatio), 9e18))
     }
 
@@ -393,7 +393,7 @@ extension Device {
     /// the app touches before its first frame (`resumeTouchShare`); the rest comes
     /// back on demand while it runs, outside the launch latency. Exact in integers
     /// (the share in parts per million).
-    func resumeDecompression(_ p: Int) -> SimTime {
+    @inline(__always) func resumeDecompression(_ p: Int) -> SimTime {
         let touched = profiles[p].suspendedKB * Int64(params.resumeTouchPPM) / 1_000_000
         return SimTime(microseconds: params.decompressPerMB.microseconds * touched / 1_024)
     }
@@ -440,7 +440,7 @@ extension Device {
 
     /// What freezing an app writes to flash: all of its memory, or for a refreeze
     /// (thawed, its state still on flash) only the share it dirtied since.
-    func flashWrite(_ app: Int32) -> Int64 {
+    @inline(__always) func flashWrite(_ app: Int32) -> Int64 {
         let kb = apps[Int(app)].residentKB
         guard apps[Int(app)].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return kb }
         return kb * Int64(params.refreezeDirtyPPM) / 1_000_000
