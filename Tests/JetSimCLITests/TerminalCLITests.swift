@@ -32,6 +32,17 @@ struct TerminalCLITests {
         #expect(table.dropFirst(2).prefix(21).allSatisfy { $0.split(separator: " ").count >= 2 })
     }
 
+    @Test("with --baseline the second table (paired differences) is fitted on its own columns")
+    func baseline() throws {
+        let lines = try Self.onTerminal(["run", "--devices", "4", "--duration", "1d", "--threads", "1", "--ram", "2GB",
+                                         "--baseline", "lru"], columns: 60)
+        for line in lines { #expect(line.count <= 60, "\(line.count) > 60: \(line)") }
+        // Both tables keep their policy column and say what they left out.
+        #expect(lines.filter { $0.hasPrefix("policy") }.count == 2, "\(lines)")
+        #expect(lines.filter { $0.contains("not shown at this width") }.count == 2, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("minus lru") }, "\(lines)")
+    }
+
     @Test("a wide terminal shows the whole table")
     func wide() throws {
         let lines = try Self.onTerminal(["run", "--devices", "4", "--duration", "1d", "--threads", "1"], columns: 200)

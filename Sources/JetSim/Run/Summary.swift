@@ -221,18 +221,8 @@ public enum Summary {
                          ms(50, a), ms(90, a), ms(99, a),
                          String(a.totals.totalKills), num(lossPerDeviceDay(a, days: days), 3), String(a[.stateLossEvents])])
         }
-        var widths = heads.map(\.count)
-        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, c in
-                i == 0 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: widths[i] - c.count) + c
-            }.joined(separator: "  ")
-        }
         var out = "\(workload.name): \(result.accumulators.first?.devices ?? 0) devices x \(fixed(workload.fleet.duration.seconds / 86_400, 1)) days, seed \(workload.seed)\n"
-        out += line(heads) + "\n"
-        out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
-        for r in rows { out += line(r) + "\n" }
+        out += aligned(heads, rows)
         if let deltas = pairedDeltas(workload: workload, result: result), let b = result.baseline {
             out += "\nminus \(b.rawValue) at the same RAM, paired over devices (± 95%; p99's interval is not paired)\n"
             out += aligned(["policy", "RAM MB", "Δ cold %", "±", "Δ mean ms", "±", "Δ p99 ms", "±", "Δ lost/dev-day", "±"],

@@ -17,10 +17,17 @@ enum Terminal {
     /// from the right, never cut mid-word, and a last line names what was left out.
     /// The first column always stays. Text without such a dash line is returned as is.
     static func fit(table text: String, width: Int) -> String {
+        // Each block (tables and prose separated by blank lines) is fitted on its own:
+        // a second table (the paired differences of --baseline) has its own columns.
+        let blocks = text.components(separatedBy: "\n\n")
+        guard blocks.count == 1 else { return blocks.map { fit(table: $0, width: width) }.joined(separator: "\n\n") }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         guard let dashIndex = lines.firstIndex(where: { !$0.isEmpty && $0.allSatisfy { $0 == "-" || $0 == " " } }),
-              dashIndex > 0 else { return text }
+              dashIndex > 0 else {
+            // Prose: broken between words.
+            return lines.map { wrap($0, width: width) }.joined(separator: "\n") + (text.hasSuffix("\n") ? "\n" : "")
+        }
         // Column spans from the dash runs (the dash line is ASCII: offsets are characters).
         var spans: [Range<Int>] = []
         var start: Int? = nil
@@ -28,7 +35,10 @@ enum Terminal {
             if ch == "-" { if start == nil { start = i } } else if let s = start { spans.append(s..<i); start = nil }
         }
         if let s = start { spans.append(s..<lines[dashIndex].count) }
-        guard let last = spans.last, last.upperBound > width, spans.count > 1 else { return text }
+        guard let last = spans.last, last.upperBound > width, spans.count > 1 else {
+            return lines.enumerated().map { i, l in i < dashIndex - 1 ? wrap(l, width: width) : l }.joined(separator: "\n")
+                + (text.hasSuffix("\n") ? "\n" : "")
+        }
         var keep = 1
         while keep < spans.count, spans[keep].upperBound <= width { keep += 1 }
         let cut = spans[keep - 1].upperBound
@@ -39,8 +49,8 @@ enum Terminal {
         }
         var out = ""
         for (i, line) in lines.enumerated() {
-            // Lines above the header (the title) are prose: kept whole.
-            out += (i < dashIndex - 1 ? line : String(line.prefix(cut))) + "\n"
+            // Lines above the header (the title) are prose: broken between words.
+            out += (i < dashIndex - 1 ? wrap(line, width: width) : String(line.prefix(cut))) + "\n"
         }
         let note = "(not shown at this width: \(dropped.joined(separator: ", ")); widen the terminal or use --format csv)"
         return out + wrap(note, width: width) + "\n"
