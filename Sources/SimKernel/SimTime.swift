@@ -127,10 +127,20 @@ public enum DurationText {
     }
 
     static func decimal(_ us: Int64, scale: Int64, digits: Int, suffix: String) -> String {
-        var frac = String(us % scale)
+        fixed(us, scale: scale, digits: digits) + suffix
+    }
+
+    /// `us` in units of `scale` (10^`digits` microseconds), exact, with no trailing
+    /// zeros: `12`, `0.5`, `-1.25`. The one formatter for the CSV times of traces,
+    /// usage files and durations.
+    public static func fixed(_ us: Int64, scale: Int64, digits: Int) -> String {
+        let m = us.magnitude, s = UInt64(scale)
+        let sign = us < 0 ? "-" : ""
+        if m % s == 0 { return sign + String(m / s) }
+        var frac = String(m % s)
         frac = String(repeating: "0", count: digits - frac.count) + frac
         while frac.hasSuffix("0") { frac.removeLast() }
-        return "\(us / scale).\(frac)\(suffix)"
+        return "\(sign)\(m / s).\(frac)"
     }
 }
 

@@ -3,6 +3,16 @@ import SimKernel
 
 @Suite("Durations are read and printed exactly")
 struct SimTimeTests {
+    @Test("fixed-point text: whole values bare, no trailing zeros, the sign kept, Int64.min exact")
+    func fixed() {
+        #expect(DurationText.fixed(12_000_000, scale: 1_000_000, digits: 6) == "12")
+        #expect(DurationText.fixed(500_000, scale: 1_000_000, digits: 6) == "0.5")
+        #expect(DurationText.fixed(1_250, scale: 1_000, digits: 3) == "1.25")
+        #expect(DurationText.fixed(1_005, scale: 1_000, digits: 3) == "1.005")
+        #expect(DurationText.fixed(-500, scale: 1_000, digits: 3) == "-0.5")
+        #expect(DurationText.fixed(.min, scale: 1_000_000, digits: 6) == "-9223372036854.775808")
+    }
+
     @Test("each unit is read to the right number of microseconds", arguments: [
         ("250ms", 250_000), ("10s", 10_000_000), ("3m", 180_000_000), ("2h", 7_200_000_000),
         ("1d", 86_400_000_000), ("1.5s", 1_500_000), ("0.25ms", 250), ("7us", 7),

@@ -109,14 +109,7 @@ public enum TraceCSV {
     }
 
     /// Milliseconds with up to three decimals, no trailing zeros (`1200`, `0.5`).
-    public static func formatMillis(_ t: SimTime) -> String {
-        let us = t.microseconds
-        if us % 1_000 == 0 { return String(us / 1_000) }
-        var frac = String(abs(us % 1_000))
-        frac = String(repeating: "0", count: 3 - frac.count) + frac
-        while frac.hasSuffix("0") { frac.removeLast() }
-        return "\(us / 1_000).\(frac)"
-    }
+    public static func formatMillis(_ t: SimTime) -> String { DurationText.fixed(t.microseconds, scale: 1_000, digits: 3) }
 
     /// One CSV line (no newline). `appName` maps an app index to its name and
     /// `valueName` an event value id to its text.

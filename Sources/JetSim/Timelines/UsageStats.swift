@@ -323,14 +323,7 @@ extension String {
 
 extension UsageStats {
     /// Seconds, exact to the microsecond, no trailing zeros (`12`, `0.5`).
-    public static func seconds(_ t: SimTime) -> String {
-        let us = t.microseconds
-        if us % 1_000_000 == 0 { return String(us / 1_000_000) }
-        var frac = String(abs(us % 1_000_000))
-        frac = String(repeating: "0", count: 6 - frac.count) + frac
-        while frac.hasSuffix("0") { frac.removeLast() }
-        return "\(us / 1_000_000).\(frac)"
-    }
+    public static func seconds(_ t: SimTime) -> String { DurationText.fixed(t.microseconds, scale: 1_000_000, digits: 6) }
 }
 
 extension UsageStats {
