@@ -44,8 +44,9 @@ public struct UsageStats: Sendable, Equatable {
     public var deviceSessionsPerDayMin = 0.0, deviceSessionsPerDayP10 = 0.0
     public var deviceSessionsPerDayP90 = 0.0, deviceSessionsPerDayMax = 0.0
 
-    /// App sessions further apart than this start a new device session.
-    public static let deviceSessionGap = 60.0
+    /// App sessions further apart than this start a new device session: the gap after
+    /// which a replay locks the device (`UsageReplay.lockGap`), declared once there.
+    public static let deviceSessionGap = UsageReplay.lockGap.seconds
 
     /// The published figures each statistic is compared with (README, `--help`).
     public static let published: [(column: String, label: String, figure: String)] = [
