@@ -269,11 +269,13 @@ struct AndroidTests {
         #expect(r.metrics[.compressorPeakKB] == 71_442)  // B's 180 MB
     }
 
-    @Test("thrashing: refaults (swap-ins) in the window over the page cache let lmkd kill down to adj 201")
+    @Test("thrashing: refaults (swap-ins) in the window over the page cache let lmkd kill down to adj 201, once per refault burst")
     func thrashing() throws {
         // At 60 s C's launch compresses A (180 MB). At 70 s A comes back: 180 MiB
         // swapped in, over a 1 % page cache (20 MiB). In the same second Y's launch
-        // finds memory low: X (cached), then C (service, 500) die as thrashing kills.
+        // finds memory low: X (cached) dies as a thrashing kill. lmkd then starts its
+        // thrashing count again (lmkd.cpp:2776-2785), so C (service, 500) is not a
+        // thrashing victim: memory is only low, which spares adj <= 700.
         let text = """
             device ram=2GB reserve=512MB os=android policy=android-lmk page-cache-pct=1
             app A footprint=600MB
@@ -295,10 +297,89 @@ struct AndroidTests {
             """
         let (sc, r) = try run(text)
         #expect(r.metrics[.swapIns] == 1)
-        #expect(Self.kills(r, sc) == ["X lmkd-thrashing", "C lmkd-thrashing"])
+        #expect(Self.kills(r, sc) == ["X lmkd-thrashing"])
         // No page cache to measure against: plain low memory, cached apps only.
         let (sc2, off) = try run(text.replacingOccurrences(of: "page-cache-pct=1", with: "page-cache-pct=0"))
         #expect(Self.kills(off, sc2) == ["X lmkd-psi-partial"])
+    }
+
+    /// V1, V2, R2 and R1 are cached and compressed by C's launch at 60 s. At 70 s R1
+    /// comes back (180 MiB swapped in: 878 % of a 20 MiB page cache) and L1's launch
+    /// finds memory low; at 70.5 s R2 comes back (12 MiB: 58 %) and L2's launch finds
+    /// memory low again, in the same PSI window (96 ms of stall: lmkd is awake).
+    static let thrashingBursts = """
+        device ram=2GB reserve=512MB os=android policy=android-lmk page-cache-pct=1 thrashing-decay-pct=50
+        app V1 footprint=600MB
+        app V2 footprint=600MB
+        app R2 footprint=40MB
+        app R1 footprint=600MB
+        app C footprint=1150MB
+        app L1 footprint=450MB
+        app L2 footprint=300MB
+        0s    launch V1
+        2s    home
+        3s    launch V2
+        5s    home
+        6s    launch R2
+        8s    home
+        9s    launch R1
+        11s   home
+        60s   launch C
+        65s   home
+        70s   launch R1
+        70s   launch L1
+        70500ms launch R2
+        70500ms launch L2
+        2m    end
+        """
+
+    @Test("thrashing-limit decay: a thrashing kill cuts the window's limit, so 58 % of refaults is thrashing after it (lmkd.cpp:3009-3015)")
+    func thrashingDecay() throws {
+        // 878 % > 100: V1 dies for thrashing, and the limit becomes 100 x (100 - 50) / 100
+        // = 50. The count starts again; R2's 58 % is over 50: V2 dies for thrashing too.
+        let (sc, r) = try run(Self.thrashingBursts)
+        #expect(Self.kills(r, sc) == ["V1 lmkd-thrashing", "V2 lmkd-thrashing"])
+        #expect(r.metrics[.killsThrashing] == 2)
+        // No decay: 58 % is under 100, V2 dies only because memory is low.
+        let (sc0, none) = try run(Self.thrashingBursts.replacingOccurrences(of: "thrashing-decay-pct=50", with: "thrashing-decay-pct=0"))
+        #expect(Self.kills(none, sc0) == ["V1 lmkd-thrashing", "V2 lmkd-psi-partial"])
+        // Two seconds later the PSI window has moved on: 6 ms of stall does not wake
+        // lmkd, and L2 fits above the minimum.
+        let (scL, later) = try run(Self.thrashingBursts.replacingOccurrences(of: "70500ms", with: "72500ms"))
+        #expect(Self.kills(later, scL) == ["V1 lmkd-thrashing"])
+    }
+
+    @Test("thrashing at the critical level (3 x the limit) lets lmkd kill a perceptible app; under it the app is spared")
+    func thrashingCritical() throws {
+        // lru's oldest is P (audio, adj 200). 878 % >= 300: the thrashing kill may take
+        // adj 200 (lmkd.cpp:2951), then low memory alone takes V1 (cached).
+        let text = """
+            device ram=2GB reserve=512MB os=android policy=lru page-cache-pct=1
+            app P footprint=40MB mode=audio:1h
+            app V1 footprint=600MB
+            app V2 footprint=600MB
+            app R1 footprint=600MB
+            app C footprint=1150MB
+            app L1 footprint=450MB
+            0s    launch P
+            1s    home
+            2s    launch V1
+            3s    home
+            4s    launch V2
+            5s    home
+            9s    launch R1
+            11s   home
+            60s   launch C
+            65s   home
+            70s   launch R1
+            70s   launch L1
+            2m    end
+            """
+        let (sc, r) = try run(text)
+        #expect(Self.kills(r, sc) == ["P lmkd-thrashing", "V1 lmkd-psi-partial"])
+        // A critical level of 1000 %: P is protected, and lmkd stops at lru's victim.
+        let (scP, spared) = try run(text.replacingOccurrences(of: "page-cache-pct=1", with: "page-cache-pct=1 thrashing-critical-pct=1000"))
+        #expect(Self.kills(spared, scP) == [])
     }
 
     @Test("zram writeback: with zram full, reclaim writes a cached app to flash within the daily limit; its resume reads it back")

@@ -58,7 +58,13 @@ public struct AndroidParameters: Sendable, Equatable {
     /// Full stall an allocation that reclaim cannot satisfy causes.
     public var oomStall: SimTime = .seconds(1)
     /// thrashing_limit_pct: refaults (swap-ins) per window as % of the page cache.
-    public var thrashingLimitPct = 100.0
+    public var thrashingLimitPct: Int64 = 100
+    /// thrashing_limit_decay_pct: each thrashing kill cuts the window's limit by this
+    /// share of itself (lmkd.cpp:3009-3015).
+    public var thrashingDecayPct: Int64 = 10
+    /// thrashing_critical_pct: thrashing at or above it lets lmkd kill perceptible
+    /// apps (lmkd.cpp:2920, 2931, 2951; default 3 x the limit, 3924-3925).
+    public var thrashingCriticalPct: Int64 = 300
     public var pageCacheKB: Int64 = 0
     /// swap_free_low_percentage: swap is low below this share of zram free.
     public var swapFreeLowPct = 10.0
@@ -82,7 +88,7 @@ public struct AndroidParameters: Sendable, Equatable {
 }
 
 /// A device's Android state: the cached apps not yet in zram (oldest first: reclaim's
-/// order), the previous app, and the PSI window's stall and refaults.
+/// order), the previous app, the PSI window's stall, and lmkd's thrashing measure.
 public struct AndroidState: Sendable {
     var uncompressed = MultiList(lists: 1)
     /// The app the user was in before the current one (-1: none).
@@ -91,7 +97,13 @@ public struct AndroidState: Sendable {
     var window: Int64 = -1
     var someStallUs: Int64 = 0
     var fullStallUs: Int64 = 0
-    var swapInKB: Int64 = 0
+    /// lmkd's thrashing measure (mp_event_psi, lmkd.cpp:2713-2858): refaults (swap-ins
+    /// here) since `thrashResetUs`, the previous windows' decayed thrashing and this
+    /// window's limit, which thrashing kills cut.
+    var refaultKB: Int64 = 0
+    var thrashResetUs: Int64 = 0
+    var prevThrashPct: Int64 = 0
+    var thrashingLimit: Int64 = 0
     /// The window in which lmkd last acted on a complete stall (PSI reports an event
     /// at most once per window).
     var notRespondingWindow: Int64 = -1
@@ -102,7 +114,8 @@ public struct AndroidState: Sendable {
         uncompressed.reset(appCount: appCount)
         previous = -1
         window = -1
-        someStallUs = 0; fullStallUs = 0; swapInKB = 0
+        someStallUs = 0; fullStallUs = 0
+        refaultKB = 0; thrashResetUs = 0; prevThrashPct = 0; thrashingLimit = -1
         notRespondingWindow = -1
     }
 }
@@ -139,14 +152,67 @@ extension Device {
     @inline(__always) var zramStoredKB: Int64 { Int64((Double(compressorKB) * params.android.zramRatio).rounded()) }
 
     /// Moves lmkd's 1 s PSI window to the one holding `now` (PSI_WINDOW_SIZE_MS
-    /// 1000, lmkd.cpp:137): stall and refaults start again from zero.
+    /// 1000, lmkd.cpp:137): stall starts again from zero.
     mutating func psiWindow(_ now: SimTime) {
         let w = now.microseconds / 1_000_000
         guard w != android.window else { return }
         android.window = w
         android.someStallUs = 0
         android.fullStallUs = 0
-        android.swapInKB = 0
+    }
+
+    /// lmkd's thrashing window on a wake-up at `now` (mp_event_psi, lmkd.cpp:2832-2856):
+    /// when more than THRASHING_RESET_INTERVAL_MS (1 s, lmkd.cpp:110) has passed since
+    /// the last reset, the finished window's thrashing becomes the carried amount, halved
+    /// for each window passed unless exactly one passed and it was over the limit (no
+    /// victim was found: lmkd keeps it to retry), and the count, the reset time and the
+    /// limit start again. While memory is under pressure lmkd polls every 10 ms
+    /// (PSI_POLL_PERIOD_SHORT_MS, lmkd.cpp:139), so a burst of refaults is measured by the
+    /// polls it spans; a swap-in is one instant here, so the window is moved before its
+    /// refaults are counted, as the burst's first poll would.
+    mutating func thrashingWindow(_ now: SimTime) {
+        let ap = params.android
+        guard ap.pageCacheKB > 0 else { return }
+        if android.thrashingLimit < 0 { android.thrashingLimit = ap.thrashingLimitPct }
+        let since = now.microseconds - android.thrashResetUs
+        guard since > 1_000_000 else { return }
+        var prev = refaultPct
+        let windows = since / 1_000_000
+        if windows > 1 || prev < android.thrashingLimit { prev = windows >= 63 ? 0 : prev >> windows }
+        android.prevThrashPct = prev
+        android.refaultKB = 0
+        android.thrashResetUs = now.microseconds
+        android.thrashingLimit = ap.thrashingLimitPct
+    }
+
+    /// Refaults since the last reset, % of the page cache. lmkd counts 4 KiB pages and
+    /// divides by the file LRU + 1 page (lmkd.cpp:2836-2837, 2855); jetsim counts KiB and
+    /// adds 4 KiB.
+    @inline(__always) var refaultPct: Int64 {
+        Int64(saturating: Double(android.refaultKB) * 100 / Double(params.android.pageCacheKB + 4))
+    }
+
+    /// lmkd's thrashing on a wake-up at `now`, % of the page cache: this window's
+    /// refaults plus the carried amount (lmkd.cpp:2853-2858).
+    mutating func thrashingPct(_ now: SimTime) -> Int64 {
+        guard params.android.pageCacheKB > 0 else { return 0 }
+        // A wake-up that moves the window counts only the carried amount (2853-2855):
+        // the move zeroes the count.
+        thrashingWindow(now)
+        return .saturatingSum64(refaultPct, android.prevThrashPct)
+    }
+
+    /// After a kill lmkd starts its thrashing measure again (lmkd.cpp:2776-2785), and a
+    /// kill for thrashing cuts this window's limit by `thrashingDecayPct` of itself
+    /// (cut_thrashing_limit, lmkd.cpp:3009-3015), so that it keeps killing while the
+    /// system still thrashes.
+    mutating func thrashingAfterKill(_ reason: KillReason, _ now: SimTime) {
+        if reason == .lmkdThrashing {
+            android.thrashingLimit = android.thrashingLimit * (100 - params.android.thrashingDecayPct) / 100
+        }
+        android.refaultKB = 0
+        android.prevThrashPct = 0
+        android.thrashResetUs = now.microseconds
     }
 
     /// Reclaim work of `kb` KiB at `perMB` per MiB: PSI "some" stall for all of it,
@@ -181,7 +247,8 @@ extension Device {
         let perMB = fromFlash ? params.thawPerMB : params.android.swapInPerMB
         psiWindow(now)
         stall(plain, perMB: perMB)
-        android.swapInKB = .saturatingSum64(android.swapInKB, plain)
+        thrashingWindow(now)
+        android.refaultKB = .saturatingSum64(android.refaultKB, plain)
         let t = SimTime(saturatingMicroseconds: Double(perMB.microseconds) * Double(plain) / 1_024)
         metrics[.swapIns] += 1
         metrics[.swapInLatencySumMicros] = .saturatingSum(metrics[.swapInLatencySumMicros], Int(t.microseconds))
@@ -228,37 +295,42 @@ extension Device {
         }
     }
 
-    /// What lmkd decides on a wake-up (lmkd.cpp mp_event_psi, 2896-3002): the kill
-    /// reason and the lowest oom_score_adj it may kill, or nil (no kill).
+    /// What lmkd decides on a wake-up at `now` (lmkd.cpp mp_event_psi, 2896-3002): the
+    /// kill reason and the lowest oom_score_adj it may kill, or nil (no kill). Thrashing
+    /// is measured (`thrashingPct`) only when lmkd is woken, as mp_event_psi runs only then.
     /// - woken only by a PSI event: some stall over psi_partial_stall_ms, full stall
     ///   over psi_complete_stall_ms, or a request reclaim cannot meet (lmkd.cpp:3381-3383);
     /// - complete stall: "device is not responding", any adj, once per window
     ///   (lmkd.cpp:2906-2913; PSI events at most once per window, lmkd.cpp:131-137);
     /// - swap low (free zram below swap_free_low_percentage, lmkd.cpp:2792-2793) and
-    ///   thrashing, or below the high watermark: adj > 200 unless below min (2913-2933);
-    /// - below the high watermark and thrashing: adj > 200 (2944-2953);
+    ///   thrashing over thrashing_limit_pct, or below the high watermark: adj > 200
+    ///   unless below min or thrashing at the critical level (2913-2933);
+    /// - below the high watermark and thrashing over this window's (cut) limit: adj > 200
+    ///   unless thrashing at the critical level (2944-2953);
     /// - below the high watermark: adj > 700 (LOW_MEM, 2983-2987);
     /// - a critical full stall lets any of these go down to adj 0 (lmkd.cpp:3000-3001).
-    @inline(__always) func lmkdDecision(needKB: Int64) -> (reason: KillReason, minAdj: Int)? {
+    @inline(__always) mutating func lmkdDecision(needKB: Int64, _ now: SimTime) -> (reason: KillReason, minAdj: Int)? {
         let ap = params.android
         let belowMin = availableKB < needKB
         let belowHigh = availableKB < needKB + ap.highWatermarkKB
         let critical = android.fullStallUs > ap.completeStall.microseconds
         let woken = android.someStallUs > ap.partialStall.microseconds || critical || belowMin
         guard woken else { return nil }
-        let thrashing = ap.pageCacheKB > 0 && Double(android.swapInKB) * 100 > ap.thrashingLimitPct * Double(ap.pageCacheKB)
+        let thrashing = thrashingPct(now)
+        let measured = ap.pageCacheKB > 0
+        let thrashingCritical = measured && thrashing >= ap.thrashingCriticalPct
         let swapLow = ap.zram && ap.zramKB > 0
             && Double(ap.zramKB - zramStoredKB) * 100 < ap.swapFreeLowPct * Double(ap.zramKB)
         var reason: KillReason? = nil
         var minAdj = 0
         if critical && android.notRespondingWindow != android.window {
             reason = .lmkdPsiComplete
-        } else if swapLow && (thrashing || belowHigh) {
+        } else if swapLow && ((measured && thrashing > ap.thrashingLimitPct) || belowHigh) {
             reason = .lmkdLowSwap
-            minAdj = belowMin ? 0 : OomAdj.perceptible + 1
-        } else if belowHigh && thrashing {
+            minAdj = belowMin || thrashingCritical ? 0 : OomAdj.perceptible + 1
+        } else if belowHigh && measured && thrashing > android.thrashingLimit {
             reason = .lmkdThrashing
-            minAdj = OomAdj.perceptible + 1
+            minAdj = thrashingCritical ? 0 : OomAdj.perceptible + 1
         } else if belowHigh {
             reason = .lmkdPsiPartial
             minAdj = OomAdj.previous + 1
@@ -294,7 +366,7 @@ extension Device {
     /// lmkd's decisions, one kill each, until no trigger holds or the policy's next
     /// victim is below the lowest adj the trigger may kill.
     mutating func lmkdKills(needKB: Int64, _ now: SimTime) {
-        while let d = lmkdDecision(needKB: needKB) {
+        while let d = lmkdDecision(needKB: needKB, now) {
             if d.reason == .lmkdPsiComplete { android.notRespondingWindow = android.window }
             guard policy.hasCandidates else { break }
             let victim = policy.victim()
@@ -304,6 +376,7 @@ extension Device {
             let adj = oomScoreAdj(victim)
             if adj < d.minAdj { break }
             kill(lmkdPick(victim, adj: adj), named: victim, d.reason, now)
+            thrashingAfterKill(d.reason, now)
         }
     }
 

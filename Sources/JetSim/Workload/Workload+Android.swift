@@ -25,7 +25,9 @@ public struct AndroidClass: Sendable, Equatable {
     public var psiCompleteStallMs = 700.0
     public var psiFullStallShare = 0.25
     public var oomStallMs = 1_000.0
-    public var thrashingLimitPct = 100.0
+    public var thrashingLimitPct = 100
+    public var thrashingDecayPct = 10
+    public var thrashingCriticalPct = 300
     public var pageCachePct = 10.0
     public var swapFreeLowPct = 10.0
     public var highWatermarkKB: Int64 = 100 * 1_024
@@ -59,7 +61,9 @@ public struct AndroidClass: Sendable, Equatable {
         a.completeStall = SimTime(seconds: psiCompleteStallMs / 1_000)
         a.fullStallShare = psiFullStallShare
         a.oomStall = SimTime(seconds: oomStallMs / 1_000)
-        a.thrashingLimitPct = thrashingLimitPct
+        a.thrashingLimitPct = Int64(thrashingLimitPct)
+        a.thrashingDecayPct = Int64(thrashingDecayPct)
+        a.thrashingCriticalPct = Int64(thrashingCriticalPct)
         a.pageCacheKB = Int64(Double(p.ramKB) * pageCachePct / 100)
         a.swapFreeLowPct = swapFreeLowPct
         a.highWatermarkKB = highWatermarkKB
@@ -121,8 +125,15 @@ extension Schema {
                 source: "assumption (no published split of some and full stall)", "android: share of reclaim work during which every task stalls (PSI full)"),
         .number("android_oom_stall_ms", \.android.oomStallMs, 0...86_400_000, unit: "ms", alias: "oom-stall-ms",
                 source: "assumption (a request reclaim cannot meet stalls a whole window)", "android: full stall when reclaim cannot meet a request"),
-        .number("android_thrashing_limit_pct", \.android.thrashingLimitPct, 0...100_000, unit: "%", alias: "thrashing-pct",
-                source: "AOSP lmkd.cpp:151-152 DEF_THRASHING 100 (30 low-RAM)", "android: refaults per window (swap-ins here) as % of the page cache above which lmkd sees thrashing"),
+        .integer("android_thrashing_limit_pct", \.android.thrashingLimitPct, 0...100_000, alias: "thrashing-pct",
+                 source: "AOSP lmkd.cpp:151-152 DEF_THRASHING 100 (30 low-RAM); whole percent, as lmkd's int",
+                 "android: refaults per window (swap-ins here) as % of the page cache above which lmkd sees thrashing"),
+        .integer("android_thrashing_decay_pct", \.android.thrashingDecayPct, 0...100, alias: "thrashing-decay-pct",
+                 source: "AOSP lmkd.cpp:153-155 DEF_THRASHING_DECAY 10 (50 low-RAM), applied at 3009-3015",
+                 "android: each thrashing kill cuts the window's thrashing limit by this % of itself (the limit returns each 1 s window)"),
+        .integer("android_thrashing_critical_pct", \.android.thrashingCriticalPct, 0...300_000, alias: "thrashing-critical-pct",
+                 source: "AOSP lmkd.cpp:3924-3925 thrashing_limit_critical, default 3 x thrashing_limit (set both)",
+                 "android: thrashing at or above it lets lmkd kill perceptible apps (adj 200) too"),
         .number("android_page_cache_pct", \.android.pageCachePct, 0...100, unit: "%", alias: "page-cache-pct",
                 source: "assumption", "android: the file page cache thrashing is measured against, share of RAM (0: no thrashing trigger)"),
         .number("android_swap_free_low_pct", \.android.swapFreeLowPct, 0...100, unit: "%", alias: "swap-low-pct",
