@@ -225,6 +225,59 @@ struct UsageStreamTests {
         #expect(try UsageStreamTests.misses(csv, slots: 3, policy: PolicyID(Oracle.self)) == 7)
     }
 
+    /// A reference cache of `slots` over `refs` (consecutive repeats merged: the app
+    /// is in front, a hit either way), counting misses: LRU, or Belady (evict the
+    /// app used again farthest ahead; ties do not arise, each app has one next use).
+    static func referenceMisses(_ refs: [Int], slots: Int, belady: Bool) -> Int {
+        var cache: [Int] = []  // least recently used first
+        var misses = 0
+        for (i, r) in refs.enumerated() {
+            if let k = cache.firstIndex(of: r) { cache.remove(at: k); cache.append(r); continue }
+            misses += 1
+            if cache.count == slots {
+                if belady {
+                    func next(_ a: Int) -> Int { refs[(i + 1)...].firstIndex(of: a) ?? .max }
+                    let victim = cache.max { next($0) < next($1) }!
+                    cache.removeAll { $0 == victim }
+                } else {
+                    cache.removeFirst()
+                }
+            }
+            cache.append(r)
+        }
+        return misses
+    }
+
+    @Test("on Workloads/lru-reference.yaml a replay is a cache of 4: its cold launches are LRU's and Belady's misses")
+    func lruReference() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let w = try WorkloadDecoder.load(String(contentsOf: dir.appendingPathComponent("Workloads/lru-reference.yaml"), encoding: .utf8),
+                                         source: "lru-reference.yaml")
+        // 3 devices x 300 rows over 12 apps, skewed (as scripts/bench-replay.sh draws
+        // them), uses of 30 s every 90 s, and now and then a pause that locks the device.
+        var csv = "device,time_s,app,duration_s\n"
+        var refs: [[Int]] = [[], [], []]
+        var x: UInt64 = 12_345
+        func unit() -> Double { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return Double(x >> 11) / 9_007_199_254_740_992 }
+        for d in 0..<3 {
+            var t = 0
+            for _ in 0..<300 {
+                let a = Int(12 * unit() * unit())
+                csv += "dev\(d),\(t),app\(a),30\n"
+                if refs[d].last != a { refs[d].append(a) }
+                t += unit() < 0.1 ? 900 : 90
+            }
+        }
+        for (policy, belady) in [(PolicyID(LRU.self), false), (PolicyID(Oracle.self), true)] {
+            var stream = try UsageStream(reader: DelimitedReader(bytes: Array(csv.utf8)), source: "t")
+            let plan = RunPlan(workload: w, cells: [Cell(policy: policy, ramKB: 2 * 1_048_576)], threads: 1)
+            let a = try UsageRunner.run(plan, stream: &stream, catalog: AppCatalog(w), batchRows: 250).result.accumulators[0]
+            let want = refs.map { Self.referenceMisses($0, slots: 4, belady: belady) }.reduce(0, +)
+            #expect(a[.launches] - a[.relaunches] + a[.coldRelaunches] == want, "\(policy.name)")
+            #expect(a[.memoryWarnings] == 0 && a[.killsPressure] == want - 3 * 4, "\(policy.name): one kill a miss once 4 are in")
+        }
+    }
+
     @Test("workload comments that say how many apps fit say what the device does at the critical level")
     func capacityClaims() throws {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -12,7 +12,7 @@ func loadShipped(_ name: String) throws -> Workload {
 
 @Suite("Workload files: defaults, round trips and located errors")
 struct WorkloadFileTests {
-    static let shipped = ["default.yaml", "small-ram.yaml", "large-ram.yaml", "mixed-fleet.yaml", "stress.yaml", "irm-zipf.yaml", "android.yaml"]
+    static let shipped = ["default.yaml", "small-ram.yaml", "large-ram.yaml", "mixed-fleet.yaml", "stress.yaml", "irm-zipf.yaml", "android.yaml", "lru-reference.yaml"]
 
     @Test("default.yaml is what the binary has compiled in (SwiftPM embeds it through a symlink)")
     func embedded() throws {

@@ -36,14 +36,22 @@ public struct Timeline: Sendable {
         firstUse.append(contentsOf: repeatElement(.never, count: appCount))
         nextUseAfter.removeAll(keepingCapacity: true)
         nextUseAfter.append(contentsOf: repeatElement(.never, count: actions.count))
-        var i = actions.count - 1
-        while i >= 0 {
-            let a = actions[i]
-            if a.kind.isUse && a.app >= 0 {
-                nextUseAfter[i] = firstUse[Int(a.app)]
-                firstUse[Int(a.app)] = SimTime(microseconds: Int64(i))
+        // Through buffer pointers: one pass with no uniqueness or bounds check per action.
+        actions.withUnsafeBufferPointer { actions in
+            nextUseAfter.withUnsafeMutableBufferPointer { next in
+                firstUse.withUnsafeMutableBufferPointer { first in
+                    var i = actions.count - 1
+                    while i >= 0 {
+                        let a = actions[i]
+                        if a.kind.isUse && a.app >= 0 {
+                            precondition(Int(a.app) < first.count, "action \(i) names app \(a.app) of \(first.count)")
+                            next[i] = first[Int(a.app)]
+                            first[Int(a.app)] = SimTime(microseconds: Int64(i))
+                        }
+                        i -= 1
+                    }
+                }
             }
-            i -= 1
         }
     }
 

@@ -107,35 +107,53 @@ public struct UsageReplay: Sendable {
             let index = catalog.index(named: name) ?? Int(Self.fnv1a(name) % UInt64(catalog.profiles.count))
             installed.append(Int32(index))
         }
-        timeline.removeAll()
-        timeline.actions.append(UserAction(time: .zero, kind: .lock))  // the device starts locked
-        var front: Int32 = -1
-        var locked = true
-        var busyUntil = SimTime.zero
         let rows = uses(ofDevice: d)
-        func add(_ kind: UserAction.Kind, _ t: SimTime, _ app: Int32 = -1) {
-            if t < duration { timeline.actions.append(UserAction(time: t, kind: kind, app: app)) }
+        // At most 5 actions a row (unlock, home, launch, home, lock) and the first lock:
+        // the actions are sized to that bound (from the previous device's, so mostly no
+        // fill), written in place (no append, with its uniqueness and capacity checks,
+        // per action), and cut to what was written.
+        let bound = 5 * rows.count + 1
+        let had = timeline.actions.count
+        if had < bound {
+            timeline.actions.append(contentsOf: repeatElement(UserAction(time: .zero, kind: .lock), count: bound - had))
+        } else {
+            timeline.actions.removeLast(had - bound)
         }
-        for (i, u) in rows.enumerated() {
-            let t = max(u.time, busyUntil)
-            if t >= duration { break }
-            if locked { add(.unlock, t); locked = false }
-            if front != u.app {
-                if front >= 0 { add(.home, t) }
-                add(.launch, t, u.app)
-                front = u.app
-            }
-            let end = t + u.duration
-            busyUntil = end
-            let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
-            if next == .never || next - end > Self.lockGap {
-                add(.home, end)
-                add(.lock, end + .seconds(1))
-                front = -1
-                locked = true
-                busyUntil = end + .seconds(1)
+        let n = timeline.actions.withUnsafeMutableBufferPointer { out -> Int in
+            rows.withUnsafeBufferPointer { rows -> Int in
+                out[0] = UserAction(time: .zero, kind: .lock)  // the device starts locked
+                var n = 1
+                @inline(__always) func add(_ kind: UserAction.Kind, _ t: SimTime, _ app: Int32 = -1) {
+                    if t < duration { out[n] = UserAction(time: t, kind: kind, app: app); n += 1 }
+                }
+                var front: Int32 = -1
+                var locked = true
+                var busyUntil = SimTime.zero
+                for i in 0..<rows.count {
+                    let u = rows[i]
+                    let t = max(u.time, busyUntil)
+                    if t >= duration { break }
+                    if locked { add(.unlock, t); locked = false }
+                    if front != u.app {
+                        if front >= 0 { add(.home, t) }
+                        add(.launch, t, u.app)
+                        front = u.app
+                    }
+                    let end = t + u.duration
+                    busyUntil = end
+                    let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
+                    if next == .never || next - end > Self.lockGap {
+                        add(.home, end)
+                        add(.lock, end + .seconds(1))
+                        front = -1
+                        locked = true
+                        busyUntil = end + .seconds(1)
+                    }
+                }
+                return n
             }
         }
+        timeline.actions.removeLast(bound - n)
         timeline.computeNextUses(appCount: installed.count)
     }
 }
