@@ -234,7 +234,7 @@ struct OtherCommandTests {
         let r = try CLI.run(["validate", "Workloads/small-ram.yaml"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("ram_mb: 2048"))
-        #expect(r.stdout.contains("sessions_per_day: 25"))
+        #expect(r.stdout.contains("sessions_per_day: 19"))  // the default user's (issue 14)
         let tmp = try CLI.tempDir()
         try r.stdout.write(toFile: tmp + "/resolved.yaml", atomically: true, encoding: .utf8)
         let again = try CLI.run(["validate", tmp + "/resolved.yaml"])

@@ -175,9 +175,15 @@ struct UsageStatsTests {
         #expect(within(s.foregroundMinPerDay, 59), "foreground \(s.foregroundMinPerDay) min a day (Böhmer et al.: 59)")
         let apps = try #require(s.distinctAppsPerWeek)
         #expect(apps >= 14 && apps <= 18, "distinct apps a week \(apps) (Kim et al.: 14-18)")
-        // Falaki et al.: 10-200 interactions a day across users, an order of magnitude.
+        // Falaki et al.: 10-200 interactions a day across users, an order of magnitude
+        // between the 10th and 90th percentile users (issue 14). Theory: a lognormal
+        // factor of sigma 1.17 puts p90/p10 at exp(2 x 1.2816 x 1.17) = 20; sessions
+        // arriving during one merge into it, so the measured spread is smaller, but
+        // not below 10 (sigma 0.91 measured 7.6).
         #expect(s.deviceSessionsPerDayMax >= 10 * s.deviceSessionsPerDayMin)
-        #expect(s.deviceSessionsPerDayP90 >= 5 * s.deviceSessionsPerDayP10)
+        #expect(s.deviceSessionsPerDayP90 >= 10 * s.deviceSessionsPerDayP10,
+                "sessions a day p90/p10 \(s.deviceSessionsPerDayP90 / s.deviceSessionsPerDayP10) (Falaki et al.: 10-200)")
+        #expect(s.deviceSessionsPerDayP90 <= 20 * s.deviceSessionsPerDayP10, "no wider than the lognormal itself")
 
         w = try WorkloadDecoder.load(defaultWorkloadText, source: "default",
                                      overrides: ["user.sessions_per_day_sigma=0", "user.dwell_sigma=0", "user.app_choice_sigma=0", "user.interruptions_sigma=0"])

@@ -3,49 +3,60 @@ import SimKernel
 /// User actions, as the seeds say each one reaches the frontmost app (seed 002's
 /// scenarios, seeds 000 and 001 for interruptions, seed 004 for lock and background).
 ///
-/// The device is tolerant: an action that does not apply (say, `home` with no app in
-/// front because memory pressure killed it) changes what it can and sends nothing.
-/// Scenario files are checked against `UIState` before they run.
+/// `UIState` decides whether an action can happen now and what it does to the app in
+/// front; the device refuses what it refuses (nothing happens; `refusedActions`
+/// counts it) exactly as the scenario parser does. The device is tolerant only of
+/// memory: an action whose app is gone (`home` with no app in front because memory
+/// pressure killed it) changes what it can and sends nothing.
 extension Device {
     mutating func perform(_ action: UserAction, index: Int, _ s: inout Scheduler<DeviceEvent>) {
         let now = s.now
-        if poweredOff { return }
+        let wasCovered = ui.covered
+        let effect: UIState.FrontEffect
+        do { effect = try ui.apply(action) } catch {
+            refusedActions += 1
+            return
+        }
         switch action.kind {
-        case .launch:
-            // From the home screen; an app still in front goes to the background first.
-            if front >= 0 && front != action.app { leaveFront(now, &s) }
-            if front != action.app { launch(action.app, actionIndex: index, &s) }
-        case .home:
-            switcherOpen = false
-            if front >= 0 { leaveFront(now, &s) }
-        case .switcher:
-            if front >= 0 { resignActive(front, now, &s) }
-            switcherOpen = true
-        case .switcherPick:
-            switcherOpen = false
-            if action.app == front {
-                becomeActive(front, now)
+        case .notify:
+            let kind = SystemEventKind(rawValue: action.eventKind) ?? .notification
+            if action.app == UserAction.allApps {
+                broadcast(kind, value: action.value, now)
             } else {
-                if front >= 0 { enterBackground(front, now, &s) }
-                launch(action.app, actionIndex: index, &s)
+                systemEvent(kind, value: action.value, to: action.app, now)
             }
-        case .switcherRemove:
-            if apps[Int(action.app)].state.isResident { terminate(action.app, .user, now) }
-        case .lock:
-            switcherOpen = false
-            if front >= 0 { resignActive(front, now, &s) }
-            locked = true
-        case .unlock:
-            locked = false
-            if front >= 0 && !interrupted && !powerDialog { becomeActive(front, now) }
-        case .powerHold:
-            if front >= 0 { resignActive(front, now, &s) }
-            powerDialog = true
-        case .powerCancel:
-            powerDialog = false
-            if front >= 0 && !locked && !interrupted { becomeActive(front, now) }
+            return
+        case .pressureWarning:
+            sendMemoryWarnings(now)
+            return
+        case .pressureCritical:
+            pressureSpike(demandKB: Int64(action.value) * 1_024, now)
+            return
+        case .systemWake:
+            systemWake(action.app, SystemWakeKind(rawValue: action.eventKind) ?? .silentPush, &s)
+            return
+        case .end:
+            return
+        default:
+            break
+        }
+        switch effect {
+        case .none:
+            break
+        case .open(let app):
+            // From the home screen; an app still in front goes to the background first.
+            if front >= 0 && front != app { leaveFront(now, &s) }
+            if front != app { launch(app, actionIndex: index, &s) }
+        case .toBackground:
+            if front >= 0 { leaveFront(now, &s) }
+        case .pick(let app):
+            if app != front {
+                if front >= 0 { leaveFront(now, &s) }
+                launch(app, actionIndex: index, &s)
+            }
+        case .remove(let app):
+            if apps[Int(app)].state.isResident { terminate(app, .user, now) }
         case .powerOff:
-            powerDialog = false
             if front >= 0 {
                 let app = front
                 enterBackground(app, now, &s)
@@ -54,31 +65,12 @@ extension Device {
             for a in apps.indices where apps[a].state.isResident {
                 terminate(Int32(a), .powerOff, now)
             }
-            poweredOff = true
-        case .call, .sms, .alert:
-            if front >= 0 { resignActive(front, now, &s) }
-            interrupted = true
-        case .ignore:
-            interrupted = false
-            if front >= 0 && !locked && !switcherOpen && !powerDialog { becomeActive(front, now) }
-        case .answer:
-            interrupted = false
-            if front >= 0 { enterBackground(front, now, &s) }
-        case .notify:
-            let kind = SystemEventKind(rawValue: action.eventKind) ?? .notification
-            if action.app == UserAction.allApps {
-                broadcast(kind, value: action.value, now)
-            } else {
-                systemEvent(kind, value: action.value, to: action.app, now)
-            }
-        case .pressureWarning:
-            sendMemoryWarnings(now)
-        case .pressureCritical:
-            pressureSpike(demandKB: Int64(action.value) * 1_024, now)
-        case .systemWake:
-            systemWake(action.app, SystemWakeKind(rawValue: action.eventKind) ?? .silentPush, &s)
-        case .end:
-            break
+            return
+        }
+        // Covered: willResignActive (once); uncovered: didBecomeActive (seed 003's rows
+        // for the switcher, the lock and the power dialog; seed 000's for interruptions).
+        if front >= 0 {
+            if ui.covered { resignActive(front, now, &s) } else if wasCovered { becomeActive(front, now) }
         }
     }
 

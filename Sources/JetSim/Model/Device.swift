@@ -253,11 +253,13 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var broadcastHistory = ContiguousArray<UInt32>()
     /// The app in front (-1: none).
     public internal(set) var front: Int32 = -1
-    var locked = false
-    var switcherOpen = false
-    var powerDialog = false
-    var interrupted = false
-    public internal(set) var poweredOff = false
+    /// What covers the screen (`UIState`: the one source of truth the scenario parser
+    /// also checks against).
+    public internal(set) var ui = UIState()
+    /// Actions `ui` refused (none from a scenario, which the parser checked, or from the
+    /// synthetic user and the replay, which produce none).
+    public internal(set) var refusedActions = 0
+    public var poweredOff: Bool { ui.poweredOff }
     /// The timeline index of the next user action.
     var nextAction = 0
     /// Memory warnings were sent and available memory has not recovered since.
@@ -331,7 +333,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         broadcastHistory.removeAll(keepingCapacity: true)
         broadcastHistory.append(contentsOf: broadcastTotals)
         front = -1
-        locked = false; switcherOpen = false; powerDialog = false; interrupted = false; poweredOff = false
+        ui = UIState()
+        refusedActions = 0
         warned = false
         nextAction = 0
         idleOrder.reset(appCount: n)

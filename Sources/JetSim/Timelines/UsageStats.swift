@@ -174,34 +174,26 @@ public struct UsageStats: Sendable, Equatable {
     }
 
     /// The app sessions of a timeline (the user's actions) up to `until`: the periods
-    /// an app is in front and active, by the rules of `Device.perform` (an app goes
-    /// active when it is in front, the screen unlocked and nothing over it). Calls
-    /// `emit(start, app, length)` in order.
+    /// an app is in front and active, by `UIState`, the rules `Device.perform` follows
+    /// (an app is active when it is in front and nothing covers it; an action `UIState`
+    /// refuses does nothing). Calls `emit(start, app, length)` in order.
     public static func appSessions(of timeline: Timeline, until: SimTime, _ emit: (SimTime, Int32, SimTime) -> Void) {
         var front: Int32 = -1
-        var locked = false, interrupted = false, switcher = false, power = false, off = false
+        var ui = UIState()
         var active: Int32 = -1
         var since = SimTime.zero
         for a in timeline.actions {
             if a.time >= until { break }
-            if off { break }
-            switch a.kind {
-            case .launch: front = a.app
-            case .home: switcher = false; front = -1
-            case .switcher: switcher = true
-            case .switcherPick: switcher = false; front = a.app
-            case .switcherRemove: if a.app == front { front = -1 }
-            case .lock: switcher = false; locked = true
-            case .unlock: locked = false
-            case .powerHold: power = true
-            case .powerCancel: power = false
-            case .powerOff: power = false; front = -1; off = true
-            case .call, .sms, .alert: interrupted = true
-            case .ignore: interrupted = false
-            case .answer: interrupted = false; front = -1
-            case .notify, .pressureWarning, .pressureCritical, .end, .systemWake: continue  // a system wake is not the user's
+            if ui.poweredOff { break }
+            if a.kind == .systemWake { continue }  // a system wake is not the user's
+            guard let effect = try? ui.apply(a) else { continue }
+            switch effect {
+            case .none: break
+            case .open(let app), .pick(let app): front = app
+            case .toBackground, .powerOff: front = -1
+            case .remove(let app): if app == front { front = -1 }
             }
-            let now: Int32 = (front >= 0 && !locked && !interrupted && !switcher && !power) ? front : -1
+            let now: Int32 = (front >= 0 && !ui.covered) ? front : -1
             if now != active {
                 if active >= 0 { emit(since, active, a.time - since) }
                 active = now

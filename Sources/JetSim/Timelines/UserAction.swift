@@ -75,17 +75,23 @@ public struct UserAction: Sendable, Equatable {
     }
 }
 
-/// What the user can see of a device: which app is in front, whether the screen is
-/// locked, and which overlay is up. It changes only through user actions, never
-/// through memory or policy, so it is the same for every policy.
+/// What covers the screen of a device: the lock, the app switcher, the power dialog, a
+/// pending call, SMS or alert, and whether it is off. The one source of truth for what
+/// the user can do next and for what each action does to the app in front: the
+/// scenario parser refuses what `apply` refuses (`Scenario.parse`), the device
+/// performs only what `apply` accepts and does what its `FrontEffect` says
+/// (`Device.perform`), and usage statistics follow it (`UsageStats.appSessions`), so
+/// none of them can disagree, whatever order interruptions, locks and answers come in.
 ///
-/// `apply` checks that an action makes sense where it stands; scenario files and the
-/// synthetic user are both held to it.
+/// It changes only through user actions, never through memory or policy, and it does
+/// not hold the app in front (a kill can take that away; acceptance never depends on
+/// it). The app in front is active exactly when nothing covers it (`covered`): seeds
+/// 001 and 004, "an overlay will appear on top of your application... This state is
+/// known as the inactive state". Each transition cites its seed (seed 003 is the table
+/// of delegate messages per user action, seed 000 the interruptions).
 public struct UIState: Sendable, Equatable {
     public enum Interruption: UInt8, Sendable { case none, call, sms, alert }
 
-    /// The app the user last brought to the front (-1: home screen).
-    public var front: Int32 = UserAction.noApp
     public var locked = false
     public var switcherOpen = false
     public var powerDialog = false
@@ -94,76 +100,132 @@ public struct UIState: Sendable, Equatable {
 
     public init() {}
 
-    /// Applies `action`, or says why it makes no sense here (and changes nothing).
-    public mutating func apply(_ action: UserAction) throws(UIError) {
-        if poweredOff && action.kind != .end {
-            throw UIError("the device is powered off; only 'end' may follow 'power-off'")
+    /// Whether something is over the app in front (it is inactive, not active).
+    @inlinable public var covered: Bool {
+        locked || switcherOpen || powerDialog || interruption != .none
+    }
+
+    /// What an accepted action does to the app in front, besides covering or uncovering
+    /// it (willResignActive when it becomes covered, didBecomeActive when it no longer
+    /// is: `Device.perform`).
+    public enum FrontEffect: Equatable, Sendable {
+        /// Nothing beyond covering or uncovering.
+        case none
+        /// `launch APP`: the app in front (another) goes to the background, APP opens.
+        case open(Int32)
+        /// Home or an answered interruption: the app in front goes to the background.
+        case toBackground
+        /// `switcher-pick APP`: APP comes to the front (the one in front, or another).
+        case pick(Int32)
+        /// `switcher-remove APP`: APP is killed.
+        case remove(Int32)
+        /// Shutdown accepted: every app is terminated.
+        case powerOff
+    }
+
+    /// Why `kind` cannot happen now, or nil if it can.
+    public func refusal(_ kind: UserAction.Kind) -> UIError? {
+        if poweredOff && kind != .end {
+            return UIError("the device is powered off; only 'end' may follow 'power-off'")
         }
-        switch action.kind {
-        case .launch:
-            try requireIdle("launch")
-            if action.app == front { throw UIError("the app is already in front") }
-            front = action.app
+        switch kind {
+        case .launch, .switcher:
+            return idleRefusal(kind.keyword)
         case .home:
-            guard !locked else { throw UIError("'home' while locked: expected 'unlock' first") }
-            guard !powerDialog else { throw UIError("'home' while the power dialog is up: expected 'power-cancel' or 'power-off'") }
-            guard interruption == .none else { throw UIError("'home' during an interruption: expected 'ignore' or 'answer'") }
-            switcherOpen = false
-            front = UserAction.noApp
-        case .switcher:
-            try requireIdle("switcher")
-            switcherOpen = true
-        case .switcherPick:
-            guard switcherOpen else { throw UIError("'switcher-pick' needs the switcher open: expected 'switcher' first") }
-            switcherOpen = false
-            front = action.app
-        case .switcherRemove:
-            guard switcherOpen else { throw UIError("'switcher-remove' needs the switcher open: expected 'switcher' first") }
-            if action.app == front { front = UserAction.noApp }
+            // Home is refused only on the lock screen; it closes the switcher and the
+            // power dialog, and a pending interruption stays pending (seed 000: the app
+            // goes to the background "when the user accepts the notification or
+            // interruption, or clicks the Home button").
+            if locked { return UIError("'home' while locked: expected 'unlock' first") }
+        case .switcherPick, .switcherRemove:
+            if !switcherOpen { return UIError("'\(kind.keyword)' needs the switcher open: expected 'switcher' first") }
+            if powerDialog { return UIError("'\(kind.keyword)' while the power dialog is over the switcher: expected 'power-cancel' or 'power-off'") }
+            if interruption != .none { return UIError("'\(kind.keyword)' during an interruption: expected 'ignore' or 'answer'") }
         case .lock:
-            guard !locked else { throw UIError("'lock' when already locked") }
-            guard !powerDialog else { throw UIError("'lock' while the power dialog is up: expected 'power-cancel' or 'power-off'") }
-            locked = true
-            switcherOpen = false
+            if locked { return UIError("'lock' when already locked") }
+            if powerDialog { return UIError("'lock' while the power dialog is up: expected 'power-cancel' or 'power-off'") }
         case .unlock:
-            guard locked else { throw UIError("'unlock' when not locked") }
-            locked = false
+            if !locked { return UIError("'unlock' when not locked") }
         case .powerHold:
-            guard !powerDialog else { throw UIError("'power-hold' when the power dialog is already up") }
-            guard interruption == .none, !switcherOpen else {
-                throw UIError("'power-hold' while another overlay is up")
-            }
-            powerDialog = true
+            // Over the switcher too (seed 003: the device offers to shut down).
+            if powerDialog { return UIError("'power-hold' when the power dialog is already up") }
+            if interruption != .none { return UIError("'power-hold' during an interruption: expected 'ignore' or 'answer'") }
         case .powerCancel:
-            guard powerDialog else { throw UIError("'power-cancel' without 'power-hold' first") }
-            powerDialog = false
+            if !powerDialog { return UIError("'power-cancel' without 'power-hold' first") }
         case .powerOff:
-            guard powerDialog else { throw UIError("'power-off' without 'power-hold' first") }
-            powerDialog = false
-            poweredOff = true
-            front = UserAction.noApp
+            if !powerDialog { return UIError("'power-off' without 'power-hold' first") }
         case .call, .sms, .alert:
-            guard interruption == .none else { throw UIError("an interruption is already pending: expected 'ignore' or 'answer'") }
-            guard !switcherOpen, !powerDialog else { throw UIError("an interruption while the switcher or power dialog is up") }
-            interruption = action.kind == .call ? .call : action.kind == .sms ? .sms : .alert
+            // Over the switcher and the lock screen too; not over the power dialog.
+            if interruption != .none { return UIError("an interruption is already pending: expected 'ignore' or 'answer'") }
+            if powerDialog { return UIError("an interruption while the power dialog is up: expected 'power-cancel' or 'power-off'") }
         case .ignore:
-            guard interruption != .none else { throw UIError("'ignore' with no call, sms or alert pending") }
-            interruption = .none
+            if interruption == .none { return UIError("'ignore' with no call, sms or alert pending") }
         case .answer:
-            guard interruption != .none else { throw UIError("'answer' with no call, sms or alert pending") }
-            interruption = .none
-            front = UserAction.noApp
-            locked = false
+            if interruption == .none { return UIError("'answer' with no call, sms or alert pending") }
         case .notify, .pressureWarning, .pressureCritical, .end, .systemWake:
             break
         }
+        return nil
     }
 
-    private func requireIdle(_ what: String) throws(UIError) {
-        if locked { throw UIError("'\(what)' while locked: expected 'unlock' first") }
-        if switcherOpen { throw UIError("'\(what)' while the switcher is open: expected 'switcher-pick' or 'home'") }
-        if powerDialog { throw UIError("'\(what)' while the power dialog is up: expected 'power-cancel' or 'power-off'") }
-        if interruption != .none { throw UIError("'\(what)' during an interruption: expected 'ignore' or 'answer'") }
+    /// Applies `action` and says what it does to the app in front, or says why it
+    /// cannot happen now (and changes nothing).
+    @discardableResult
+    public mutating func apply(_ action: UserAction) throws(UIError) -> FrontEffect {
+        if let e = refusal(action.kind) { throw e }
+        switch action.kind {
+        case .launch:
+            return .open(action.app)
+        case .home:
+            // Seed 003, "The user clicks the Home button": willResignActive,
+            // didEnterBackground (from the power dialog or under a pending call the app
+            // is inactive already: didEnterBackground alone).
+            switcherOpen = false
+            powerDialog = false
+            return .toBackground
+        case .switcher:
+            switcherOpen = true
+        case .switcherPick:
+            switcherOpen = false
+            return .pick(action.app)
+        case .switcherRemove:
+            return .remove(action.app)
+        case .lock:
+            locked = true
+            switcherOpen = false
+        case .unlock:
+            locked = false
+        case .powerHold:
+            powerDialog = true
+        case .powerCancel:
+            powerDialog = false
+        case .powerOff:
+            self = UIState()
+            poweredOff = true
+            return .powerOff
+        case .call, .sms, .alert:
+            interruption = action.kind == .call ? .call : action.kind == .sms ? .sms : .alert
+        case .ignore:
+            interruption = .none
+        case .answer:
+            // Seed 000: the user taps the alert to deal with it, the app "moves into its
+            // background state"; the call's app takes the front, closing the switcher.
+            // Answering on the lock screen does not unlock the device: 'unlock' follows.
+            interruption = .none
+            switcherOpen = false
+            return .toBackground
+        case .notify, .pressureWarning, .pressureCritical, .end, .systemWake:
+            break
+        }
+        return .none
+    }
+
+    private func idleRefusal(_ what: String) -> UIError? {
+        if locked { return UIError("'\(what)' while locked: expected 'unlock' first") }
+        if switcherOpen { return UIError("'\(what)' while the switcher is open: expected 'switcher-pick' or 'home'") }
+        if powerDialog { return UIError("'\(what)' while the power dialog is up: expected 'power-cancel' or 'power-off'") }
+        if interruption != .none { return UIError("'\(what)' during an interruption: expected 'ignore' or 'answer'") }
+        return nil
     }
 }
 

@@ -692,7 +692,7 @@ public enum Schema {
         .number("notifications_per_day", \.notificationsPerDay, 0...100_000, unit: "per day", "to apps by the user's preference"),
         .number("location_changes_per_day", \.locationChangesPerDay, 0...100_000, unit: "per day", "significant location changes, broadcast"),
         .number("sessions_per_day_sigma", \.sessionsPerDaySigma, 0...3,
-                source: "Falaki: 10-200 interactions/day across users as p5-p95: ln(20)/3.29",
+                source: "Falaki: 10-200 interactions/day across users as p10-p90: ln(20)/2.563",
                 "spread of sessions a day across users: each user's rate is sessions_per_day x a lognormal factor (median 1, this sigma); 0: all alike"),
         .number("dwell_sigma", \.dwellSigma, 0...3, source: "assumption; Falaki: mean interaction 10-250 s across users",
                 "spread of the typical app-session length across users: each user scales dwell_s by a lognormal factor (median 1, this sigma)"),
