@@ -238,6 +238,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public var metrics = DeviceMetrics()
     /// Relaunch latencies; the runner swaps in its accumulator for the run.
     public var relaunchLatency = LatencyHistogram()
+    /// The same latencies by relaunch kind; swapped in likewise.
+    public var relaunchLatencyByKind = RelaunchKindLatencies()
     public internal(set) var availableKB: Int64 = 0
     /// Apps executing code (active, inactive, background), in the order they started:
     /// few at a time, so warnings and broadcasts go through this list, not all apps.

@@ -110,7 +110,7 @@ public struct DeviceWorker {
                           cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
         let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context,
                             until: inputs.until, cell: cell, series: series)
-        return runners[policy.index].run(io, &accumulators[cell].latency, &pending)
+        return runners[policy.index].run(io, &accumulators[cell], &pending)
     }
 
     struct CellInputs {
@@ -127,13 +127,15 @@ public struct DeviceWorker {
     }
 
     static func simulate<P: EvictionPolicy, O: RunObserver>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
-                                                            _ latency: inout LatencyHistogram, _ observer: inout O) -> (DeviceMetrics, Int) {
+                                                            _ latency: inout LatencyHistogram, _ kindLatency: inout RelaunchKindLatencies,
+                                                            _ observer: inout O) -> (DeviceMetrics, Int) {
         sim.reset()
         // Lend the device this worker's buffers for the run, and take them back
         // after, so that they stay uniquely owned (no copy-on-write next device).
         sim.model.reset(profiles: io.shared.catalog.profiles, installed: io.installed, params: io.params,
                         timeline: io.timeline, context: io.context)
         swap(&sim.model.relaunchLatency, &latency)
+        swap(&sim.model.relaunchLatencyByKind, &kindLatency)
         if let series = io.series {
             // Hour by hour: the same events as one run (events at or before each end).
             var previous = DeviceMetrics()
@@ -144,6 +146,7 @@ public struct DeviceWorker {
         }
         sim.run(until: io.until, observer: &observer)
         swap(&sim.model.relaunchLatency, &latency)
+        swap(&sim.model.relaunchLatencyByKind, &kindLatency)
         sim.model.releaseInputs()
         return (sim.model.metrics, sim.eventsHandled)
     }

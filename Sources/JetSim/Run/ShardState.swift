@@ -26,6 +26,10 @@ import SimKernel
 ///     counters: <integers, in counter_names order>
 ///     latency: <count> <sum us> <min us> <max us>
 ///     buckets: <index>:<count> ...               non-empty histogram buckets
+///     kind: <kind> <count> <sum> <min> <max> <index>:<count> ...
+///                                                the same per relaunch kind, six lines in
+///                                                `RelaunchKind` order (absent in states
+///                                                written before them)
 ///     paired: <44 integers>                      only with --baseline: `PairedSums.values`
 ///     group: <integers, as counters>             only with --by: one per group, in group order
 ///     workload:                                  then the resolved workload YAML,
@@ -40,7 +44,9 @@ import SimKernel
 /// counters are exactly those writes version 1 (so today's states stay byte for byte
 /// what they were); once counters are added it writes version 2, which names them.
 /// Either version is read by name: a counter the file lacks (written before it
-/// existed) reads as 0; a name this jetsim does not know is an error.
+/// existed) reads as 0; a name this jetsim does not know is an error. The `kind:`
+/// lines are optional in either version; `merge` refuses to mix states with and
+/// without them (the per-kind columns would count only some shards).
 public struct ShardState: Sendable {
     public var workload: Workload
     public var cells: [Cell]
@@ -58,6 +64,9 @@ public struct ShardState: Sendable {
     /// The `--by` grouping and its accumulators (`FleetResult.groups`).
     public var groupBy: GroupBy? = nil
     public var groups: [CellAccumulator]? = nil
+    /// Whether the state has per-kind latency histograms (`kind:` lines): false for
+    /// a state written before them.
+    public var hasKindLatency = true
 
     /// The counter names of a version 1 state.
     public static let v1CounterNames: [String] = {
@@ -145,6 +154,12 @@ public struct ShardState: Sendable {
             o += "counters: " + a.counters.map(String.init).joined(separator: " ") + "\n"
             o += "latency: \(a.latency.count) \(a.latency.sum) \(a.latency.min) \(a.latency.max)\n"
             o += "buckets:" + a.latency.nonEmptyBuckets.map { " \($0.index):\($0.count)" }.joined() + "\n"
+            if hasKindLatency {
+                for k in RelaunchKind.allCases {
+                    let h = a.kindLatency[k]
+                    o += "kind: \(k.name) \(h.count) \(h.sum) \(h.min) \(h.max)" + h.nonEmptyBuckets.map { " \($0.index):\($0.count)" }.joined() + "\n"
+                }
+            }
             if baseline != nil { o += "paired: " + (a.paired ?? PairedSums()).values.map { String($0) }.joined(separator: " ") + "\n" }
             for g in 0..<perCell { o += "group: " + groups![ci * perCell + g].counters.map(String.init).joined(separator: " ") + "\n" }
         }
@@ -253,6 +268,7 @@ public struct ShardState: Sendable {
         guard (0...lines.count).contains(count) else { i -= 1; throw fail("cells: expected a count of the 'cell:' blocks that follow, got \(count)") }
         var cells: [Cell] = []
         var accs: [CellAccumulator] = []
+        var hasKind = true
         for _ in 0..<count {
             let parts = try next("cell").split(separator: " ").map(String.init)
             guard parts.count == 2, let policy = PolicyID(rawValue: parts[0]) else { i -= 1; throw fail("cell: expected '<policy> <ram MiB | class>'") }
@@ -282,6 +298,27 @@ public struct ShardState: Sendable {
                 i -= 1; throw fail("buckets: inconsistent with 'latency' (counts do not add up or an index is out of range)")
             }
             a.latency = h
+            // Per relaunch kind: all six lines, or none (a state written before them).
+            if !accs.isEmpty && hasKind != peek("kind") { throw fail("kind: every cell must have the per-kind latency lines, or none") }
+            hasKind = peek("kind")
+            if hasKind {
+                for k in RelaunchKind.allCases {
+                    let f = try next("kind").split(separator: " ")
+                    guard f.count >= 5, f[0] == k.name, let n = UInt64(f[1]), let sum = UInt64(f[2]), let lo = UInt64(f[3]), let hi = UInt64(f[4]) else {
+                        i -= 1; throw fail("kind: expected '\(k.name) <count> <sum> <min> <max> <index>:<count> ...'")
+                    }
+                    var pairs: [(index: Int, count: UInt64)] = []
+                    for b in f.dropFirst(5) {
+                        let kv = b.split(separator: ":")
+                        guard kv.count == 2, let x = Int(kv[0]), let v = UInt64(kv[1]) else { i -= 1; throw fail("kind: bad bucket '\(b)'") }
+                        pairs.append((x, v))
+                    }
+                    guard let kh = LatencyHistogram(buckets: pairs, sum: sum, min: lo, max: hi), kh.count == n else {
+                        i -= 1; throw fail("kind: \(k.name)'s buckets do not add up to its count, or an index is out of range")
+                    }
+                    a.kindLatency[k] = kh
+                }
+            }
             if baseline != nil {
                 let v = try next("paired").split(separator: " ").map { Int128(String($0)) }
                 guard v.count == PairedSums.valueCount, !v.contains(nil) else {
@@ -325,6 +362,7 @@ public struct ShardState: Sendable {
         var s = ShardState(workload: w, cells: cells, accumulators: accs, shardIndex: si, shardCount: sn,
                            fleetDevices: fleet, usage: usage, overrides: overrides, inputs: inputs, workloadYAML: yaml)
         s.baseline = baseline
+        s.hasKindLatency = hasKind
         if let groupBy {
             let names = groupBy.groups(w, usage: usage != "none")
             guard (groupsPerCell ?? names.count) == names.count else {
@@ -372,6 +410,10 @@ public struct ShardState: Sendable {
                 throw InputError(source: source, "shard \(s.shardIndex)/\(n) is given twice (also \(other))")
             }
             bySlot[s.shardIndex] = source
+            if s.hasKindLatency != first.state.hasKindLatency {
+                let old = s.hasKindLatency ? first.source : source
+                throw InputError(source: old, "it has no per-kind latency lines ('kind:'): it was written by an older jetsim than the other shards; re-run it with this jetsim")
+            }
         }
         if bySlot.count < n, let missing = (1...n).first(where: { bySlot[$0] == nil }) {
             throw InputError(source: "merge", "shard \(missing)/\(n) is missing (have \(states.map { "\($0.state.shardIndex)" }.joined(separator: ", ")))")
