@@ -20,6 +20,7 @@ import SimKernel
 ///     set: <key=value>                           K times
 ///     baseline: <policy>                         only with --baseline
 ///     by: class                                  only with --by
+///     timeseries: <hours>                        only with --timeseries
 ///     counter_names: <names>                     version 2 only
 ///     cells: C
 ///     cell: <policy> <ram MiB | class>          C times, each followed by:
@@ -32,6 +33,7 @@ import SimKernel
 ///                                                written before them)
 ///     paired: <44 integers>                      only with --baseline: `PairedSums.values`
 ///     group: <integers, as counters>             only with --by: one per group, in group order
+///     series: <hours x fields integers>          only with --timeseries: `HourlySeries`, hour by hour
 ///     workload:                                  then the resolved workload YAML,
 ///       <yaml, indented two spaces>              every line indented by two spaces
 ///     checksum: <16 hex digits>                  FNV-1a 64 of every byte before this line
@@ -67,6 +69,8 @@ public struct ShardState: Sendable {
     /// Whether the state has per-kind latency histograms (`kind:` lines): false for
     /// a state written before them.
     public var hasKindLatency = true
+    /// `--timeseries`: the hourly sums (`FleetResult.series`).
+    public var series: HourlySeries? = nil
 
     /// The counter names of a version 1 state.
     public static let v1CounterNames: [String] = {
@@ -94,17 +98,19 @@ public struct ShardState: Sendable {
         baseline = result.baseline
         groupBy = result.groupBy
         groups = result.groups
+        series = result.series
         inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: self.fleetDevices, overrides: overrides,
-                                 baseline: baseline, groupBy: groupBy)
+                                 baseline: baseline, groupBy: groupBy, hours: series?.hours)
     }
 
     /// Identifies what a run computes (not which shard it is).
     static func inputsHash(yaml: String, cells: [Cell], usage: String, fleetDevices: Int, overrides: [String], baseline: PolicyID? = nil,
-                           groupBy: GroupBy? = nil) -> String {
+                           groupBy: GroupBy? = nil, hours: Int? = nil) -> String {
         let cellText = cells.map { "\($0.policy.rawValue)@\($0.ramKB.map(String.init) ?? "class")" }.joined(separator: ",")
         // A baseline adds to the text only when given, so states without one keep their hash.
         return hex(fnv1a(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices) + "\n" + overrides.joined(separator: "\u{1F}")
-                         + (baseline.map { "\nbaseline=" + $0.rawValue } ?? "") + (groupBy.map { "\nby=" + $0.rawValue } ?? "")))
+                         + (baseline.map { "\nbaseline=" + $0.rawValue } ?? "") + (groupBy.map { "\nby=" + $0.rawValue } ?? "")
+                         + (hours.map { "\ntimeseries=" + String($0) } ?? "")))
     }
 
     /// FNV-1a 64 of a file's bytes, read in 1 MiB blocks (memory does not grow with
@@ -146,6 +152,7 @@ public struct ShardState: Sendable {
         for x in overrides { o += "set: \(x)\n" }
         if let baseline { o += "baseline: \(baseline.rawValue)\n" }
         if let groupBy { o += "by: \(groupBy.rawValue)\n" }
+        if let series { o += "timeseries: \(series.hours)\n" }
         if Self.version >= 2 { o += "counter_names: " + CellAccumulator.counterNames.joined(separator: " ") + "\n" }
         o += "cells: \(cells.count)\n"
         let perCell = groupBy == nil ? 0 : (groups?.count ?? 0) / max(1, cells.count)
@@ -162,6 +169,10 @@ public struct ShardState: Sendable {
             }
             if baseline != nil { o += "paired: " + (a.paired ?? PairedSums()).values.map { String($0) }.joined(separator: " ") + "\n" }
             for g in 0..<perCell { o += "group: " + groups![ci * perCell + g].counters.map(String.init).joined(separator: " ") + "\n" }
+            if let series {
+                let n = series.hours * HourlySeries.fields.count
+                o += "series: " + series.values[(ci * n)..<((ci + 1) * n)].map(String.init).joined(separator: " ") + "\n"
+            }
         }
         o += "workload:\n"
         for line in workloadYAML.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
@@ -251,6 +262,13 @@ public struct ShardState: Sendable {
             guard let g = GroupBy(rawValue: name) else { i -= 1; throw fail("by: '\(name)' is not a grouping (expected \(GroupBy.allCases.map(\.rawValue).joined(separator: ", ")))") }
             groupBy = g
         }
+        var hours: Int? = nil
+        if peek("timeseries") {
+            let h = try int(try next("timeseries"), "timeseries")
+            guard (1...36_500 * 24).contains(h) else { i -= 1; throw fail("timeseries: expected a number of hours, got \(h)") }
+            hours = h
+        }
+        var seriesValues: [Int] = []
         var groups: [CellAccumulator] = []
         var groupsPerCell: Int? = nil
         // Where each of the file's counters goes in `CellAccumulator.counters`.
@@ -343,6 +361,12 @@ public struct ShardState: Sendable {
                 guard groupsPerCell == nil || groupsPerCell == n else { throw fail("group: every cell must have the same number of groups") }
                 groupsPerCell = n
             }
+            if let hours {
+                let n = hours * HourlySeries.fields.count
+                let values = try next("series").split(separator: " ").map(String.init)
+                guard values.count == n else { i -= 1; throw fail("series: expected \(n) numbers (\(hours) hours x \(HourlySeries.fields.count) fields), got \(values.count)") }
+                for v in values { seriesValues.append(try int(v, "series")) }
+            }
             accs.append(a)
         }
         _ = try next("workload")
@@ -363,6 +387,11 @@ public struct ShardState: Sendable {
                            fleetDevices: fleet, usage: usage, overrides: overrides, inputs: inputs, workloadYAML: yaml)
         s.baseline = baseline
         s.hasKindLatency = hasKind
+        if let hours {
+            let series = HourlySeries(cells: cells.count, hours: hours)
+            series.values = seriesValues
+            s.series = series
+        }
         if let groupBy {
             let names = groupBy.groups(w, usage: usage != "none")
             guard (groupsPerCell ?? names.count) == names.count else {
@@ -372,7 +401,7 @@ public struct ShardState: Sendable {
             s.groups = groups
         }
         let expected = inputsHash(yaml: yaml, cells: cells, usage: usage, fleetDevices: fleet, overrides: overrides, baseline: baseline,
-                                  groupBy: groupBy)
+                                  groupBy: groupBy, hours: hours)
         if expected != inputs { throw InputError(source: source, "the inputs hash does not match the content: the file was edited or damaged") }
         s.workloadYAML = yaml
         return s
@@ -421,7 +450,10 @@ public struct ShardState: Sendable {
         var total = [CellAccumulator](repeating: CellAccumulator(), count: first.state.cells.count)
         var groups = first.state.groups.map { [CellAccumulator](repeating: CellAccumulator(), count: $0.count) }
         let fleet = first.state.fleetDevices
+        // The inputs hash names the hours, so every state has a series or none.
+        let series = first.state.series.map { HourlySeries(cells: $0.cells, hours: $0.hours) }
         for (source, s) in states {
+            if let series, let ss = s.series { series.merge(ss) }
             // Shard I of N runs devices I-1, I-1+N, ...: its device count is known.
             let i = s.shardIndex - 1
             let expected = i < fleet ? (fleet - i - 1) / n + 1 : 0
@@ -437,7 +469,7 @@ public struct ShardState: Sendable {
                                                   cellSeconds: [Double](repeating: 0, count: total.count), baseline: first.state.baseline,
                                                   groupBy: first.state.groupBy,
                                                   groupNames: first.state.groupBy?.groups(first.state.workload, usage: first.state.usage != "none") ?? [],
-                                                  groups: groups),
+                                                  groups: groups, series: series),
                 first.state.overrides)
     }
 }

@@ -50,7 +50,7 @@ struct RunResultOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Where --by writes its rows (a CSV of its own; - for stdout).", valueName: "path"))
     var byOut: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write per cell and simulated hour, over devices: available memory (mean, min), resident, compressed and frozen MB at the end of the hour, launches, cold relaunches and kills by reason during it (a CSV of its own; - for stdout). Not with --shard or --usage.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Write per cell and simulated hour, over devices: available memory (mean, min), resident, compressed and frozen MB at the end of the hour, launches, cold relaunches and kills by reason during it (a CSV of its own; - for stdout). With --shard: this shard's devices, and the sums go into the state for `jetsim merge --timeseries`. Not with --usage.", valueName: "path"))
     var timeseries: String?
 
     func validate() throws {

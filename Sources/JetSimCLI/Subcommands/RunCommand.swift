@@ -40,9 +40,6 @@ struct RunCommand: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case csv, table }
 
     func validate() throws {
-        if outputs.timeseries != nil, shard != nil {
-            throw ValidationError("--timeseries: not with --shard (the hourly sums are not in the shard state); run it unsharded")
-        }
         if outputs.timeseries != nil, sim.usage != nil {
             throw ValidationError("--timeseries: not with --usage (replayed devices run for different spans)")
         }
