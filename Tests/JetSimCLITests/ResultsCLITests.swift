@@ -123,6 +123,20 @@ struct BreakdownCLITests {
         #expect(FileManager.default.fileExists(atPath: tmp + "/by.csv.provenance.json"))
     }
 
+    @Test("--by archetype through the binary: ten rows per cell, in catalog order; refused with --usage")
+    func byArchetype() throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(["run", "--devices", "3", "--duration", "1d", "--policy", "lru,oracle", "--ram", "2GB", "--quiet",
+                             "--by", "archetype", "--by-out", tmp + "/by.csv", "--out", tmp + "/s.csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let by = Self.rows(try String(contentsOfFile: tmp + "/by.csv", encoding: .utf8))
+        let names = ["social", "messaging", "game", "maps", "music", "camera", "browser", "mail", "productivity", "video"]
+        #expect(by.dropFirst().map { $0[4] } == names + names)
+        #expect(by.dropFirst().allSatisfy { $0[3] == "archetype" && $0[5] == "3" })
+        let u = try CLI.run(["run", "--usage", tmp + "/none.csv", "--by", "archetype", "--by-out", tmp + "/u.csv", "--quiet"])
+        #expect(u.status == 2 && u.stderr.contains("--by archetype: not with --usage"))
+    }
+
     @Test("--by class: shards merge into the unsharded breakdown, byte for byte; --by needs --by-out")
     func byClassShards() throws {
         let tmp = try CLI.tempDir()

@@ -68,10 +68,13 @@ public enum FleetRunner {
         let catalog: AppCatalog
         let classParams: [[DeviceParameters]]  // [class][cell]
         let context: PolicyContext
+        /// `--by archetype`: each profile's archetype (lent to every device).
+        let archetypeOf: ContiguousArray<Int32>
 
         public init(plan: RunPlan, catalog: AppCatalog) {
             self.plan = plan
             self.catalog = catalog
+            archetypeOf = ContiguousArray(catalog.archetype)
             let w = plan.workload
             classParams = w.deviceClasses.map { c in plan.cells.map { c.parameters(ramKB: $0.ramKB) } }
             context = PolicyContext(seed: w.seed, policies: w.policies)
