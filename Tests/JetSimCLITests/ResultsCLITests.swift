@@ -238,12 +238,23 @@ struct TimeSeriesCLITests {
         #expect(!FileManager.default.fileExists(atPath: tmp + "/y-ts.csv"))
     }
 
-    @Test("--timeseries is refused in a sweep (exit 2)")
-    func refused() throws {
+    @Test("sweep --timeseries: each point's series is the one `run --timeseries` writes with its --set values, byte for byte")
+    func sweep() throws {
         let tmp = try CLI.tempDir()
-        let s = try CLI.run(["sweep", "--timeseries", tmp + "/ts.csv", "--out", tmp + "/sw", "--set", "user.sessions_per_day=10,20"])
-        #expect(s.status == 2)
-        #expect(!FileManager.default.fileExists(atPath: tmp + "/ts.csv"))
+        let common = ["--devices", "4", "--duration", "6h", "--policy", "lru", "--ram", "2GB", "--quiet"]
+        let s = try CLI.run(["sweep", "--timeseries", "--out", tmp + "/sw", "--set", "user.sessions_per_day=10,20"] + common)
+        #expect(s.status == 0, "\(s.stderr)")
+        for (i, v) in ["10", "20"].enumerated() {
+            let r = try CLI.run(["run", "--set", "user.sessions_per_day=\(v)", "--timeseries", tmp + "/ts\(v).csv", "--out", "/dev/null"] + common)
+            #expect(r.status == 0, "\(r.stderr)")
+            let point = tmp + "/sw/points/\(i + 1)-user.sessions_per_day=\(v).timeseries.csv"
+            #expect(try String(contentsOfFile: point, encoding: .utf8) == String(contentsOfFile: tmp + "/ts\(v).csv", encoding: .utf8))
+            #expect(FileManager.default.fileExists(atPath: point + ".provenance.json"))
+        }
+        #expect(try String(contentsOfFile: tmp + "/sw/plan.txt", encoding: .utf8).contains("\ntimeseries: yes\n"))
+        // The same directory without --timeseries is another sweep.
+        let again = try CLI.run(["sweep", "--out", tmp + "/sw", "--set", "user.sessions_per_day=10,20"] + common)
+        #expect(again.status == 2 && again.stderr.contains("different sweep"))
     }
 }
 
