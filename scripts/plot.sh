@@ -77,10 +77,12 @@ NR == 1 {
   n = parse($0); for (i = 1; i <= n; i++) col[F[i]] = i
   split("workload policy ram_mb devices duration_h seed relaunch_cold_ratio relaunch_cold_ratio_ci95 relaunch_p99_ms data_loss_units_on_resign_active", need, " ")
   for (k in need) if (!(need[k] in col)) { print "plot: the CSV has no column " need[k] " (is it a jetsim summary?)" > "/dev/stderr"; bad = 2; exit 2 }
-  # The CDF uses every relaunch_pNN_ms column there is (p50, p90, p99, ...).
-  for (name in col) if (match(name, /^relaunch_p[0-9]+_ms$/)) {
+  # The CDF uses every relaunch_pNN_ms column there is (p1 ... p99_9: 15 of them
+  # since the percentile columns were appended; an older CSV has p50, p90, p99).
+  for (name in col) if (match(name, /^relaunch_p[0-9]+(_[0-9]+)?_ms$/)) {
     q = substr(name, 11, length(name) - 13)
-    pct[name] = (length(q) > 2) ? ("0." q) + 0 : q / 100   # p999 -> 0.999, p50 -> 0.5
+    sub(/_/, ".", q)
+    pct[name] = q / 100   # p50 -> 0.5, p99_9 -> 0.999
   }
   next
 }
@@ -124,6 +126,7 @@ END {
   if (!found) { print "plot: --at " at " is not one of the values of " xkey " in the CSV" > "/dev/stderr"; exit 2 }
   for (i = 1; i <= nx; i++) printf "%d %s\n", i, xs[i] > (work "/xlabels")
   np = 0; for (name in pct) { pn[++np] = name }
+  print np > (work "/npct")
   for (i = 1; i <= np; i++) for (j = i + 1; j <= np; j++) if (pct[pn[j]] < pct[pn[i]]) { t = pn[i]; pn[i] = pn[j]; pn[j] = t }
   for (s = 1; s <= ns; s++) {
     printf "%s\n", order[s] > (work "/names")
@@ -189,7 +192,7 @@ set ylabel "p99 relaunch latency (ms)"
 plot $p99_plot
 
 set output "$out/latency-cdf.png"
-set title "Relaunch latency CDF at $(gp "$xkey") = $(gp "$at") (points: the CSV's percentile columns)\n$(gp "$meta")"
+set title "Relaunch latency CDF at $(gp "$xkey") = $(gp "$at") (points: the CSV's $(cat "$work/npct") percentile columns)\n$(gp "$meta")"
 unset xtics
 set xtics
 set xrange [*:*]

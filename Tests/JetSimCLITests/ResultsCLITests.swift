@@ -123,6 +123,20 @@ struct BreakdownCLITests {
         #expect(FileManager.default.fileExists(atPath: tmp + "/by.csv.provenance.json"))
     }
 
+    @Test("--by archetype through the binary: ten rows per cell, in catalog order; refused with --usage")
+    func byArchetype() throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(["run", "--devices", "3", "--duration", "1d", "--policy", "lru,oracle", "--ram", "2GB", "--quiet",
+                             "--by", "archetype", "--by-out", tmp + "/by.csv", "--out", tmp + "/s.csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let by = Self.rows(try String(contentsOfFile: tmp + "/by.csv", encoding: .utf8))
+        let names = ["social", "messaging", "game", "maps", "music", "camera", "browser", "mail", "productivity", "video"]
+        #expect(by.dropFirst().map { $0[4] } == names + names)
+        #expect(by.dropFirst().allSatisfy { $0[3] == "archetype" && $0[5] == "3" })
+        let u = try CLI.run(["run", "--usage", tmp + "/none.csv", "--by", "archetype", "--by-out", tmp + "/u.csv", "--quiet"])
+        #expect(u.status == 2 && u.stderr.contains("--by archetype: not with --usage"))
+    }
+
     @Test("--by class: shards merge into the unsharded breakdown, byte for byte; --by needs --by-out")
     func byClassShards() throws {
         let tmp = try CLI.tempDir()
@@ -189,15 +203,58 @@ struct TimeSeriesCLITests {
         }
     }
 
-    @Test("--timeseries is refused with --shard and in a sweep (exit 2)")
-    func refused() throws {
+    @Test("--timeseries with --shard: three shards merge to the unsharded series and summary, byte for byte")
+    func sharded() throws {
         let tmp = try CLI.tempDir()
-        let r = try CLI.run(Self.args + ["--timeseries", tmp + "/ts.csv", "--shard", "1/2", "--out", tmp + "/s.csv"])
-        #expect(r.status == 2)
-        #expect(r.stderr.contains("--timeseries: not with --shard"))
-        let s = try CLI.run(["sweep", "--timeseries", tmp + "/ts.csv", "--out", tmp + "/sw", "--set", "user.sessions_per_day=10,20"])
-        #expect(s.status == 2)
-        #expect(!FileManager.default.fileExists(atPath: tmp + "/ts.csv"))
+        let whole = try CLI.run(Self.args + ["--timeseries", tmp + "/ts.csv", "--out", tmp + "/all.csv"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        var states: [String] = []
+        for i in 1...3 {
+            let r = try CLI.run(Self.args + ["--timeseries", tmp + "/ts\(i).csv", "--shard", "\(i)/3", "--out", tmp + "/s\(i).csv",
+                                             "--threads", String(1 + i % 2)])
+            #expect(r.status == 0, "\(r.stderr)")
+            states.append(tmp + "/s\(i).csv.state")
+        }
+        // Shard 1 of 3 ran devices 0, 3, 6, 9: its own series counts 4.
+        #expect((try String(contentsOfFile: tmp + "/ts1.csv", encoding: .utf8)).split(separator: "\n")[1].split(separator: ",")[4] == "4")
+        let m = try CLI.run(["merge"] + states.reversed() + ["--out", tmp + "/merged.csv", "--timeseries", tmp + "/merged-ts.csv"])
+        #expect(m.status == 0, "\(m.stderr)")
+        for (a, b) in [("ts.csv", "merged-ts.csv"), ("all.csv", "merged.csv")] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: tmp + "/" + a)) == Data(contentsOf: URL(fileURLWithPath: tmp + "/" + b)), "\(b)")
+        }
+        // A shard run without --timeseries is another run (its inputs differ); and
+        // states without a series have none to merge.
+        let plain = try CLI.run(Self.args + ["--shard", "2/3", "--out", tmp + "/p2.csv"])
+        #expect(plain.status == 0)
+        let mixed = try CLI.run(["merge", states[0], tmp + "/p2.csv.state", states[2], "--out", tmp + "/x.csv"])
+        #expect(mixed.status == 2 && mixed.stderr.contains("inputs"))
+        var plainStates = [tmp + "/p2.csv.state"]
+        for i in [1, 3] {
+            _ = try CLI.run(Self.args + ["--shard", "\(i)/3", "--out", tmp + "/p\(i).csv"])
+            plainStates.append(tmp + "/p\(i).csv.state")
+        }
+        let none = try CLI.run(["merge"] + plainStates + ["--out", tmp + "/y.csv", "--timeseries", tmp + "/y-ts.csv"])
+        #expect(none.status == 2 && none.stderr.contains("no time series"))
+        #expect(!FileManager.default.fileExists(atPath: tmp + "/y-ts.csv"))
+    }
+
+    @Test("sweep --timeseries: each point's series is the one `run --timeseries` writes with its --set values, byte for byte")
+    func sweep() throws {
+        let tmp = try CLI.tempDir()
+        let common = ["--devices", "4", "--duration", "6h", "--policy", "lru", "--ram", "2GB", "--quiet"]
+        let s = try CLI.run(["sweep", "--timeseries", "--out", tmp + "/sw", "--set", "user.sessions_per_day=10,20"] + common)
+        #expect(s.status == 0, "\(s.stderr)")
+        for (i, v) in ["10", "20"].enumerated() {
+            let r = try CLI.run(["run", "--set", "user.sessions_per_day=\(v)", "--timeseries", tmp + "/ts\(v).csv", "--out", "/dev/null"] + common)
+            #expect(r.status == 0, "\(r.stderr)")
+            let point = tmp + "/sw/points/\(i + 1)-user.sessions_per_day=\(v).timeseries.csv"
+            #expect(try String(contentsOfFile: point, encoding: .utf8) == String(contentsOfFile: tmp + "/ts\(v).csv", encoding: .utf8))
+            #expect(FileManager.default.fileExists(atPath: point + ".provenance.json"))
+        }
+        #expect(try String(contentsOfFile: tmp + "/sw/plan.txt", encoding: .utf8).contains("\ntimeseries: yes\n"))
+        // The same directory without --timeseries is another sweep.
+        let again = try CLI.run(["sweep", "--out", tmp + "/sw", "--set", "user.sessions_per_day=10,20"] + common)
+        #expect(again.status == 2 && again.stderr.contains("different sweep"))
     }
 }
 

@@ -39,8 +39,10 @@ struct FixedOverheadTests {
         // 1,224 bytes with Android (issue 13): 16 more counter slots (128 bytes), its
         // parameters and its state; under 1,024 before. 1,424 with issue 14's system
         // launches (their stream state and the cumulative-rate array's header) and
-        // XNU's pressure state.
-        #expect(small < 1_536)
+        // XNU's pressure state. 1,688 with the per-kind latency histograms (six headers
+        // of 40 bytes; their buckets are the runner's, lent per run) and the
+        // `--by archetype` tally's two array references (16 bytes).
+        #expect(small < 1_792)
         print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
     }
 }

@@ -232,6 +232,7 @@ extension Device {
             : prior == .suspended ? (wasFrozen ? .thaw : .warm) : .hot
         let isRelaunch = apps[a].launches > 0
         metrics[.launches] += 1
+        countByArchetype(app, .launches)
         apps[a].launches &+= 1
         if actionIndex >= 0 && actionIndex < timeline.nextUseAfter.count {
             apps[a].nextUse = timeline.nextUseAfter[actionIndex]
@@ -257,6 +258,7 @@ extension Device {
                 terminate(app, .memoryPressure, now)
             } else {
                 metrics.countKill(.memoryPressure)
+                countByArchetype(app, .killsPressure)
                 trace.record(time: now, app: app, event: .terminated(.memoryPressure), detail: .reason(.memoryPressure), state: .notRunning)
             }
             return
@@ -313,9 +315,11 @@ extension Device {
         }
         if isRelaunch {
             metrics[.relaunches] += 1
+            countByArchetype(app, .relaunches)
             switch kind {
             case .cold, .cached:
                 metrics[.coldRelaunches] += 1
+                countByArchetype(app, .coldRelaunches)
                 if kind == .cached { metrics[.cachedRelaunches] += 1 }
                 if let reason = KillReason(rawValue: apps[a].lastKill), reason.losesUserPlace, !profiles[p].preservesUIState {
                     metrics[.stateLossEvents] += 1
@@ -329,6 +333,8 @@ extension Device {
             case .hot: metrics[.hotRelaunches] += 1
             }
             relaunchLatency.record(latency)
+            relaunchLatencyByKind.record(latency, kind == .cold ? .cold : kind == .cached ? .cached : kind == .hot ? .hot
+                                         : kind == .thaw ? .thaw : wasCompressed ? .decompressed : .resume)
             metrics[.relaunchLatencySumMicros] = .saturatingSum(metrics[.relaunchLatencySumMicros], Int(latency.microseconds))
         }
         apps[a].lastKill = AppRuntime.noKill
@@ -359,7 +365,10 @@ extension Device {
             saveOnTerminate(app)
         }
         let lost = unsavedEdits(app)
-        if lost > 0 { metrics.countLoss(lost, strategy: profiles[pi(app)].save) }
+        if lost > 0 {
+            metrics.countLoss(lost, strategy: profiles[pi(app)].save)
+            if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countLoss(lost, strategy: profiles[pi(app)].save) }
+        }
         if apps[a].has(AppRuntime.saveInFlight) { metrics[.savesAbandoned] += 1 }
         if apps[a].state == .suspended {
             metrics[.coalescedDropped] += heldTotal(app)
@@ -368,6 +377,7 @@ extension Device {
             stopRunning(app)
         }
         metrics.countKill(reason)
+        if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countKill(reason) }
         leaveCompressor(app, now)
         unfreeze(app)
         setResident(app, 0)

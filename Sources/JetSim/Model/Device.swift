@@ -238,6 +238,13 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public var metrics = DeviceMetrics()
     /// Relaunch latencies; the runner swaps in its accumulator for the run.
     public var relaunchLatency = LatencyHistogram()
+    /// The same latencies by relaunch kind; swapped in likewise.
+    public var relaunchLatencyByKind = RelaunchKindLatencies()
+    /// `--by archetype`: launches, relaunches, cold relaunches, kills and data loss
+    /// counted again per archetype of the app (`byArchetype[archetypeOf[profile]]`).
+    /// Empty (the default): not counted. The runner lends both for a run.
+    public var byArchetype = ContiguousArray<DeviceMetrics>()
+    public var archetypeOf = ContiguousArray<Int32>()
     public internal(set) var availableKB: Int64 = 0
     /// Apps executing code (active, inactive, background), in the order they started:
     /// few at a time, so warnings and broadcasts go through this list, not all apps.
@@ -408,6 +415,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// The index of an app's profile in `profiles`. The model reads profile fields in
     /// place (`profiles[pi(app)].activeKB`) rather than copying the 170-byte profile.
     @inline(__always) func pi(_ app: Int32) -> Int { Int(installed[Int(app)]) }
+
+    /// `--by archetype`: counts `c` once more for the app's archetype (nothing when off).
+    @inline(__always) mutating func countByArchetype(_ app: Int32, _ c: Counter) {
+        if byArchetype.isEmpty { return }
+        byArchetype[Int(archetypeOf[pi(app)])][c] += 1
+    }
 
     public func isCancelled(_ e: DeviceEvent) -> Bool {
         return apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp)

@@ -1,17 +1,28 @@
 import SimKernel
 
-/// `--by class`: each cell's results split by a property of the device, one
-/// accumulator per cell and group (README, "Breakdowns").
+/// `--by class | archetype`: each cell's results split by the device's class or by
+/// the archetype of the app, one accumulator per cell and group (README, "Breakdowns").
 public enum GroupBy: String, Sendable, CaseIterable {
     /// The device class (`device_classes`): mixed fleets.
     case deviceClass = "class"
+    /// The app's archetype (`catalog.archetypes`): who gets killed. The model counts
+    /// launches, relaunches, cold relaunches, kills by reason and data loss per
+    /// archetype (`Device.byArchetype`); every device adds to every archetype's row.
+    case archetype
 
     /// The group names, in index order.
     public func groups(_ w: Workload, usage: Bool) -> [String] {
         switch self {
         case .deviceClass: usage ? ["usage"] : w.deviceClasses.map(\.name)
+        case .archetype: w.catalog.archetypes.map(\.name)
         }
     }
+}
+
+/// `--by archetype`: one device's counts per archetype, lent to the device for a run.
+final class ArchetypeTally: @unchecked Sendable {
+    var values: ContiguousArray<DeviceMetrics>
+    init(archetypes: Int) { values = ContiguousArray(repeating: DeviceMetrics(), count: archetypes) }
 }
 
 /// The breakdown CSV: one row per cell and group, cells in summary order.

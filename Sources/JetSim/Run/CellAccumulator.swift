@@ -26,6 +26,8 @@ public struct CellAccumulator: Sendable, Equatable {
     public var sumColdTimesRelaunches = 0
     public var sumLossUnitsSquared = 0
     public var latency = LatencyHistogram()
+    /// The same latencies by relaunch kind (the per-kind percentile columns).
+    public var kindLatency = RelaunchKindLatencies()
     /// With `--baseline`: the per-device sums pairing this cell with the baseline
     /// cell at the same RAM (nil without a baseline).
     public var paired: PairedSums? = nil
@@ -91,6 +93,7 @@ public struct CellAccumulator: Sendable, Equatable {
         sumColdTimesRelaunches = .saturatingSum(sumColdTimesRelaunches, o.sumColdTimesRelaunches)
         sumLossUnitsSquared = .saturatingSum(sumLossUnitsSquared, o.sumLossUnitsSquared)
         latency.merge(o.latency)
+        kindLatency.merge(o.kindLatency)
         if let op = o.paired {
             if paired == nil { paired = PairedSums() }
             paired!.merge(op)

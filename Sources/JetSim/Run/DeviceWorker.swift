@@ -22,6 +22,8 @@ public struct DeviceWorker {
     let groupCount: Int
     /// With `--timeseries`: this worker's hourly sums.
     public let series: HourlySeries?
+    /// With `--by archetype`: the current device's counts per archetype.
+    let tally: ArchetypeTally?
 
     public init(shared: FleetRunner.Shared) {
         self.shared = shared
@@ -33,6 +35,7 @@ public struct DeviceWorker {
         if baselineCells != nil { for i in accumulators.indices { accumulators[i].paired = PairedSums() } }
         groupCount = shared.plan.groupBy == nil ? 0 : shared.plan.groupNames.count
         groups = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count * groupCount)
+        tally = shared.plan.groupBy == .archetype ? ArchetypeTally(archetypes: groupCount) : nil
         series = shared.plan.timeSeries ? HourlySeries(cells: shared.plan.cells.count, hours: HourlySeries.hours(shared.plan.workload.fleet.duration)) : nil
         reserve()
     }
@@ -61,7 +64,11 @@ public struct DeviceWorker {
             seconds[ci] += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             accumulators[ci].add(metrics, events: e)
             if baselineCells != nil { deviceMetrics[ci] = metrics }
-            if groupCount > 0 { groups[ci * groupCount + (plan.usage == nil ? classIndex : 0)].add(metrics, events: e) }
+            if let tally {
+                for g in 0..<groupCount { groups[ci * groupCount + g].add(tally.values[g], events: 0) }
+            } else if groupCount > 0 {
+                groups[ci * groupCount + (plan.usage == nil ? classIndex : 0)].add(metrics, events: e)
+            }
             events += e
             if rows != nil {
                 rows! += PerDeviceRow.line(device: d, deviceClass: plan.usage == nil ? plan.workload.deviceClasses[classIndex].name : "usage",
@@ -109,8 +116,8 @@ public struct DeviceWorker {
     mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext,
                           cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
         let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context,
-                            until: inputs.until, cell: cell, series: series)
-        return runners[policy.index].run(io, &accumulators[cell].latency, &pending)
+                            until: inputs.until, cell: cell, series: series, tally: tally)
+        return runners[policy.index].run(io, &accumulators[cell], &pending)
     }
 
     struct CellInputs {
@@ -124,16 +131,25 @@ public struct DeviceWorker {
         /// The cell, and the hourly series to add to (nil: none).
         let cell: Int
         let series: HourlySeries?
+        /// With `--by archetype`: where the device counts per archetype (zeroed here).
+        let tally: ArchetypeTally?
     }
 
     static func simulate<P: EvictionPolicy, O: RunObserver>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
-                                                            _ latency: inout LatencyHistogram, _ observer: inout O) -> (DeviceMetrics, Int) {
+                                                            _ latency: inout LatencyHistogram, _ kindLatency: inout RelaunchKindLatencies,
+                                                            _ observer: inout O) -> (DeviceMetrics, Int) {
         sim.reset()
         // Lend the device this worker's buffers for the run, and take them back
         // after, so that they stay uniquely owned (no copy-on-write next device).
         sim.model.reset(profiles: io.shared.catalog.profiles, installed: io.installed, params: io.params,
                         timeline: io.timeline, context: io.context)
         swap(&sim.model.relaunchLatency, &latency)
+        swap(&sim.model.relaunchLatencyByKind, &kindLatency)
+        if let tally = io.tally {
+            for g in tally.values.indices { tally.values[g] = DeviceMetrics() }
+            sim.model.archetypeOf = io.shared.archetypeOf
+            swap(&sim.model.byArchetype, &tally.values)
+        }
         if let series = io.series {
             // Hour by hour: the same events as one run (events at or before each end).
             var previous = DeviceMetrics()
@@ -144,6 +160,8 @@ public struct DeviceWorker {
         }
         sim.run(until: io.until, observer: &observer)
         swap(&sim.model.relaunchLatency, &latency)
+        swap(&sim.model.relaunchLatencyByKind, &kindLatency)
+        if let tally = io.tally { swap(&sim.model.byArchetype, &tally.values) }
         sim.model.releaseInputs()
         return (sim.model.metrics, sim.eventsHandled)
     }

@@ -68,10 +68,13 @@ public enum FleetRunner {
         let catalog: AppCatalog
         let classParams: [[DeviceParameters]]  // [class][cell]
         let context: PolicyContext
+        /// `--by archetype`: each profile's archetype (lent to every device).
+        let archetypeOf: ContiguousArray<Int32>
 
         public init(plan: RunPlan, catalog: AppCatalog) {
             self.plan = plan
             self.catalog = catalog
+            archetypeOf = ContiguousArray(catalog.archetype)
             let w = plan.workload
             classParams = w.deviceClasses.map { c in plan.cells.map { c.parameters(ramKB: $0.ramKB) } }
             context = PolicyContext(seed: w.seed, policies: w.policies)
@@ -84,20 +87,21 @@ public enum FleetRunner {
 /// Built by `PolicyRegistry.Entry` where the policy type is concrete, so the closure
 /// runs a device loop compiled for that policy and for a concrete observer.
 struct CellRunner {
-    /// Runs the device `io` describes, adding its relaunch latencies to `latency`, and
-    /// averaging pending events into `pending` when one is given.
-    let run: (_ io: DeviceWorker.CellInputs, _ latency: inout LatencyHistogram, _ pending: inout PendingAverage?) -> (DeviceMetrics, Int)
+    /// Runs the device `io` describes, adding its relaunch latencies to the histograms
+    /// of `acc` (its other fields are left to the caller), and averaging pending events
+    /// into `pending` when one is given.
+    let run: (_ io: DeviceWorker.CellInputs, _ acc: inout CellAccumulator, _ pending: inout PendingAverage?) -> (DeviceMetrics, Int)
 
     init<P: EvictionPolicy>(_: P.Type, apps: Int, actions: Int, events: Int) {
         let runner = PolicyRunner<P>()
         runner.reserve(apps: apps, actions: actions, events: events)
-        run = { io, latency, pending in
+        run = { io, acc, pending in
             guard var observer = pending else {
                 var none = NoRunObserver()
-                return runner.run(io, &latency, &none)
+                return runner.run(io, &acc, &none)
             }
             defer { pending = observer }
-            return runner.run(io, &latency, &observer)
+            return runner.run(io, &acc, &observer)
         }
     }
 }
@@ -114,8 +118,8 @@ final class PolicyRunner<P: EvictionPolicy> {
         reserve(&sim)
     }
 
-    func run<O: RunObserver>(_ io: DeviceWorker.CellInputs, _ latency: inout LatencyHistogram, _ observer: inout O) -> (DeviceMetrics, Int) {
-        DeviceWorker.simulate(&sim, io, &latency, &observer)
+    func run<O: RunObserver>(_ io: DeviceWorker.CellInputs, _ acc: inout CellAccumulator, _ observer: inout O) -> (DeviceMetrics, Int) {
+        DeviceWorker.simulate(&sim, io, &acc.latency, &acc.kindLatency, &observer)
     }
 }
 

@@ -20,14 +20,20 @@ import SimKernel
 ///     set: <key=value>                           K times
 ///     baseline: <policy>                         only with --baseline
 ///     by: class                                  only with --by
+///     timeseries: <hours>                        only with --timeseries
 ///     counter_names: <names>                     version 2 only
 ///     cells: C
 ///     cell: <policy> <ram MiB | class>          C times, each followed by:
 ///     counters: <integers, in counter_names order>
 ///     latency: <count> <sum us> <min us> <max us>
 ///     buckets: <index>:<count> ...               non-empty histogram buckets
+///     kind: <kind> <count> <sum> <min> <max> <index>:<count> ...
+///                                                the same per relaunch kind, six lines in
+///                                                `RelaunchKind` order (absent in states
+///                                                written before them)
 ///     paired: <44 integers>                      only with --baseline: `PairedSums.values`
 ///     group: <integers, as counters>             only with --by: one per group, in group order
+///     series: <hours x fields integers>          only with --timeseries: `HourlySeries`, hour by hour
 ///     workload:                                  then the resolved workload YAML,
 ///       <yaml, indented two spaces>              every line indented by two spaces
 ///     checksum: <16 hex digits>                  FNV-1a 64 of every byte before this line
@@ -40,7 +46,9 @@ import SimKernel
 /// counters are exactly those writes version 1 (so today's states stay byte for byte
 /// what they were); once counters are added it writes version 2, which names them.
 /// Either version is read by name: a counter the file lacks (written before it
-/// existed) reads as 0; a name this jetsim does not know is an error.
+/// existed) reads as 0; a name this jetsim does not know is an error. The `kind:`
+/// lines are optional in either version; `merge` refuses to mix states with and
+/// without them (the per-kind columns would count only some shards).
 public struct ShardState: Sendable {
     public var workload: Workload
     public var cells: [Cell]
@@ -58,6 +66,11 @@ public struct ShardState: Sendable {
     /// The `--by` grouping and its accumulators (`FleetResult.groups`).
     public var groupBy: GroupBy? = nil
     public var groups: [CellAccumulator]? = nil
+    /// Whether the state has per-kind latency histograms (`kind:` lines): false for
+    /// a state written before them.
+    public var hasKindLatency = true
+    /// `--timeseries`: the hourly sums (`FleetResult.series`).
+    public var series: HourlySeries? = nil
 
     /// The counter names of a version 1 state.
     public static let v1CounterNames: [String] = {
@@ -85,17 +98,19 @@ public struct ShardState: Sendable {
         baseline = result.baseline
         groupBy = result.groupBy
         groups = result.groups
+        series = result.series
         inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: self.fleetDevices, overrides: overrides,
-                                 baseline: baseline, groupBy: groupBy)
+                                 baseline: baseline, groupBy: groupBy, hours: series?.hours)
     }
 
     /// Identifies what a run computes (not which shard it is).
     static func inputsHash(yaml: String, cells: [Cell], usage: String, fleetDevices: Int, overrides: [String], baseline: PolicyID? = nil,
-                           groupBy: GroupBy? = nil) -> String {
+                           groupBy: GroupBy? = nil, hours: Int? = nil) -> String {
         let cellText = cells.map { "\($0.policy.rawValue)@\($0.ramKB.map(String.init) ?? "class")" }.joined(separator: ",")
         // A baseline adds to the text only when given, so states without one keep their hash.
         return hex(fnv1a(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices) + "\n" + overrides.joined(separator: "\u{1F}")
-                         + (baseline.map { "\nbaseline=" + $0.rawValue } ?? "") + (groupBy.map { "\nby=" + $0.rawValue } ?? "")))
+                         + (baseline.map { "\nbaseline=" + $0.rawValue } ?? "") + (groupBy.map { "\nby=" + $0.rawValue } ?? "")
+                         + (hours.map { "\ntimeseries=" + String($0) } ?? "")))
     }
 
     /// FNV-1a 64 of a file's bytes, read in 1 MiB blocks (memory does not grow with
@@ -137,6 +152,7 @@ public struct ShardState: Sendable {
         for x in overrides { o += "set: \(x)\n" }
         if let baseline { o += "baseline: \(baseline.rawValue)\n" }
         if let groupBy { o += "by: \(groupBy.rawValue)\n" }
+        if let series { o += "timeseries: \(series.hours)\n" }
         if Self.version >= 2 { o += "counter_names: " + CellAccumulator.counterNames.joined(separator: " ") + "\n" }
         o += "cells: \(cells.count)\n"
         let perCell = groupBy == nil ? 0 : (groups?.count ?? 0) / max(1, cells.count)
@@ -145,8 +161,18 @@ public struct ShardState: Sendable {
             o += "counters: " + a.counters.map(String.init).joined(separator: " ") + "\n"
             o += "latency: \(a.latency.count) \(a.latency.sum) \(a.latency.min) \(a.latency.max)\n"
             o += "buckets:" + a.latency.nonEmptyBuckets.map { " \($0.index):\($0.count)" }.joined() + "\n"
+            if hasKindLatency {
+                for k in RelaunchKind.allCases {
+                    let h = a.kindLatency[k]
+                    o += "kind: \(k.name) \(h.count) \(h.sum) \(h.min) \(h.max)" + h.nonEmptyBuckets.map { " \($0.index):\($0.count)" }.joined() + "\n"
+                }
+            }
             if baseline != nil { o += "paired: " + (a.paired ?? PairedSums()).values.map { String($0) }.joined(separator: " ") + "\n" }
             for g in 0..<perCell { o += "group: " + groups![ci * perCell + g].counters.map(String.init).joined(separator: " ") + "\n" }
+            if let series {
+                let n = series.hours * HourlySeries.fields.count
+                o += "series: " + series.values[(ci * n)..<((ci + 1) * n)].map(String.init).joined(separator: " ") + "\n"
+            }
         }
         o += "workload:\n"
         for line in workloadYAML.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
@@ -236,6 +262,13 @@ public struct ShardState: Sendable {
             guard let g = GroupBy(rawValue: name) else { i -= 1; throw fail("by: '\(name)' is not a grouping (expected \(GroupBy.allCases.map(\.rawValue).joined(separator: ", ")))") }
             groupBy = g
         }
+        var hours: Int? = nil
+        if peek("timeseries") {
+            let h = try int(try next("timeseries"), "timeseries")
+            guard (1...36_500 * 24).contains(h) else { i -= 1; throw fail("timeseries: expected a number of hours, got \(h)") }
+            hours = h
+        }
+        var seriesValues: [Int] = []
         var groups: [CellAccumulator] = []
         var groupsPerCell: Int? = nil
         // Where each of the file's counters goes in `CellAccumulator.counters`.
@@ -253,6 +286,7 @@ public struct ShardState: Sendable {
         guard (0...lines.count).contains(count) else { i -= 1; throw fail("cells: expected a count of the 'cell:' blocks that follow, got \(count)") }
         var cells: [Cell] = []
         var accs: [CellAccumulator] = []
+        var hasKind = true
         for _ in 0..<count {
             let parts = try next("cell").split(separator: " ").map(String.init)
             guard parts.count == 2, let policy = PolicyID(rawValue: parts[0]) else { i -= 1; throw fail("cell: expected '<policy> <ram MiB | class>'") }
@@ -282,6 +316,27 @@ public struct ShardState: Sendable {
                 i -= 1; throw fail("buckets: inconsistent with 'latency' (counts do not add up or an index is out of range)")
             }
             a.latency = h
+            // Per relaunch kind: all six lines, or none (a state written before them).
+            if !accs.isEmpty && hasKind != peek("kind") { throw fail("kind: every cell must have the per-kind latency lines, or none") }
+            hasKind = peek("kind")
+            if hasKind {
+                for k in RelaunchKind.allCases {
+                    let f = try next("kind").split(separator: " ")
+                    guard f.count >= 5, f[0] == k.name, let n = UInt64(f[1]), let sum = UInt64(f[2]), let lo = UInt64(f[3]), let hi = UInt64(f[4]) else {
+                        i -= 1; throw fail("kind: expected '\(k.name) <count> <sum> <min> <max> <index>:<count> ...'")
+                    }
+                    var pairs: [(index: Int, count: UInt64)] = []
+                    for b in f.dropFirst(5) {
+                        let kv = b.split(separator: ":")
+                        guard kv.count == 2, let x = Int(kv[0]), let v = UInt64(kv[1]) else { i -= 1; throw fail("kind: bad bucket '\(b)'") }
+                        pairs.append((x, v))
+                    }
+                    guard let kh = LatencyHistogram(buckets: pairs, sum: sum, min: lo, max: hi), kh.count == n else {
+                        i -= 1; throw fail("kind: \(k.name)'s buckets do not add up to its count, or an index is out of range")
+                    }
+                    a.kindLatency[k] = kh
+                }
+            }
             if baseline != nil {
                 let v = try next("paired").split(separator: " ").map { Int128(String($0)) }
                 guard v.count == PairedSums.valueCount, !v.contains(nil) else {
@@ -306,6 +361,12 @@ public struct ShardState: Sendable {
                 guard groupsPerCell == nil || groupsPerCell == n else { throw fail("group: every cell must have the same number of groups") }
                 groupsPerCell = n
             }
+            if let hours {
+                let n = hours * HourlySeries.fields.count
+                let values = try next("series").split(separator: " ").map(String.init)
+                guard values.count == n else { i -= 1; throw fail("series: expected \(n) numbers (\(hours) hours x \(HourlySeries.fields.count) fields), got \(values.count)") }
+                for v in values { seriesValues.append(try int(v, "series")) }
+            }
             accs.append(a)
         }
         _ = try next("workload")
@@ -325,6 +386,12 @@ public struct ShardState: Sendable {
         var s = ShardState(workload: w, cells: cells, accumulators: accs, shardIndex: si, shardCount: sn,
                            fleetDevices: fleet, usage: usage, overrides: overrides, inputs: inputs, workloadYAML: yaml)
         s.baseline = baseline
+        s.hasKindLatency = hasKind
+        if let hours {
+            let series = HourlySeries(cells: cells.count, hours: hours)
+            series.values = seriesValues
+            s.series = series
+        }
         if let groupBy {
             let names = groupBy.groups(w, usage: usage != "none")
             guard (groupsPerCell ?? names.count) == names.count else {
@@ -334,7 +401,7 @@ public struct ShardState: Sendable {
             s.groups = groups
         }
         let expected = inputsHash(yaml: yaml, cells: cells, usage: usage, fleetDevices: fleet, overrides: overrides, baseline: baseline,
-                                  groupBy: groupBy)
+                                  groupBy: groupBy, hours: hours)
         if expected != inputs { throw InputError(source: source, "the inputs hash does not match the content: the file was edited or damaged") }
         s.workloadYAML = yaml
         return s
@@ -372,6 +439,10 @@ public struct ShardState: Sendable {
                 throw InputError(source: source, "shard \(s.shardIndex)/\(n) is given twice (also \(other))")
             }
             bySlot[s.shardIndex] = source
+            if s.hasKindLatency != first.state.hasKindLatency {
+                let old = s.hasKindLatency ? first.source : source
+                throw InputError(source: old, "it has no per-kind latency lines ('kind:'): it was written by an older jetsim than the other shards; re-run it with this jetsim")
+            }
         }
         if bySlot.count < n, let missing = (1...n).first(where: { bySlot[$0] == nil }) {
             throw InputError(source: "merge", "shard \(missing)/\(n) is missing (have \(states.map { "\($0.state.shardIndex)" }.joined(separator: ", ")))")
@@ -379,7 +450,10 @@ public struct ShardState: Sendable {
         var total = [CellAccumulator](repeating: CellAccumulator(), count: first.state.cells.count)
         var groups = first.state.groups.map { [CellAccumulator](repeating: CellAccumulator(), count: $0.count) }
         let fleet = first.state.fleetDevices
+        // The inputs hash names the hours, so every state has a series or none.
+        let series = first.state.series.map { HourlySeries(cells: $0.cells, hours: $0.hours) }
         for (source, s) in states {
+            if let series, let ss = s.series { series.merge(ss) }
             // Shard I of N runs devices I-1, I-1+N, ...: its device count is known.
             let i = s.shardIndex - 1
             let expected = i < fleet ? (fleet - i - 1) / n + 1 : 0
@@ -395,7 +469,7 @@ public struct ShardState: Sendable {
                                                   cellSeconds: [Double](repeating: 0, count: total.count), baseline: first.state.baseline,
                                                   groupBy: first.state.groupBy,
                                                   groupNames: first.state.groupBy?.groups(first.state.workload, usage: first.state.usage != "none") ?? [],
-                                                  groups: groups),
+                                                  groups: groups, series: series),
                 first.state.overrides)
     }
 }

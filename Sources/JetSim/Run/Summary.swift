@@ -86,7 +86,32 @@ public enum Summary {
     ], appending: { _ in true }, after: [
         (.warningsAtCritical, .init("flash_mb_per_device_day") { fixed(perDeviceDay($0.acc[.flashWrittenKB], $0) / 1_024, 3) }),
         (.warningsAtCritical, .init("compressor_mean_mb") { fixed(perDeviceDay($0.acc[.compressorKBSeconds], $0) / 86_400 / 1_024, 3) }),
-    ])
+    ] + percentileColumns.map { (.systemWakes, $0) })
+
+    /// The percentiles of every relaunch's latency beyond p50, p90 and p99, for the
+    /// latency CDF (`scripts/plot.sh`): 15 points in all from p1 to p99.9, every decile
+    /// (relaunches mix hot, resumed and cold launches an order of magnitude apart, so
+    /// the curve has steps that deciles place to 10 points), the quartiles (a box
+    /// plot's), and p1, p95 and p99.9 for the tails. The name of p99.9 is `p99_9`.
+    public static let cdfPercentiles: [Double] = [1, 10, 20, 25, 30, 40, 60, 70, 75, 80, 95, 99.9]
+
+    /// The percentile's name in a column: `p99_9` for 99.9.
+    static func percentileName(_ p: Double) -> String {
+        "p" + (p == p.rounded() ? String(Int(p)) : String(p).replacingOccurrences(of: ".", with: "_"))
+    }
+
+    /// The appended latency columns: `cdfPercentiles` of all relaunches, then p50 and
+    /// p99 per relaunch kind (issue 12; `nan` for a kind with no relaunches).
+    static let percentileColumns: [CSVColumn<Row>] = cdfPercentiles.map { p in
+        CSVColumn<Row>("relaunch_\(percentileName(p))_ms") { millis($0.acc.latency.count > 0 ? $0.acc.latency.percentile(p) : nil) }
+    } + RelaunchKind.allCases.flatMap { k in
+        [50.0, 99].map { p in
+            CSVColumn<Row>("relaunch_\(k.name)_\(percentileName(p))_ms") {
+                let h = $0.acc.kindLatency[k]
+                return millis(h.count > 0 ? h.percentile(p) : nil)
+            }
+        }
+    }
 
     /// A fleet total per device and simulated day (nan without devices or time).
     static func perDeviceDay(_ total: Int, _ r: Row) -> Double {

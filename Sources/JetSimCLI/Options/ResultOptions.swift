@@ -44,18 +44,18 @@ struct ResultOptions: ParsableArguments {
 
 /// Options that add outputs of their own to `run`: breakdowns and time series.
 struct RunResultOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Also split every cell by the devices' class (class): one row per cell and group in --by-out (launches, cold ratio, kills by reason, data loss).", valueName: "grouping"))
+    @Option(name: .long, help: ArgumentHelp("Also split every cell by the devices' class (class) or by the apps' archetype (archetype): one row per cell and group in --by-out (launches, cold ratio, kills by reason, data loss).", valueName: "grouping"))
     var by: GroupByArgument?
 
     @Option(name: .long, help: ArgumentHelp("Where --by writes its rows (a CSV of its own; - for stdout).", valueName: "path"))
     var byOut: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write per cell and simulated hour, over devices: available memory (mean, min), resident, compressed and frozen MB at the end of the hour, launches, cold relaunches and kills by reason during it (a CSV of its own; - for stdout). Not with --shard or --usage.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Write per cell and simulated hour, over devices: available memory (mean, min), resident, compressed and frozen MB at the end of the hour, launches, cold relaunches and kills by reason during it (a CSV of its own; - for stdout). With --shard: this shard's devices, and the sums go into the state for `jetsim merge --timeseries`. Not with --usage.", valueName: "path"))
     var timeseries: String?
 
     func validate() throws {
         if by != nil, byOut == nil { throw ValidationError("--by: needs --by-out PATH (the breakdown is a CSV of its own)") }
-        if byOut != nil, by == nil { throw ValidationError("--by-out: give --by class too") }
+        if byOut != nil, by == nil { throw ValidationError("--by-out: give --by class or --by archetype too") }
     }
 
     func apply(to plan: inout RunPlan) {

@@ -20,6 +20,9 @@ struct MergeCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the merged --by breakdown here (the shards must have been run with --by).", valueName: "path"))
     var byOut: String?
 
+    @Option(name: .long, help: ArgumentHelp("Write the merged --timeseries here (the shards must have been run with --timeseries).", valueName: "path"))
+    var timeseries: String?
+
     @Option(name: .long, help: "csv or table.")
     var format: RunCommand.OutputFormat = .csv
 
@@ -28,9 +31,11 @@ struct MergeCommand: ParsableCommand {
         if states.contains(out) { throw BadInput(description: "merge: --out \(out) is one of the state files; give another path") }
         if out != "-" { try AtomicOutput.check(ProvenanceFile.path(for: out)) }
         if let byOut, byOut != "-" { try AtomicOutput.check(byOut); try AtomicOutput.check(ProvenanceFile.path(for: byOut)) }
-        try OutputFile.checkDistinct([("--out", out), ("--by-out", byOut)])
+        if let timeseries, timeseries != "-" { try AtomicOutput.check(timeseries); try AtomicOutput.check(ProvenanceFile.path(for: timeseries)) }
+        try OutputFile.checkDistinct([("--out", out), ("--by-out", byOut), ("--timeseries", timeseries)])
         let output = try OutputFile.open(out)
         let byFile = try byOut.map(OutputFile.open)
+        let seriesFile = try timeseries.map(OutputFile.open)
         var parsed: [(source: String, state: ShardState)] = []
         for path in states {
             do { parsed.append((path, try ShardState.parse(try readInput(path), source: path))) } catch let e as InputError {
@@ -56,6 +61,13 @@ struct MergeCommand: ParsableCommand {
             }
             byText = t
         }
+        var seriesText: String? = nil
+        if seriesFile != nil {
+            guard let s = merged.1.series else {
+                throw BadInput(description: "merge --timeseries: the states have no time series (run the shards with --timeseries)")
+            }
+            seriesText = s.csv(workload: merged.0, cells: merged.1.cells)
+        }
         warnSaturated(merged.1, merged.0)
         output.write(text)
         try output.commit()
@@ -69,6 +81,16 @@ struct MergeCommand: ParsableCommand {
             }
             byFile.write(byText)
             try byFile.commit()
+        }
+        if let seriesFile, let seriesText {
+            if !seriesFile.isStdout {
+                var p = ProvenanceFile.base()
+                p.describe(workload: merged.0, source: "the shard states' workload section", cells: merged.1.cells, overrides: merged.2)
+                p.set("merged_from", .strings(states))
+                try ProvenanceFile.write(p, beside: seriesFile.path, outputText: seriesText)
+            }
+            seriesFile.write(seriesText)
+            try seriesFile.commit()
         }
     }
 }

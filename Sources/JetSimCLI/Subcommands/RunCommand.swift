@@ -40,8 +40,8 @@ struct RunCommand: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case csv, table }
 
     func validate() throws {
-        if outputs.timeseries != nil, shard != nil {
-            throw ValidationError("--timeseries: not with --shard (the hourly sums are not in the shard state); run it unsharded")
+        if outputs.by?.grouping == .archetype, sim.usage != nil {
+            throw ValidationError("--by archetype: not with --usage (replayed apps have no archetype)")
         }
         if outputs.timeseries != nil, sim.usage != nil {
             throw ValidationError("--timeseries: not with --usage (replayed devices run for different spans)")

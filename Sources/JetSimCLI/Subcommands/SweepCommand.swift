@@ -17,7 +17,9 @@ struct SweepCommand: ParsableCommand {
             written to DIR/points/I-LABEL.csv exactly as `jetsim run` with those --set \
             values would write it; DIR/combined.csv has every point's rows under one \
             header (the `overrides` column says which values made each row), and \
-            DIR/plan.txt lists the points.
+            DIR/plan.txt lists the points. With --timeseries, each point also writes \
+            DIR/points/I-LABEL.timeseries.csv (as `jetsim run --timeseries` would), before \
+            its CSV.
 
             Resuming: a point whose CSV exists is done (it is renamed into place only when \
             complete) and is not run again, so stopping a sweep and starting the same \
@@ -46,6 +48,9 @@ struct SweepCommand: ParsableCommand {
     @Flag(name: .long, help: "Only write DIR/combined.csv from the points' CSVs that exist.")
     var combine = false
 
+    @Flag(name: .long, help: "Also write each point's hourly series (as run --timeseries) to DIR/points/I-LABEL.timeseries.csv. Not with --usage.")
+    var timeseries = false
+
     /// One point: its position, label, and the --set values of its axes.
     struct Point {
         var index: Int   // 1-based
@@ -56,12 +61,14 @@ struct SweepCommand: ParsableCommand {
             return safe.isEmpty ? "all" : safe
         }
         var fileName: String { "\(index)-\(label).csv" }
+        var seriesFileName: String { "\(index)-\(label).timeseries.csv" }
     }
 
     func validate() throws {
         if !list, out == nil || out == "-" { throw ValidationError("--out DIR is required (the sweep writes a directory)") }
         if [list, point != nil, combine].filter({ $0 }).count > 1 { throw ValidationError("--list, --point and --combine exclude each other") }
         if let point, point < 1 { throw ValidationError("--point: expected a whole number >= 1, got \(point)") }
+        if timeseries, sim.usage != nil { throw ValidationError("--timeseries: not with --usage (replayed devices run for different spans)") }
     }
 
     /// The fixed --set values (one value each) and the axes (several values each).
@@ -124,6 +131,7 @@ struct SweepCommand: ParsableCommand {
             let output = try OutputFile.open(path)
             var plan = RunPlan(workload: w, cells: cells, threads: execution.threadCount)
             try results.apply(to: &plan)
+            plan.timeSeries = timeseries
             let stream = try sim.usage.map(sim.openUsage)
             let (result, _) = try sim.runFleet(plan, workload: &w, stream: stream, catalog: AppCatalog(w))
             warnSaturated(result, w)
@@ -134,7 +142,14 @@ struct SweepCommand: ParsableCommand {
             prov.set("baseline", .optional(plan.baseline?.rawValue))
             prov.set("usage", .optional(sim.usage))
             prov.set("sweep_point", .int(p.index))
-            // The sidecar first: a point's CSV on disk (which marks it done) has its provenance.
+            // The series and the sidecars first: a point's CSV on disk (which marks it
+            // done) has its provenance and series.
+            if timeseries, let series = result.series {
+                let seriesPath = pointsDir + "/" + p.seriesFileName
+                let seriesText = series.csv(workload: w, cells: cells)
+                try ProvenanceFile.write(prov, beside: seriesPath, outputText: seriesText)
+                try AtomicOutput.write(seriesText, to: seriesPath)
+            }
             try ProvenanceFile.write(prov, beside: path, outputText: text)
             output.write(text)
             try output.commit()
@@ -161,6 +176,7 @@ struct SweepCommand: ParsableCommand {
         if let s = sim.seed { text += "seed: \(s)\n" }
         if let u = sim.usage { text += "usage: \(u)\n" }
         if let b = results.baseline { text += "baseline: \(b.policy.rawValue)\n" }
+        if timeseries { text += "timeseries: yes\n" }
         for f in fixed { text += "set: \(f)\n" }
         for p in points { text += "point \(p.index): \(p.label)\t" + p.sets.joined(separator: " ") + "\n" }
         let path = dir + "/plan.txt"

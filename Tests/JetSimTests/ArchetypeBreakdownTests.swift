@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import SimKernel
+@testable import JetSim
+
+/// Issue 16's `--by archetype`: who gets killed, per archetype of the app.
+@Suite("--by archetype: launches, cold relaunches, kills and data loss per archetype")
+struct ArchetypeBreakdownTests {
+    static let cells = ["jetsam-bands", "lru"].map { Cell(policy: PolicyID(rawValue: $0)!, ramKB: 2 * 1_048_576) }
+
+    static func run(devices: Int = 3, by: GroupBy? = .archetype, shard: (Int, Int) = (0, 1)) throws -> (Workload, RunPlan, FleetResult) {
+        let w = try WorkloadDecoder.load(defaultWorkloadText, source: "t", overrides: ["fleet.devices=\(devices)", "fleet.duration_days=1"])
+        var plan = RunPlan(workload: w, cells: cells, threads: 2)
+        plan.groupBy = by
+        (plan.shardIndex, plan.shardCount) = shard
+        return (w, plan, FleetRunner.run(plan, catalog: AppCatalog(w)))
+    }
+
+    static let summed: [Counter] = [.launches, .relaunches, .coldRelaunches, .dataLossEvents, .dataLossUnits] + Counter.kills
+
+    @Test("the archetype rows add up to the cell, counter by counter; the cell is the same as without --by")
+    func addsUp() throws {
+        let (w, _, r) = try Self.run()
+        let (_, _, plain) = try Self.run(by: nil)
+        let names = w.catalog.archetypes.map(\.name)
+        #expect(r.groupNames == names && names.count == 10)
+        let groups = try #require(r.groups)
+        for (ci, a) in r.accumulators.enumerated() {
+            #expect(a == plain.accumulators[ci])
+            let mine = groups[(ci * names.count)..<((ci + 1) * names.count)]
+            for c in Self.summed { #expect(mine.reduce(0) { $0 + $1[c] } == a[c], "\(r.cells[ci].policy.rawValue) \(c)") }
+            #expect(mine.allSatisfy { $0.devices == 3 })
+            #expect(mine.filter { $0[.launches] > 0 }.count >= 8)
+        }
+        // Pinned (3 devices x 1 day at 2 GB, seed 1), archetypes in catalog order
+        // (social, messaging, game, maps, music, camera, browser, mail, productivity,
+        // video). Launches are the users' own, the same under every policy (common
+        // random numbers); kills are not. Maps is launched 3 times but killed 45 times
+        // under jetsam-bands: the reaper takes the apps the system launched for
+        // location wakes (kills_reaper 31).
+        func column(_ ci: Int, _ c: Counter) -> [Int] { (0..<10).map { groups[ci * 10 + $0][c] } }
+        #expect(column(0, .launches) == [1, 23, 21, 3, 11, 5, 0, 4, 1, 8])
+        #expect(column(1, .launches) == column(0, .launches))
+        #expect(column(0, .coldRelaunches) == [0, 3, 1, 1, 6, 3, 0, 2, 0, 1])
+        #expect(column(0, .killsReaper) == [4, 11, 4, 31, 4, 6, 1, 1, 7, 3])
+        #expect((0..<10).map { groups[$0].totals.totalKills } == [5, 21, 8, 45, 9, 6, 1, 3, 10, 7])
+        #expect(column(0, .dataLossUnits) == [3, 13, 1, 0, 0, 0, 0, 0, 2, 9])
+        #expect(column(1, .killsPressure) == [2, 13, 3, 9, 4, 2, 2, 2, 6, 5])
+        let text = try #require(Breakdown.csv(workload: w, result: r))
+        #expect(text.contains("\ndefault,jetsam-bands,2048,archetype,maps,3,3,1,1,1.000000,0.000000,45,"))
+    }
+
+    @Test("shards' states merge into the unsharded breakdown, byte for byte")
+    func shards() throws {
+        let (w, _, whole) = try Self.run(devices: 5)
+        var states: [(source: String, state: ShardState)] = []
+        for i in 0..<2 {
+            let (_, plan, r) = try Self.run(devices: 5, shard: (i, 2))
+            let text = ShardState(workload: w, overrides: [], usage: nil, plan: plan, result: r).text
+            #expect(text.contains("\nby: archetype\n"))
+            states.append(("s\(i)", try ShardState.parse(text, source: "s\(i)")))
+        }
+        let (mw, merged, _) = try ShardState.merge(states)
+        #expect(merged.groupBy == .archetype)
+        #expect(try #require(Breakdown.csv(workload: mw, result: merged)) == Breakdown.csv(workload: w, result: whole))
+    }
+}
