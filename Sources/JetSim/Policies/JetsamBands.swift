@@ -20,6 +20,8 @@ import SimKernel
 /// Index: one FIFO list per band. O(1) per update and kill.
 public struct JetsamBands: EvictionPolicy {
     public static let name = "jetsam-bands"
+    /// Reads no costs from a candidate (`EvictionPolicy.readsCosts`).
+    public static var readsCosts: Bool { false }
     public static let summary = "XNU memorystatus: the lowest priority band first, first in first out within it"
 
     /// Band priorities, lowest first; the list index is the position here.

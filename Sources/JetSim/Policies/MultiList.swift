@@ -37,6 +37,7 @@ public struct MultiList: Sendable {
     @inlinable public func head(_ l: Int) -> Int32 { heads[l] }
 
     /// Appends `app` to list `l` (removing it from its current list first). O(1).
+    @inline(__always)
     public mutating func append(_ app: Int32, to l: Int) {
         remove(app)
         let a = Int(app)
@@ -49,6 +50,7 @@ public struct MultiList: Sendable {
     public var stateBytes: Int { nodes.capacity * MemoryLayout<Node>.stride }
 
     /// Removes `app` from its list, if any. O(1).
+    @inline(__always)
     public mutating func remove(_ app: Int32) {
         let a = Int(app)
         let node = nodes[a]
