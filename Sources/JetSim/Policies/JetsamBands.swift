@@ -54,7 +54,7 @@ public struct JetsamBands: EvictionPolicy {
         if bands.list(of: app) != b { bands.append(app, to: b) }
     }
 
-    public mutating func remove(_ app: Int32) { bands.remove(app) }
+    @inline(__always) public mutating func remove(_ app: Int32) { bands.remove(app) }
 
     public var stateBytes: Int { bands.stateBytes }
 
