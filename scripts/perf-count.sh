@@ -7,24 +7,25 @@
 # hold.c likewise, HOLDS holds minus 0. Then wall clock: hold.c and jetsim one after
 # the other, 3 times each, with the load average.
 #
-# Usage: scripts/perf-count.sh [--jetsim PATH] [--devices N] [--no-wall] [--no-build] [--keep DIR]
+# Usage: scripts/perf-count.sh [--jetsim PATH] [--devices N] [--no-wall] [--wall-only] [--no-build] [--keep DIR]
 #   --keep DIR   keep the callgrind profiles of the DEVICES-device runs there
 #                (callgrind_annotate DIR/default.cg)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-jetsim="" devices=200 wall=1 build=1 holds=2000000 keep=""
+jetsim="" devices=200 wall=1 build=1 holds=2000000 keep="" counts=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --jetsim) jetsim=${2:?}; shift 2 ;;
     --devices) devices=${2:?}; shift 2 ;;
     --no-wall) wall=0; shift ;;
+    --wall-only) counts=0; shift ;;
     --no-build) build=0; shift ;;
     --keep) keep=${2:?}; mkdir -p "$keep"; shift 2 ;;
     -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "perf-count: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
-command -v valgrind >/dev/null || { echo "perf-count: needs valgrind" >&2; exit 1; }
+[ "$counts" = 0 ] || command -v valgrind >/dev/null || { echo "perf-count: needs valgrind" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 if [ -z "$jetsim" ]; then
   [ "$build" = 0 ] || swift build -c release --product jetsim >&2
@@ -54,11 +55,13 @@ per_event() {  # label, then jetsim's arguments (without --devices)
 common=(--duration 7d --threads 1)
 ios=(--policy jetsam-bands --ram 2GB)
 android=(--workload Workloads/android.yaml --policy android-lmk)
-h0=$(irs "$tmp/hold" 1000 0); hN=$(irs "$tmp/hold" 1000 "$holds")
-awk -v h0="$h0" -v hN="$hN" -v n="$holds" \
-  'BEGIN { printf "%-10s %12d holds  %14d instr  %7.1f instr/hold\n", "hold.c", n, hN - h0, (hN - h0) / n }'
-per_event default "${ios[@]}" "${common[@]}"
-per_event android "${android[@]}" "${common[@]}"
+if [ "$counts" = 1 ]; then
+  h0=$(irs "$tmp/hold" 1000 0); hN=$(irs "$tmp/hold" 1000 "$holds")
+  awk -v h0="$h0" -v hN="$hN" -v n="$holds" \
+    'BEGIN { printf "%-10s %12d holds  %14d instr  %7.1f instr/hold\n", "hold.c", n, hN - h0, (hN - h0) / n }'
+  per_event default "${ios[@]}" "${common[@]}"
+  per_event android "${android[@]}" "${common[@]}"
+fi
 
 [ "$wall" = 1 ] || exit 0
 echo "wall clock (hold.c 1000 pending, 20M holds; then jetsim --devices $devices; events/s):"
