@@ -39,6 +39,17 @@ func defaultPlan(devices: Int, days: Int64, cells: [Cell], threads: Int = 1) -> 
     return RunPlan(workload: w, cells: cells, threads: threads)
 }
 
+/// One device of Workloads/android.yaml for `days` days under android-lmk.
+func androidPlan(days: Int64) -> RunPlan {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path + "/Workloads/android.yaml"
+    let text = try! String(contentsOfFile: path, encoding: .utf8)
+    var w = try! WorkloadDecoder.load(text, source: path)
+    w.fleet.devices = 1
+    w.fleet.duration = .days(days)
+    return RunPlan(workload: w, cells: [Cell(policy: PolicyID(AndroidLMK.self), ramKB: nil)], threads: 1)
+}
+
 /// The stress device with about `resident` apps resident under constant pressure.
 /// The same device (24,000 apps installed) at every size, only its RAM changes: the
 /// per-app arrays are as large in both, so a growth in time per kill is the policy's
@@ -80,6 +91,30 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(.nsPerEvent, Int(elapsed * 1e9 / Double(events)))
         }, setup: {
             let plan = defaultPlan(devices: 1, days: days, cells: [Cell(policy: PolicyID(JetsamBands.self), ramKB: nil)])
+            var worker = DeviceWorker(shared: FleetRunner.Shared(plan: plan, catalog: AppCatalog(plan.workload)))
+            _ = worker.runDevice(0)  // warm: every buffer at its size
+            box.value = worker
+        })
+    }
+
+    // The same on an Android device (issue 13): device 0 of Workloads/android.yaml
+    // under android-lmk at its class's RAM (lmkd's PSI mode, zram, the cached cap).
+    // Gate: zero allocations once warm, nothing per event.
+    for days: Int64 in [1, 4] {
+        let box = Box<DeviceWorker?>(nil)
+        Benchmark("Device_\(days)d_android", configuration: .init(
+            metrics: gated.metrics + [.eventsPerSecond, .nsPerEvent], maxDuration: .seconds(2), maxIterations: 200,
+            thresholds: gated.thresholds
+        ), closure: { benchmark in
+            benchmark.startMeasurement()
+            let start = ContinuousClock.now
+            let events = box.value!.runDevice(0)
+            let elapsed = seconds(start.duration(to: .now))
+            benchmark.stopMeasurement()
+            benchmark.measurement(.eventsPerSecond, Int(Double(events) / elapsed))
+            benchmark.measurement(.nsPerEvent, Int(elapsed * 1e9 / Double(events)))
+        }, setup: {
+            let plan = androidPlan(days: days)
             var worker = DeviceWorker(shared: FleetRunner.Shared(plan: plan, catalog: AppCatalog(plan.workload)))
             _ = worker.runDevice(0)  // warm: every buffer at its size
             box.value = worker

@@ -23,7 +23,7 @@ extension Device {
     }
 
     /// Adds the active time since `activeSince` to the unsaved work.
-
+    @inline(__always)
     mutating func accrueUnsaved(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         guard apps[a].state == .active else { return }
@@ -32,7 +32,7 @@ extension Device {
     }
 
     /// Moves an app's resident memory to `kb`, keeping the accounting exact.
-
+    @inline(__always)
     mutating func setResident(_ app: Int32, _ kb: Int64) {
         availableKB += apps[Int(app)].residentKB - kb
         apps[Int(app)].residentKB = kb
@@ -53,6 +53,14 @@ extension Device {
         let a = Int(app)
         let p = pi(app)
         let state = apps[a].state
+        guard Policy.readsCosts else {
+            // The policy reads none of the costs: the cheap fields only (the same
+            // choices, without computing launch costs and unsaved edits per update).
+            return EvictionCandidate(
+                state: state, mode: apps[a].has(AppRuntime.modeActive) ? profiles[p].mode : .none,
+                residentKB: apps[a].residentKB, lastUsed: apps[a].lastUsed, launchCount: 0,
+                preservesUIState: false, nextUse: apps[a].nextUse, leftFront: leftFront, band: apps[a].band)
+        }
         return EvictionCandidate(
             state: state, mode: apps[a].has(AppRuntime.modeActive) ? profiles[p].mode : .none,
             residentKB: apps[a].residentKB,

@@ -15,6 +15,8 @@ import SimKernel
 /// perceptible apps (by size). O(log n) per update and kill.
 public struct AndroidLMK: EvictionPolicy {
     public static let name = "android-lmk"
+    /// Reads no costs from a candidate (`EvictionPolicy.readsCosts`).
+    public static var readsCosts: Bool { false }
     public static let summary = "Android lmkd: the highest oom_score_adj first (cached, previous, service, perceptible)"
 
     /// The heaps: cached apps by last use; services by the time they became one

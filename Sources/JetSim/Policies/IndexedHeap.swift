@@ -228,15 +228,21 @@ public struct IndexedHeaps: Sendable {
         if heap(of: app) != h { remove(app) }
         let p = Int(position[Int(app)])
         keys[Int(app)] = key
+        // The heap is moved out of `heaps` while it is worked on (and back after):
+        // writing `heaps[h][i]` in place checks both arrays for a unique reference
+        // on every write (android-lmk's updates spent ~8 % of the Android run here).
+        var heap = ContiguousArray<Int32>()
+        swap(&heap, &heaps[h])
         if p < 0 {
-            heaps[h].append(app)
+            heap.append(app)
             heapOf[Int(app)] = Int8(h)
-            position[Int(app)] = Int32(heaps[h].count - 1)
-            siftUp(h, heaps[h].count - 1)
+            position[Int(app)] = Int32(heap.count - 1)
+            Self.siftUp(&heap, heap.count - 1, keys: keys, position: &position)
         } else {
-            siftUp(h, p)
-            siftDown(h, Int(position[Int(app)]))
+            Self.siftUp(&heap, p, keys: keys, position: &position)
+            Self.siftDown(&heap, Int(position[Int(app)]), keys: keys, position: &position)
         }
+        swap(&heap, &heaps[h])
     }
 
     /// Removes `app` from its heap, if any. O(log n).
@@ -246,44 +252,55 @@ public struct IndexedHeaps: Sendable {
         let p = Int(position[Int(app)])
         position[Int(app)] = -1
         heapOf[Int(app)] = -1
-        let last = heaps[h].removeLast()
-        if p < heaps[h].count {
-            heaps[h][p] = last
+        var heap = ContiguousArray<Int32>()
+        swap(&heap, &heaps[h])
+        let last = heap.removeLast()
+        if p < heap.count {
+            heap[p] = last
             position[Int(last)] = Int32(p)
-            siftUp(h, p)
-            siftDown(h, Int(position[Int(last)]))
+            Self.siftUp(&heap, p, keys: keys, position: &position)
+            Self.siftDown(&heap, Int(position[Int(last)]), keys: keys, position: &position)
         }
+        swap(&heap, &heaps[h])
     }
 
-    mutating func siftUp(_ h: Int, _ start: Int) {
+    @inline(__always)
+    static func less(_ a: Int32, _ b: Int32, _ keys: ContiguousArray<Int64>) -> Bool {
+        let ka = keys[Int(a)], kb = keys[Int(b)]
+        return ka < kb || (ka == kb && a < b)
+    }
+
+    static func siftUp(_ heap: inout ContiguousArray<Int32>, _ start: Int, keys: ContiguousArray<Int64>,
+                       position: inout ContiguousArray<Int32>) {
         var i = start
-        let app = heaps[h][i]
+        let app = heap[i]
         while i > 0 {
             let parent = (i - 1) >> 1
-            if !less(app, heaps[h][parent]) { break }
-            heaps[h][i] = heaps[h][parent]
-            position[Int(heaps[h][i])] = Int32(i)
+            if !less(app, heap[parent], keys) { break }
+            heap[i] = heap[parent]
+            position[Int(heap[i])] = Int32(i)
             i = parent
         }
-        heaps[h][i] = app
+        heap[i] = app
         position[Int(app)] = Int32(i)
     }
 
-    mutating func siftDown(_ h: Int, _ start: Int) {
+    static func siftDown(_ heap: inout ContiguousArray<Int32>, _ start: Int, keys: ContiguousArray<Int64>,
+                         position: inout ContiguousArray<Int32>) {
         var i = start
-        let n = heaps[h].count
-        let app = heaps[h][i]
+        let n = heap.count
+        let app = heap[i]
         while true {
             let l = 2 * i + 1
             if l >= n { break }
             var c = l
-            if l + 1 < n, less(heaps[h][l + 1], heaps[h][l]) { c = l + 1 }
-            if !less(heaps[h][c], app) { break }
-            heaps[h][i] = heaps[h][c]
-            position[Int(heaps[h][i])] = Int32(i)
+            if l + 1 < n, less(heap[l + 1], heap[l], keys) { c = l + 1 }
+            if !less(heap[c], app, keys) { break }
+            heap[i] = heap[c]
+            position[Int(heap[i])] = Int32(i)
             i = c
         }
-        heaps[h][i] = app
+        heap[i] = app
         position[Int(app)] = Int32(i)
     }
 

@@ -20,6 +20,8 @@ import SimKernel
 /// Index: one FIFO list per band. O(1) per update and kill.
 public struct JetsamBands: EvictionPolicy {
     public static let name = "jetsam-bands"
+    /// Reads no costs from a candidate (`EvictionPolicy.readsCosts`).
+    public static var readsCosts: Bool { false }
     public static let summary = "XNU memorystatus: the lowest priority band first, first in first out within it"
 
     /// Band priorities, lowest first; the list index is the position here.
@@ -52,7 +54,7 @@ public struct JetsamBands: EvictionPolicy {
         if bands.list(of: app) != b { bands.append(app, to: b) }
     }
 
-    public mutating func remove(_ app: Int32) { bands.remove(app) }
+    @inline(__always) public mutating func remove(_ app: Int32) { bands.remove(app) }
 
     public var stateBytes: Int { bands.stateBytes }
 

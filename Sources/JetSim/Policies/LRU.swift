@@ -7,6 +7,8 @@ import SimKernel
 /// victim. O(1) per update and kill.
 public struct LRU: EvictionPolicy {
     public static let name = "lru"
+    /// Reads no costs from a candidate (`EvictionPolicy.readsCosts`).
+    public static var readsCosts: Bool { false }
     public static let summary = "the least recently used: the app the user left longest ago"
     var order = AppList()
 

@@ -7,6 +7,8 @@ import SimKernel
 /// Index: a heap keyed by (−footprint, last use). O(log n) per update and kill.
 public struct LargestFirst: EvictionPolicy {
     public static let name = "largest-first"
+    /// Reads no costs from a candidate (`EvictionPolicy.readsCosts`).
+    public static var readsCosts: Bool { false }
     public static let summary = "the largest resident footprint first; ties: the one left longest ago"
     var heap = IndexedHeap()
 

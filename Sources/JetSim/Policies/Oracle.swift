@@ -16,6 +16,8 @@ import SimKernel
 /// Index: a heap keyed by (−next use, −footprint). O(log n).
 public struct Oracle: EvictionPolicy {
     public static let name = "oracle"
+    /// Reads no costs from a candidate (`EvictionPolicy.readsCosts`).
+    public static var readsCosts: Bool { false }
     public static let summary = "offline bound (Belady): the app next used furthest in the future"
     var heap = IndexedHeap()
 

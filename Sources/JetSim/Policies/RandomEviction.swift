@@ -6,6 +6,8 @@ import SimKernel
 /// Index: a dense array of candidates with positions (swap-remove). O(1).
 public struct RandomEviction: EvictionPolicy {
     public static let name = "random"
+    /// Reads no costs from a candidate (`EvictionPolicy.readsCosts`).
+    public static var readsCosts: Bool { false }
     public static let summary = "a uniformly random candidate, from the policy's own stream"
     /// The stream id of this policy's generator.
     static let streamID: UInt64 = 0x52_41_4E_44  // "RAND"

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Instructions per event (callgrind, load-independent) for jetsim on the default
+# workload (jetsam-bands, 2 GB) and on Workloads/android.yaml (android-lmk, its RAM),
+# against the C hold loop (Benchmarks/HoldReference/hold.c, 1,000 pending): issues 12
+# and 13's event-rate floor. Start-up is subtracted by difference: a run of DEVICES
+# devices minus a run of 1 device, divided by the difference in events (from --perf);
+# hold.c likewise, HOLDS holds minus 0. Then wall clock: hold.c and jetsim one after
+# the other, 3 times each, with the load average.
+#
+# Usage: scripts/perf-count.sh [--jetsim PATH] [--devices N] [--no-wall] [--wall-only] [--no-build] [--keep DIR]
+#   --keep DIR   keep the callgrind profiles of the DEVICES-device runs there
+#                (callgrind_annotate DIR/default.cg)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jetsim="" devices=200 wall=1 build=1 holds=2000000 keep="" counts=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --jetsim) jetsim=${2:?}; shift 2 ;;
+    --devices) devices=${2:?}; shift 2 ;;
+    --no-wall) wall=0; shift ;;
+    --wall-only) counts=0; shift ;;
+    --no-build) build=0; shift ;;
+    --keep) keep=${2:?}; mkdir -p "$keep"; shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "perf-count: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+[ "$counts" = 0 ] || command -v valgrind >/dev/null || { echo "perf-count: needs valgrind" >&2; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if [ -z "$jetsim" ]; then
+  [ "$build" = 0 ] || swift build -c release --product jetsim >&2
+  jetsim=.build/release/jetsim
+fi
+strip --strip-debug -o "$tmp/jetsim" "$jetsim"
+cc -O2 -o "$tmp/hold" Benchmarks/HoldReference/hold.c -lm
+
+irs() {  # instructions of one command (callgrind's total)
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$@" >/dev/null 2>"$tmp/cg.log"
+  sed -n 's/^summary: //p; s/^totals: //p' "$tmp/cg.out" | head -1
+}
+events() {  # events of one jetsim run (the --perf total row)
+  "$tmp/jetsim" "$@" --quiet --out /dev/null --perf "$tmp/perf.csv" >/dev/null
+  awk -F, '$1 == "total" { print $3 }' "$tmp/perf.csv"
+}
+per_event() {  # label, then jetsim's arguments (without --devices)
+  local label=$1; shift
+  local e1 eN i1 iN
+  e1=$(events run --devices 1 "$@"); eN=$(events run --devices "$devices" "$@")
+  i1=$(irs "$tmp/jetsim" run --devices 1 "$@" --quiet --out /dev/null)
+  iN=$(irs "$tmp/jetsim" run --devices "$devices" "$@" --quiet --out /dev/null)
+  [ -z "$keep" ] || cp "$tmp/cg.out" "$keep/$label.cg"
+  awk -v l="$label" -v e1="$e1" -v eN="$eN" -v i1="$i1" -v iN="$iN" \
+    'BEGIN { printf "%-10s %12d events %14d instr  %7.1f instr/event\n", l, eN - e1, iN - i1, (iN - i1) / (eN - e1) }'
+}
+common=(--duration 7d --threads 1)
+ios=(--policy jetsam-bands --ram 2GB)
+android=(--workload Workloads/android.yaml --policy android-lmk)
+if [ "$counts" = 1 ]; then
+  h0=$(irs "$tmp/hold" 1000 0); hN=$(irs "$tmp/hold" 1000 "$holds")
+  awk -v h0="$h0" -v hN="$hN" -v n="$holds" \
+    'BEGIN { printf "%-10s %12d holds  %14d instr  %7.1f instr/hold\n", "hold.c", n, hN - h0, (hN - h0) / n }'
+  per_event default "${ios[@]}" "${common[@]}"
+  per_event android "${android[@]}" "${common[@]}"
+fi
+
+[ "$wall" = 1 ] || exit 0
+echo "wall clock (hold.c 1000 pending, 20M holds; then jetsim --devices $devices; events/s):"
+for i in 1 2 3; do
+  for w in default android; do
+    if [ $w = default ]; then args=("${ios[@]}"); else args=("${android[@]}"); fi
+    h=$("$tmp/hold" 1000 20000000 | awk -F, 'NR == 2 { print $4 }')
+    "$tmp/jetsim" run --devices "$devices" "${args[@]}" "${common[@]}" --quiet --out /dev/null --perf "$tmp/perf.csv"
+    j=$(awk -F, '$1 == "total" { print $5 }' "$tmp/perf.csv")
+    awk -v w=$w -v h="$h" -v j="$j" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" \
+      'BEGIN { printf "  %-8s hold %10.0f/s  jetsim %10.0f/s  ratio %.2f  load %s\n", w, h, j, j / h, l }'
+  done
+done
