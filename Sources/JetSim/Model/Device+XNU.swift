@@ -495,7 +495,9 @@ extension Device {
     /// Puts a just-suspended app (resident = its uncompressed size) on the list.
     mutating func startCompressing(_ app: Int32, seconds: Int64, _ now: SimTime) {
         let tick = now.microseconds / 1_000_000
-        if compressing.isEmpty { compressTick = tick } else { advanceCompression(now) }
+        if !compressing.isEmpty { advanceCompression(now) }
+        // Nothing being compressed (or the others just finished): start the count now.
+        if compressing.isEmpty { compressTick = tick }
         apps[Int(app)].stateTime = now
         apps[Int(app)].freezerMarks |= AppRuntime.compressing
         compressing.append(app)
