@@ -63,5 +63,16 @@ struct MemoryTests {
         // or available < 0; reaching the end is the assertion.
         let r = ScenarioRunner.run(sc, checkInvariants: true)
         #expect(r.metrics[.launches] > 0)
+        // With the compressor compressing over time (a slow rate, so that apps are
+        // resumed, killed and frozen part way), a bounded pool and the freezer: the
+        // invariant also checks each part-compressed app's credited seconds, the pool
+        // against the apps' compressed parts and its bound.
+        sc.params = DeviceParameters(ramKB: 1_048_576, suspendedCompressionRatio: 2.5)
+        sc.params.compressionKBPerS = 1_000 + Int64(seed) * 37
+        sc.params.compressorPoolPct = 8
+        sc.params.freezeAvailablePct = 60
+        sc.params.freezeSuspendedThreshold = 1
+        let c = ScenarioRunner.run(sc, checkInvariants: true)
+        #expect(c.metrics[.launches] > 0 && c.metrics[.compressorPeakKB] > 0)
     }
 }

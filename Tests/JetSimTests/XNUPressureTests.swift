@@ -9,9 +9,11 @@ struct XNUPressureTests {
     /// 1 GiB, no reserve: pageable 1024 MiB. A-F (200 MiB, kept whole when suspended,
     /// 100 MiB compressed 2:1) are suspended at 30, 50, ..., 130 s; the sixth takes the
     /// pool to 600 MiB, leaving 424 MiB (41 %) uncompressed: below 50 %, warning.
-    /// G (20 MiB) is then in the background (aging band 20) and H in front.
+    /// G (20 MiB) is then in the background (aging band 20) and H in front. These
+    /// fixtures compress at suspension (compression-mb-per-s=0), so that the pool's
+    /// level changes at the suspensions; over time: XNUCompressionTests.
     static let sixSuspended = """
-        device ram=1GB reserve=0MB dock=0 freezer=false reaper=false growth=false warning-pct=15 target-pct=10 critical-pct=5
+        device ram=1GB reserve=0MB dock=0 freezer=false compression-mb-per-s=0 reaper=false growth=false warning-pct=15 target-pct=10 critical-pct=5
         app A footprint=200MB background-footprint=200MB suspended-footprint=200MB
         app B footprint=200MB background-footprint=200MB suspended-footprint=200MB
         app C footprint=200MB background-footprint=200MB suspended-footprint=200MB
@@ -58,7 +60,7 @@ struct XNUPressureTests {
         // running to warn; the round rests until 140 s, when H's launch warns H. The
         // seventh (135 s) leaves 324 MiB (31.6 %); the eighth (155 s) 224 MiB (21.9 %):
         // critical, a rise, so a new round at once: I (in front since 150 s).
-        var text = "device ram=1GB reserve=0MB dock=0 freezer=false reaper=false growth=false warning-pct=15 target-pct=10 critical-pct=5\n"
+        var text = "device ram=1GB reserve=0MB dock=0 freezer=false compression-mb-per-s=0 reaper=false growth=false warning-pct=15 target-pct=10 critical-pct=5\n"
         for name in ["A", "B", "C", "D", "E", "F", "G", "H"] {
             text += "app \(name) footprint=200MB background-footprint=200MB suspended-footprint=200MB\n"
         }
@@ -100,7 +102,7 @@ struct XNUPressureTests {
         // A and B compressed hold 400 MiB; C's suspension takes it to 600: A (oldest
         // idle) dies, 400 is below the level.
         let text = """
-            device ram=1GB reserve=0MB dock=0 freezer=false reaper=false growth=false compressor-pages-limit-pct=50
+            device ram=1GB reserve=0MB dock=0 freezer=false compression-mb-per-s=0 reaper=false growth=false compressor-pages-limit-pct=50
             app A footprint=200MB background-footprint=200MB suspended-footprint=200MB
             app B footprint=200MB background-footprint=200MB suspended-footprint=200MB
             app C footprint=200MB background-footprint=200MB suspended-footprint=200MB

@@ -51,7 +51,8 @@ struct XNUTests {
 
     @Test("the compressor holds suspended memory at ratio 2 within its bound; a resume decompresses it")
     func compressor() throws {
-        let text = "device dock=0 freezer=false\napp A\napp B\napp C\n0s launch A\n5s home\n20s launch B\n25s home\n40s launch C\n45s home\n1m launch A\n2m end\n"
+        // Compressed at suspension (rate 0); over time: XNUCompressionTests.
+        let text = "device dock=0 freezer=false compression-mb-per-s=0\napp A\napp B\napp C\n0s launch A\n5s home\n20s launch B\n25s home\n40s launch C\n45s home\n1m launch A\n2m end\n"
         let (_, r) = try run(text)
         #expect(r.metrics[.compressorPeakKB] == 3 * 30 * 1_024)
         #expect(r.metrics[.decompressedRelaunches] == 1 && r.metrics[.decompressedKB] == 60 * 1_024)

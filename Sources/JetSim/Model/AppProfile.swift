@@ -257,6 +257,12 @@ public struct DeviceParameters: Sendable, Equatable {
     public var freezeDailyKB: Int64 = 1_024 * 1_024
     /// Time to bring one MiB back from flash on a thaw.
     public var thawPerMB: SimTime = .milliseconds(1)
+    /// Compression over time: each suspended app's memory goes into the compressor
+    /// at this many uncompressed KiB per second, credited at whole seconds of the
+    /// device clock (0: all of it at suspension, the model before). *Assumption*: XNU
+    /// has no rate; pages are compressed as vm_pageout_scan steals them from the
+    /// inactive queue (Device+XNU, "Compression over time").
+    public var compressionKBPerS: Int64 = 0
     /// Memory growth in front: from the launch footprint to the app's peak over
     /// `growthTime` of use, in steps of `growthStep` (assumption: no published curve).
     public var growthTime: SimTime = .seconds(120)
@@ -348,4 +354,8 @@ public struct DeviceParameters: Sendable, Equatable {
     }
     /// Whether suspended memory is compressed.
     @inlinable public var compresses: Bool { suspendedCompressionRatio > 1 }
+    /// What one second of compression turns `compressionKBPerS` KiB into (whole KiB).
+    @inline(__always) public var compressionChunkPackedKB: Int64 {
+        Int64((Double(compressionKBPerS) / max(1, suspendedCompressionRatio)).rounded())
+    }
 }

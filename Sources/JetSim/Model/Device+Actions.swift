@@ -92,7 +92,7 @@ extension Device {
             return
         }
         removeCandidate(app)
-        let need = max(0, profiles[p].backgroundKB - apps[a].residentKB)
+        let need = max(0, profiles[p].backgroundKB - residentNowKB(app))
         makeRoom(needKB: need, launching: app, now)
         if availableKB < need {
             // No room even after the kill loop: the system does not launch it.

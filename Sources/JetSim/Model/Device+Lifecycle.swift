@@ -63,7 +63,7 @@ extension Device {
         }
         return EvictionCandidate(
             state: state, mode: apps[a].has(AppRuntime.modeActive) ? profiles[p].mode : .none,
-            residentKB: apps[a].residentKB,
+            residentKB: residentNowKB(app),
             lastUsed: apps[a].lastUsed, launchCount: Int(apps[a].launches),
             coldLaunchCost: coldLatency(p),
             residentLaunchCost: state == .suspended ? (apps[a].has(AppRuntime.frozen) ? thawLatency(p) : warmLatency(p)) : profiles[p].hotLaunch,
@@ -89,9 +89,9 @@ extension Device {
         profiles[p].warmLaunch + SimTime(microseconds: params.thawPerMB.microseconds * profiles[p].suspendedKB / 1_024)
     }
 
-    @inline(__always) func warmLatency(_ p: Int) -> SimTime {
+    @inline(__always) func warmLatency(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
         guard params.suspendedCompressionRatio > 1 else { return profiles[p].warmLaunch }
-        return profiles[p].warmLaunch + resumeDecompression(p)
+        return profiles[p].warmLaunch + resumeDecompression(p, compressedKB: compressedKB)
     }
 
     // MARK: Front and back
@@ -235,7 +235,11 @@ extension Device {
         let p = pi(app)
         let prior = apps[a].state
         let wasFrozen = apps[a].has(AppRuntime.frozen)
-        let wasCompressed = apps[a].has(AppRuntime.compressed)
+        var wasCompressed = apps[a].has(AppRuntime.compressed)
+        // A part-compressed app decompresses only what was compressed so far (set
+        // when it leaves the compressor below).
+        let wasPart = apps[a].freezerMarks & AppRuntime.compressing != 0
+        var partKB: Int64? = nil
         let kind: LaunchKind = prior == .notRunning ? (filesCached(app, now) ? .cached : .cold)
             : prior == .suspended ? (wasFrozen ? .thaw : .warm) : .hot
         let isRelaunch = apps[a].launches > 0
@@ -256,7 +260,7 @@ extension Device {
         // it grows, as jetsam would) and is then killed for exceeding it.
         let overLimit = profiles[p].activeKB > params.perAppLimitKB
         let reach = overLimit ? params.perAppLimitKB : profiles[p].activeKB
-        let need = max(0, reach - apps[a].residentKB)
+        let need = max(0, reach - residentNowKB(app))
         makeRoom(needKB: need, launching: app, now)
         if availableKB < need {
             // Nothing else left to kill and it still does not fit: the launch fails.
@@ -288,9 +292,10 @@ extension Device {
                     if wasCompressed { swapIn = androidSwapIn(app, now) }
                     if wasFrozen { swapIn = androidSwapIn(app, fromFlash: true, now) }
                 }
-                leaveCompressor(app, now)
+                let compressedKB = leaveCompressor(app, now)
+                if wasPart { partKB = compressedKB; wasCompressed = compressedKB > 0 }
                 unfreeze(app)
-                if wasCompressed { metrics[.decompressedKB] += Int(profiles[p].suspendedKB) }
+                if wasCompressed { metrics[.decompressedKB] += Int(partKB ?? profiles[p].suspendedKB) }
             }
             setResident(app, max(reach, apps[a].residentKB))
             send(.willEnterForeground, to: app, now)
@@ -305,7 +310,7 @@ extension Device {
         switch kind {
         case .cold: latency = coldLatency(p)
         case .cached: latency = profiles[p].cachedLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero)
-        case .warm: latency = wasCompressed || !params.xnuBands ? warmLatency(p) : profiles[p].warmLaunch
+        case .warm: latency = wasCompressed || !params.xnuBands ? warmLatency(p, compressedKB: partKB) : profiles[p].warmLaunch
         case .thaw: latency = thawLatency(p)
         case .hot: latency = profiles[p].hotLaunch
         }

@@ -63,6 +63,8 @@ extension Device {
         apps[Int(app)].band = b
         if b == XNUBand.idle {
             if idleOrder.list(of: app) != 0 { idleOrder.append(app, to: 0) }
+        } else if b == XNUBand.frozen {
+            if idleOrder.list(of: app) != 1 { idleOrder.append(app, to: 1) }
         } else {
             idleOrder.remove(app)
         }
@@ -160,7 +162,7 @@ extension Device {
             for i in 0..<apps.count where apps[i].has(AppRuntime.overSoftLimit) {
                 let b = Int(apps[i].band)
                 if b == band {
-                    if apps[i].residentKB > params.inactiveLimitKB { terminate(Int32(i), .highWater, now) } else { clearSoftLimit(Int32(i)) }
+                    if residentNowKB(Int32(i)) > params.inactiveLimitKB { terminate(Int32(i), .highWater, now) } else { clearSoftLimit(Int32(i)) }
                 } else if b > band {
                     nextBand = min(nextBand, b)
                 }
@@ -372,39 +374,205 @@ extension Device {
     }
 
     /// A suspended app's memory: compressed into the pool when there is room (resident
-    /// = suspended footprint / ratio), else left uncompressed.
+    /// = suspended footprint / ratio), else left uncompressed. With a compression rate
+    /// the app enters the pool uncompressed and is compressed over the seconds that
+    /// follow ("Compression over time" below); the pool's bound is checked against
+    /// its size once compressed.
     mutating func compressOnSuspend(_ app: Int32, _ now: SimTime) {
         if params.android.enabled { androidCached(app, now); return }
         let a = Int(app)
         let p = pi(app)
         let plain = min(apps[a].residentKB, profiles[p].suspendedKB)
         let packed = min(apps[a].residentKB, suspendedResidentKB(p))
-        if params.compresses && compressorKB + packed <= params.compressorPoolKB {
-            setResident(app, packed)
+        if params.compresses && compressorCommittedKB + packed <= params.compressorPoolKB {
             apps[a].set(AppRuntime.compressed)
-            compressorChange(packed, now)
+            compressorCommittedKB += packed
+            let seconds = params.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
+            if seconds > 0 {
+                setResident(app, plain)
+                startCompressing(app, seconds: seconds, now)
+            } else {
+                setResident(app, packed)
+                compressorChange(packed, now)
+            }
         } else {
             setResident(app, plain)
         }
         if apps[a].residentKB <= params.inactiveLimitKB { clearSoftLimit(app) }
     }
 
-    /// What a resume waits for: decompressing the share of the suspended footprint
-    /// the app touches before its first frame (`resumeTouchShare`); the rest comes
-    /// back on demand while it runs, outside the launch latency. Exact in integers
-    /// (the share in parts per million).
-    @inline(__always) func resumeDecompression(_ p: Int) -> SimTime {
-        let touched = profiles[p].suspendedKB * Int64(params.resumeTouchPPM) / 1_000_000
+    /// What a resume waits for: decompressing the share of the compressed memory
+    /// (`compressedKB`: the suspended footprint, or what a part-compressed app had
+    /// compressed) the app touches before its first frame (`resumeTouchShare`); the
+    /// rest comes back on demand while it runs, outside the launch latency. Exact in
+    /// integers (the share in parts per million).
+    @inline(__always) func resumeDecompression(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
+        let touched = (compressedKB ?? profiles[p].suspendedKB) * Int64(params.resumeTouchPPM) / 1_000_000
         return SimTime(microseconds: params.decompressPerMB.microseconds * touched / 1_024)
     }
 
-    /// The app's memory leaves the compressor (resume, freeze or kill).
-    mutating func leaveCompressor(_ app: Int32, _ now: SimTime) {
+    /// The app's memory leaves the compressor (resume, freeze or kill). Returns the
+    /// uncompressed KiB a part-compressed app had compressed (0 otherwise): its
+    /// resident memory becomes what it holds now, uncompressed part and compressed
+    /// part together.
+    @discardableResult
+    mutating func leaveCompressor(_ app: Int32, _ now: SimTime) -> Int64 {
         let a = Int(app)
         clearSoftLimit(app)  // terminate clears the flags after this, before removeCandidate
-        guard apps[a].has(AppRuntime.compressed) else { return }
+        guard apps[a].has(AppRuntime.compressed) else { return 0 }
+        if !compressing.isEmpty { advanceCompression(now) }
+        if apps[a].freezerMarks & AppRuntime.compressing != 0 {
+            let c = compressionProgress(app)
+            stopCompressing(app)
+            apps[a].clear(AppRuntime.compressed)
+            apps[a].residentKB = c.residentKB  // available memory counts it already
+            compressorCommittedKB -= c.finalKB
+            compressorChange(-c.packedKB, now)
+            return c.inputKB
+        }
         apps[a].clear(AppRuntime.compressed)
+        compressorCommittedKB -= apps[a].residentKB
         compressorChange(-apps[a].residentKB, now)
+        return 0
+    }
+
+    // MARK: Compression over time
+
+    // XNU compresses no app at suspension: its pages age through the active and
+    // inactive queues and are compressed when vm_pageout_scan steals them (the
+    // inactive target is half the pageable memory, osfmk/vm/vm_pageout.c:221
+    // VM_PAGE_INACTIVE_TARGET; the compressor threads take them in batches,
+    // vm_pageout.c:4177-4247), so an app suspended a few seconds ago is still mostly
+    // uncompressed. XNU has no rate constant; `compression_mb_per_s` is an
+    // *assumption*.
+    //
+    // The model: every app being compressed turns `compressionKBPerS` uncompressed KiB
+    // into `compressionChunkPackedKB` at each whole second of the device clock after
+    // its suspension, until the seconds its memory needs (`compressionSeconds`); then
+    // it holds exactly what the instant model gives it. The device credits all of
+    // them at once, lazily, at its next event (count x seconds x chunk: O(1), no scan),
+    // and finishes the apps that are done at the second they are done (a scan of the
+    // few apps being compressed, only then). Available memory, the pool, the pressure
+    // level and every kill trigger read the same credited figures; an app's own
+    // figures follow from its uncompressed size at suspension (kept in `resident`),
+    // its suspension time (`stateTime`) and the credited second (`compressionProgress`).
+
+    /// Whole seconds an app of `plainKB` needs to reach `finalKB`: full chunks only,
+    /// never past its memory, its final size or what it frees (the rest at the end).
+    @inline(__always) func compressionSeconds(plainKB: Int64, finalKB: Int64) -> Int64 {
+        let c = params.compressionKBPerS
+        guard c > 0 else { return 0 }
+        let pk = params.compressionChunkPackedKB
+        var n = plainKB / c
+        if c - pk > 0 { n = min(n, (plainKB - finalKB) / (c - pk)) }
+        if pk > 0 { n = min(n, finalKB / pk) }
+        return max(0, n)
+    }
+
+    /// An app being compressed, as of the last credited second: seconds credited and
+    /// needed; KiB in the pool, resident (uncompressed + compressed part), once done,
+    /// and compressed so far (uncompressed).
+    @inline(__always)
+    func compressionProgress(_ app: Int32) -> (ticks: Int64, total: Int64, packedKB: Int64, residentKB: Int64, finalKB: Int64, inputKB: Int64) {
+        let a = Int(app)
+        let plain = apps[a].residentKB
+        let final = min(plain, suspendedResidentKB(pi(app)))
+        let c = params.compressionKBPerS, pk = params.compressionChunkPackedKB
+        let ticks = compressTick - apps[a].stateTime.microseconds / 1_000_000
+        return (ticks, compressionSeconds(plainKB: plain, finalKB: final), ticks * pk, plain - ticks * (c - pk), final, ticks * c)
+    }
+
+    /// An app's resident memory now (with the seconds credited so far).
+    @inline(__always) func residentNowKB(_ app: Int32) -> Int64 {
+        apps[Int(app)].freezerMarks & AppRuntime.compressing != 0 ? compressionProgress(app).residentKB : apps[Int(app)].residentKB
+    }
+
+    /// An app's resident memory once its compression is done.
+    @inline(__always) func residentSettledKB(_ app: Int32) -> Int64 {
+        apps[Int(app)].freezerMarks & AppRuntime.compressing != 0 ? compressionProgress(app).finalKB : apps[Int(app)].residentKB
+    }
+
+    /// Puts a just-suspended app (resident = its uncompressed size) on the list.
+    mutating func startCompressing(_ app: Int32, seconds: Int64, _ now: SimTime) {
+        let tick = now.microseconds / 1_000_000
+        if !compressing.isEmpty { advanceCompression(now) }
+        // Nothing being compressed (or the others just finished): start the count now.
+        if compressing.isEmpty { compressTick = tick }
+        apps[Int(app)].stateTime = now
+        apps[Int(app)].freezerMarks |= AppRuntime.compressing
+        compressing.append(app)
+        compressNextDone = min(compressNextDone, tick + seconds)
+    }
+
+    /// Takes an app off the list (its figures are settled by the caller).
+    mutating func stopCompressing(_ app: Int32) {
+        apps[Int(app)].freezerMarks &= ~AppRuntime.compressing
+        if let i = compressing.firstIndex(of: app) {
+            compressing.swapAt(i, compressing.count - 1)
+            compressing.removeLast()
+        }
+        if compressing.isEmpty { compressNextDone = .max }
+    }
+
+    /// Credits every app being compressed with the whole seconds up to `now`, and
+    /// finishes each at the second it is done. O(1) per call, plus a scan of the list
+    /// at each second some app may be done.
+    mutating func advanceCompression(_ now: SimTime) {
+        let tick = now.microseconds / 1_000_000
+        while !compressing.isEmpty && compressTick < tick {
+            let upTo = min(tick, compressNextDone)
+            let steps = upTo - compressTick
+            compressTick = upTo
+            let at = SimTime(microseconds: upTo * 1_000_000)
+            if steps > 0 {
+                let n = Int64(compressing.count) * steps
+                availableKB += n * (params.compressionKBPerS - params.compressionChunkPackedKB)
+                compressorChange(n * params.compressionChunkPackedKB, at)
+            }
+            if upTo == compressNextDone { finishCompressions(at, now) }
+        }
+    }
+
+    /// Finishes the apps whose seconds are all credited, and finds the next second
+    /// one may be done.
+    mutating func finishCompressions(_ at: SimTime, _ now: SimTime) {
+        var i = 0
+        var next = Int64.max
+        while i < compressing.count {
+            let app = compressing[i]
+            let c = compressionProgress(app)
+            if c.ticks >= c.total {
+                stopCompressing(app)
+                finishCompression(app, c, at, now)
+            } else {
+                next = min(next, compressTick + c.total - c.ticks)
+                i += 1
+            }
+        }
+        compressNextDone = compressing.isEmpty ? .max : next
+    }
+
+    /// The rest of an app's memory goes in at once: it holds its final size, as in
+    /// the instant model. The pool changes at `at` (the credited second); the policy
+    /// hears of its new size at `now`.
+    mutating func finishCompression(_ app: Int32, _ c: (ticks: Int64, total: Int64, packedKB: Int64, residentKB: Int64, finalKB: Int64, inputKB: Int64),
+                                    _ at: SimTime, _ now: SimTime) {
+        let a = Int(app)
+        availableKB += c.residentKB - c.finalKB
+        apps[a].residentKB = c.finalKB
+        compressorChange(c.finalKB - c.packedKB, at)
+        if apps[a].residentKB <= params.inactiveLimitKB { clearSoftLimit(app) }
+        refreshCandidate(app, now)
+    }
+
+    /// Finishes one app's compression now (the freezer compresses what is left
+    /// itself before writing it out).
+    mutating func finishCompressionNow(_ app: Int32, _ now: SimTime) {
+        advanceCompression(now)
+        guard apps[Int(app)].freezerMarks & AppRuntime.compressing != 0 else { return }
+        let c = compressionProgress(app)
+        stopCompressing(app)
+        finishCompression(app, c, now, now)
     }
 
     // MARK: Freezer
@@ -430,7 +598,7 @@ extension Device {
         var app = idleOrder.head(0)
         while app >= 0 {
             let a = Int(app)
-            if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && apps[a].residentKB >= params.freezeMinKB {
+            if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && residentSettledKB(app) >= params.freezeMinKB {
                 if flashTodayKB + flashWrite(app) <= params.freezeDailyKB { freeze(app, now) }
                 return
             }
@@ -441,29 +609,36 @@ extension Device {
     /// What freezing an app writes to flash: all of its memory, or for a refreeze
     /// (thawed, its state still on flash) only the share it dirtied since.
     @inline(__always) func flashWrite(_ app: Int32) -> Int64 {
-        let kb = apps[Int(app)].residentKB
+        let kb = residentSettledKB(app)
         guard apps[Int(app)].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return kb }
         return kb * Int64(params.refreezeDirtyPPM) / 1_000_000
     }
 
-    /// Normal-mode demotions (kern_memorystatus_freeze.c,
-    /// memorystatus_demote_frozen_processes_using_thaw_count): up to
-    /// `freezeDemotionsMax` frozen apps thawed fewer than `freezeDemotionThaws` times
-    /// move from the frozen band to the idle band, where they are killed first. XNU
-    /// walks the frozen band in its order; here the least recently used first. Once
-    /// per freezer day, O(apps x demotions).
+    /// Normal-mode demotions (bsd/kern/kern_memorystatus_freeze.c:2339-2387,
+    /// memorystatus_demote_frozen_processes_using_thaw_count): XNU walks the frozen
+    /// band from its first entry (memorystatus_get_first_proc_locked on
+    /// memorystatus_freeze_jetsam_band) and demotes each frozen app thawed fewer than
+    /// `freezeDemotionThaws` times to the idle band, at most `freezeDemotionsMax`; the
+    /// band is a list in the order apps entered it (bsd/kern/kern_memorystatus.c:
+    /// 2918-2922), so the app frozen longest ago goes first. A demoted app enters the
+    /// idle band at its tail (kern_memorystatus_freeze.c:2302-2315, no aging). Once
+    /// per freezer day (memorystatus_freeze_start_normal_throttle_interval,
+    /// kern_memorystatus_freeze.c:1597). O(frozen apps).
     mutating func demoteFrozen(_ now: SimTime) {
         guard frozenCount > 0 else { return }
-        for _ in 0..<params.freezeDemotionsMax {
-            var pick = -1
-            for i in 0..<apps.count where apps[i].has(AppRuntime.frozen) && apps[i].freezerMarks & AppRuntime.demoted == 0
-                && Int(apps[i].thaws) < params.freezeDemotionThaws {
-                if pick < 0 || apps[i].lastUsed < apps[pick].lastUsed { pick = i }
+        var demoted = 0
+        var app = idleOrder.head(1)
+        while app >= 0 && demoted < params.freezeDemotionsMax {
+            let next = idleOrder.next(app)
+            let a = Int(app)
+            if apps[a].has(AppRuntime.frozen) && apps[a].freezerMarks & AppRuntime.demoted == 0
+                && Int(apps[a].thaws) < params.freezeDemotionThaws {
+                apps[a].freezerMarks |= AppRuntime.demoted
+                metrics[.freezerDemotions] += 1
+                demoted += 1
+                refreshCandidate(app, now)
             }
-            guard pick >= 0 else { return }
-            apps[pick].freezerMarks |= AppRuntime.demoted
-            metrics[.freezerDemotions] += 1
-            refreshCandidate(Int32(pick), now)
+            app = next
         }
     }
 
@@ -471,6 +646,7 @@ extension Device {
     /// to the frozen band.
     mutating func freeze(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
+        finishCompressionNow(app, now)
         let kb = flashWrite(app)
         if apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 { metrics[.refreezes] += 1 }
         leaveCompressor(app, now)

@@ -62,6 +62,10 @@ public struct AppRuntime: Sendable, Equatable {
     /// user tapping the app again does not cancel it (`Device.launch`).
     /// In `freezerMarks` (the flags byte is full); a termination resets the record.
     @usableFromInline static let exitCommitted: UInt8 = 4, watchdogCommitted: UInt8 = 8
+    /// In `freezerMarks`: its memory is still being compressed (`Device.compressing`);
+    /// `resident` then holds its uncompressed size at suspension and `stateTime` when
+    /// it was suspended (Device+XNU, "Compression over time").
+    @usableFromInline static let compressing: UInt8 = 16
     public var isFrozen: Bool { has(Self.frozen) }
 
     @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
@@ -279,9 +283,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var flashDay: Int32 = 0
     /// The reaper sweeps no earlier than this, in whole seconds (rounded up).
     var nextReaperSweepS: Int32 = 0
-    /// Idle-band (0) apps in the order they entered it: the reaper's and the
-    /// freezer's order (oldest idle first), whatever the policy.
-    var idleOrder = MultiList(lists: 1)
+    /// Idle-band (0) apps in the order they entered it (list 0): the reaper's and the
+    /// freezer's order (oldest idle first), whatever the policy; and frozen-band (75)
+    /// apps in the order they entered it (list 1): the demotions' order. XNU keeps each
+    /// band as a list and appends an app that enters it at the tail
+    /// (bsd/kern/kern_memorystatus.c:2918-2922, memstat_update_priority_locked).
+    var idleOrder = MultiList(lists: 2)
     /// The dock: the device's most-launched apps (at most `params.dockSize`).
     var dock = ContiguousArray<Int32>()
     /// The compressor pool now (physical KiB: what compressed apps keep resident).
@@ -290,6 +297,15 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var compressorSince: SimTime = .zero
     /// What the freezer wrote on its budget day.
     var flashTodayKB: Int64 = 0
+    /// Apps whose memory is being compressed now (Device+XNU, "Compression over time"),
+    /// the last whole second credited to them, and the first second at which one of
+    /// them may be done (a lower bound: `.max` when none).
+    var compressing = ContiguousArray<Int32>()
+    var compressTick: Int64 = 0
+    var compressNextDone: Int64 = .max
+    /// The pool's size once every app in it is fully compressed (the pool's bound is
+    /// checked against this).
+    var compressorCommittedKB: Int64 = 0
     /// XNU's pressure level from compressor occupancy (`XNUPressure`).
     public internal(set) var pressureLevel: UInt8 = 0
     /// Apps flagged over their inactive (soft) limit out of front.
@@ -348,6 +364,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         dock.removeAll(keepingCapacity: true)
         frozenCount = 0
         compressorKB = 0; compressorSince = .zero
+        compressing.removeAll(keepingCapacity: true)
+        compressTick = 0; compressNextDone = .max; compressorCommittedKB = 0
         flashDay = 0; flashTodayKB = 0
         nextReaperSweepS = 0
         pressureLevel = 0; overSoftLimitCount = 0
@@ -374,6 +392,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     /// Performs the next user action, or the next system launch or wake.
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
+        if !compressing.isEmpty { advanceCompression(s.now) }
         if nextAction < timeline.actions.count && timeline.actions[nextAction].time <= nextWake {
             let i = nextAction
             nextAction += 1
@@ -427,6 +446,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
+        if !compressing.isEmpty { advanceCompression(s.now) }
         switch e.kind {
         case .suspendDue:
             suspendIfIdle(e.app, s.now)
@@ -488,19 +508,35 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public func checkMemoryInvariant() {
         var resident: Int64 = 0
         var pool: Int64 = 0
+        var committed: Int64 = 0
         var frozen = 0
-        for a in apps {
+        var inProgress = 0
+        for i in apps.indices {
+            let a = apps[i]
             precondition(a.residentKB >= 0, "negative resident memory")
             precondition(a.state.isResident || a.residentKB == 0, "a terminated app holds memory")
             precondition(a.state.isResident || a.flags & (AppRuntime.frozen | AppRuntime.compressed) == 0, "a terminated app is frozen or compressed")
-            if a.has(AppRuntime.compressed) { precondition(a.state == .suspended, "a running app is compressed"); pool += a.residentKB }
+            if a.freezerMarks & AppRuntime.compressing != 0 {
+                // Part compressed: what the device credited it so far, never past its end.
+                let c = compressionProgress(Int32(i))
+                precondition(a.has(AppRuntime.compressed) && a.state == .suspended, "a compressing app is not suspended in the compressor")
+                precondition(c.ticks >= 0 && c.ticks <= c.total, "app \(i) compressed \(c.ticks) of its \(c.total) seconds")
+                precondition(compressing.contains(Int32(i)), "app \(i) compresses outside the device's list")
+                pool += c.packedKB; committed += c.finalKB; inProgress += 1
+                resident += c.residentKB
+                continue
+            }
+            if a.has(AppRuntime.compressed) { precondition(a.state == .suspended, "a running app is compressed"); pool += a.residentKB; committed += a.residentKB }
             if a.has(AppRuntime.frozen) { precondition(a.state == .suspended && a.residentKB == 0, "a frozen app holds RAM"); frozen += 1 }
             resident += a.residentKB
         }
+        precondition(inProgress == compressing.count, "\(compressing.count) apps listed as compressing, \(inProgress) are")
         precondition(pool == compressorKB, "compressor pool \(compressorKB) KiB != compressed apps' \(pool) KiB")
+        precondition(params.android.enabled || committed == compressorCommittedKB,
+                     "compressor commitments \(compressorCommittedKB) KiB != compressed apps' final \(committed) KiB")
         // zram's bound is in uncompressed KiB; the pool rounds each app to whole KiB.
         precondition(params.android.enabled ? zramStoredKB <= params.android.zramKB + 4 * Int64(apps.count)
-                        : compressorKB <= max(params.compressorPoolKB, 0), "compressor pool over its bound")
+                        : compressorKB <= compressorCommittedKB && compressorCommittedKB <= max(params.compressorPoolKB, 0), "compressor pool over its bound")
         precondition(frozen == Int(frozenCount), "frozen count \(frozenCount) != \(frozen)")
         precondition(availableKB + resident + params.osReserveKB == params.ramKB,
                      "memory not conserved: available \(availableKB) + resident \(resident) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
@@ -517,6 +553,7 @@ extension Device {
         running.reserveCapacity(64)
         idleOrder.reset(appCount: n)
         dock.reserveCapacity(64)
+        compressing.reserveCapacity(n)
         wakeCumulative.reserveCapacity(n)
         broadcastHistory.reserveCapacity(SystemEventKind.count * max(64, actions / 8))
         queue.reserveCapacity(events)
@@ -529,6 +566,7 @@ extension Device {
         let apps = self.apps.capacity * MemoryLayout<AppRuntime>.stride
             + installed.capacity * MemoryLayout<Int32>.stride
             + policy.stateBytes + idleOrder.stateBytes + android.uncompressed.stateBytes
+            + compressing.capacity * MemoryLayout<Int32>.stride
         let fixed = MemoryLayout<Self>.size
         return (apps, fixed)
     }

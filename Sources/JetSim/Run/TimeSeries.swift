@@ -44,9 +44,11 @@ public final class HourlySeries: @unchecked Sendable {
     /// counted since `previous` (updated to now).
     func sample<P: EvictionPolicy>(_ d: Device<P, NoTrace>, cell: Int, hour: Int, previous: inout DeviceMetrics) {
         let base = (cell * hours + hour) * Self.fields.count
-        var compressed: Int64 = 0, frozen: Int64 = 0
+        // The pool is what compressed apps keep resident (the device's invariant),
+        // part-compressed ones included.
+        let compressed = d.compressorKB
+        var frozen: Int64 = 0
         for a in d.apps.indices {
-            if d.apps[a].has(AppRuntime.compressed) { compressed += d.apps[a].residentKB }
             if d.apps[a].isFrozen { frozen += d.profiles[d.pi(Int32(a))].suspendedKB }
         }
         let resident = d.params.ramKB - d.params.osReserveKB - d.availableKB

@@ -65,9 +65,8 @@ public enum TraceRun {
             // Instant by instant (each run(until:) handles every event at that time, as
             // one run does), sampling memory after each.
             func sample(_ m: Device<P, TraceRecorder>, _ t: SimTime) {
-                var compressed: Int64 = 0
-                for a in m.apps.indices where m.apps[a].has(AppRuntime.compressed) { compressed += m.apps[a].residentKB }
-                let s = MemorySample(time: t, availableKB: m.availableKB, compressedKB: compressed)
+                // The pool: what compressed apps keep resident (part-compressed ones too).
+                let s = MemorySample(time: t, availableKB: m.availableKB, compressedKB: m.compressorKB)
                 if memory.last.map({ $0.availableKB != s.availableKB || $0.compressedKB != s.compressedKB }) ?? true { memory.append(s) }
             }
             sample(sim.model, .zero)

@@ -95,6 +95,9 @@ public struct DeviceClass: Sendable, Equatable {
     public var freezeMinKB: Int64 = 8 * 1_024
     public var freezeDailyKB: Int64 = 1_024 * 1_024
     public var thawMsPerMB = 1.0
+    /// Compression over time, uncompressed MiB per second per suspended app
+    /// (*assumption*; DeviceParameters.compressionKBPerS).
+    public var compressionMBPerS = 4.0
     public var memoryGrowth = true
     public var growthTimeS = 120.0
     public var growthStepS = 30.0
@@ -155,6 +158,7 @@ public struct DeviceClass: Sendable, Equatable {
         p.freezeMinKB = freezeMinKB
         p.freezeDailyKB = freezeDailyKB
         p.thawPerMB = SimTime(seconds: thawMsPerMB / 1_000)
+        p.compressionKBPerS = Int64((compressionMBPerS * 1_024).rounded(.up))
         p.memoryGrowth = memoryGrowth
         p.growthTime = SimTime(seconds: growthTimeS)
         p.growthStep = SimTime(seconds: growthStepS)
