@@ -193,8 +193,9 @@ struct LaunchLatencyTests {
 
     @Test("a cold relaunch within the cache window is cached: cached-launch plus the state restore")
     func cachedKind() throws {
+        // No compressor (a warm resume is exactly warm-launch).
         let script = "app X cold-launch=2s cached-launch=700ms state-restore=500ms warm-launch=300ms hot-launch=80ms\n0s launch X\n5s home\n8s launch X\n10s home\n40s launch X\n50s switcher\n51s switcher-remove X\n52s home\n60s launch X\n2m end\n"
-        let (_, r) = try run(script)
+        let (_, r) = try run("device compression=1\n" + script)
         let m = r.metrics
         #expect(m[.coldRelaunches] == 1 && m[.cachedRelaunches] == 1)
         #expect(m[.relaunchLatencySumMicros] == 80_000 + 300_000 + 700_000 + 500_000)

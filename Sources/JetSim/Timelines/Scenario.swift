@@ -21,7 +21,7 @@ public struct Scenario: Sendable {
     public var source: String
     public var appNames: [String] = []
     public var profiles: [AppProfile] = []
-    public var params = DeviceParameters(ramKB: Scenario.defaultRAMKB)
+    public var params = Scenario.baseDeviceClass.parameters()
     public var policy = PolicyID(JetsamBands.self)
     public var actions: [UserAction] = []
     /// Event values by id (id 0 is "no value").
