@@ -309,4 +309,18 @@ struct PerfettoCLITests {
         #expect(killed == csv.filter { $0.split(separator: ",")[3] == "terminated" }.count)
         #expect(killed > 0)
     }
+
+    @Test("perfetto from a usage trace of several devices is one JSON document with a process per device")
+    func perfettoUsage() throws {
+        let tmp = try CLI.tempDir()
+        let usage = tmp + "/u.csv"
+        try "device,time_s,app,duration_s\na,0,Mail,30\na,100,Maps,20\nb,0,Mail,10\nb,50,Chat,40\nc,5,Maps,5\n"
+            .write(toFile: usage, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["trace", "--usage", usage, "--format", "perfetto", "--policy", "lru", "--ram", "2GB"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let events = try #require(root["traceEvents"] as? [[String: Any]])
+        let processes = events.filter { $0["name"] as? String == "process_name" }.compactMap { $0["pid"] as? Int }
+        #expect(processes.count == 3 && Set(processes).count == 3)
+    }
 }

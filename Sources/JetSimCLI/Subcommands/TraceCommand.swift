@@ -54,7 +54,9 @@ struct TraceCommand: ParsableCommand {
         // the ids of the devices read, not the trace); --devices is checked first.
         guard let path = sim.usage else {
             let output = try OutputFile.open(out)
-            output.write(Self.header(format) + Self.trace(plan, cell: cell, catalog: catalog, format: format))
+            var perfetto: [PerfettoTrace.Device] = []
+            output.write(Self.header(format) + Self.trace(plan, cell: cell, catalog: catalog, format: format, perfetto: &perfetto))
+            if format == .perfetto { output.write(PerfettoTrace.json(perfetto, valueName: Self.valueName)) }
             try output.commit()
             return
         }
@@ -67,10 +69,14 @@ struct TraceCommand: ParsableCommand {
         }
         let output = try OutputFile.open(out)
         output.write(Self.header(format))
+        // Perfetto's JSON is one document: its devices are gathered over the batches and
+        // written once at the end (the CSV formats stream, a device at a time).
+        var perfetto: [PerfettoTrace.Device] = []
         _ = try Self.readDevices(&stream, upTo: limit) { batch in
             plan.usage = batch
-            output.write(Self.trace(plan, cell: cell, catalog: catalog, format: format))
+            output.write(Self.trace(plan, cell: cell, catalog: catalog, format: format, perfetto: &perfetto))
         }
+        if format == .perfetto { output.write(PerfettoTrace.json(perfetto, valueName: Self.valueName)) }
         try output.commit()
     }
 
@@ -91,8 +97,12 @@ struct TraceCommand: ParsableCommand {
         }
     }
 
-    /// The trace lines of the plan's devices (a usage batch's, or the fleet's).
-    static func trace(_ plan: RunPlan, cell: Cell, catalog: AppCatalog, format: Format) -> String {
+    /// A delivered event's value name, if it has one.
+    static let valueName: @Sendable (Int32) -> String? = { $0 > 0 && Int($0) < UserModel.valueNames.count ? UserModel.valueNames[Int($0)] : nil }
+
+    /// The trace lines of the plan's devices (a usage batch's, or the fleet's); for
+    /// `perfetto`, nothing: the devices are appended to `perfetto` for one JSON document.
+    static func trace(_ plan: RunPlan, cell: Cell, catalog: AppCatalog, format: Format, perfetto: inout [PerfettoTrace.Device]) -> String {
         let workload = plan.workload
         var text = ""
         var inputs = DeviceInputs(plan: plan, catalog: catalog)
@@ -107,8 +117,7 @@ struct TraceCommand: ParsableCommand {
             }
             return text
         }
-        var perfetto: [PerfettoTrace.Device] = []
-        let valueName: (Int32) -> String? = { $0 > 0 && Int($0) < UserModel.valueNames.count ? UserModel.valueNames[Int($0)] : nil }
+        let valueName = Self.valueName
         for d in plan.shardDevices {
             let classIndex = inputs.build(device: d)
             let params = workload.deviceClasses[classIndex].parameters(ramKB: cell.ramKB)
@@ -127,7 +136,6 @@ struct TraceCommand: ParsableCommand {
                 text += TraceCSV.line(r, device: d, appName: { names[Int($0)] }, valueName: valueName) + "\n"
             }
         }
-        if format == .perfetto { text = PerfettoTrace.json(perfetto, valueName: valueName) }
         return text
     }
 }
