@@ -10,6 +10,12 @@ public extension Int64 {
         else if x <= -9.223_372_036_854_775e18 { self = .min }
         else { self = Int64(x) }
     }
+
+    /// `a + b`, clamped to Int64's range instead of trapping.
+    @inlinable static func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (s, o) = a.addingReportingOverflow(b)
+        return o ? (b > 0 ? .max : .min) : s
+    }
 }
 
 public extension Int {

@@ -382,6 +382,44 @@ struct AndroidTests {
         #expect(Self.kills(spared, scP) == [])
     }
 
+    @Test("an app the system wakes leaves reclaim's order: it runs, so zram never takes it (it trapped before)")
+    func wakeLeavesReclaim() throws {
+        // A is cached, uncompressed, when a silent push wakes it (300 MB in the
+        // background). C's launch then needs reclaim: nothing cached is left to compress.
+        let text = """
+            device ram=2GB reserve=512MB os=android policy=android-lmk
+            app A footprint=600MB
+            app C footprint=1200MB
+            0s    launch A
+            5s    home
+            30s   wake A silent-push
+            35s   launch C
+            2m    end
+            """
+        let (sc, r) = try run(text)
+        #expect(r.metrics[.systemWakes] == 1 && r.metrics[.compressorPeakKB] == 0)
+        #expect(Self.kills(r, sc) == [])
+        // Woken from zram instead (C's launch compressed it, as in zramSwapIn): its
+        // 180 MiB come back as a swap-in, 90 ms at 0.5 ms/MiB.
+        let (_, z) = try run("""
+            device ram=2GB reserve=512MB os=android policy=android-lmk
+            app A footprint=600MB
+            app B footprint=600MB
+            app C footprint=1100MB
+            0s    launch A
+            5s    home
+            20s   launch B
+            25s   home
+            40s   launch C
+            45s   home
+            1m    wake A silent-push
+            2m    end
+            """)
+        #expect(z.metrics[.compressorPeakKB] == 71_442)
+        #expect(z.metrics[.systemWakes] == 1 && z.metrics[.swapIns] == 1)
+        #expect(z.metrics[.swapInLatencySumMicros] == 90_000)
+    }
+
     @Test("zram writeback: with zram full, reclaim writes a cached app to flash within the daily limit; its resume reads it back")
     func writeback() throws {
         // zram holds 102.4 MB: A's 180 MB do not fit, so they go to flash.

@@ -105,6 +105,13 @@ extension Device {
         } else {
             metrics[.systemWakes] += 1
             suspendedCount -= 1
+            if params.android.enabled {
+                // Out of reclaim's order (it runs now), its pages back from zram or
+                // flash, as a user's resume has them (launch).
+                androidForget(app)
+                if apps[a].has(AppRuntime.compressed) { _ = androidSwapIn(app, now) }
+                if apps[a].has(AppRuntime.frozen) { _ = androidSwapIn(app, fromFlash: true, now) }
+            }
             leaveCompressor(app, now)
             unfreeze(app)
             trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: .background)

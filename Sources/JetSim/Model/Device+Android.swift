@@ -110,24 +110,14 @@ public struct AndroidState: Sendable {
 
     init() {}
 
-    mutating func reset(appCount: Int) {
+    mutating func reset(appCount: Int, thrashingLimit limit: Int64) {
         uncompressed.reset(appCount: appCount)
         previous = -1
         window = -1
         someStallUs = 0; fullStallUs = 0
-        refaultKB = 0; thrashResetUs = 0; prevThrashPct = 0; thrashingLimit = -1
+        refaultKB = 0; thrashResetUs = 0; prevThrashPct = 0; thrashingLimit = limit
         notRespondingWindow = -1
     }
-}
-
-/// The kinds Android reports a launch as (developer.android.com, "App startup time").
-public enum AndroidLaunchKind: Sendable {
-    /// The process is created (a first launch, or no saved state to restore).
-    case cold
-    /// The process is re-created with its saved state (killed while in the background).
-    case warm
-    /// The activity is brought to the front (the process was alive).
-    case hot
 }
 
 extension Device {
@@ -173,7 +163,6 @@ extension Device {
     mutating func thrashingWindow(_ now: SimTime) {
         let ap = params.android
         guard ap.pageCacheKB > 0 else { return }
-        if android.thrashingLimit < 0 { android.thrashingLimit = ap.thrashingLimitPct }
         let since = now.microseconds - android.thrashResetUs
         guard since > 1_000_000 else { return }
         var prev = refaultPct
@@ -199,7 +188,7 @@ extension Device {
         // A wake-up that moves the window counts only the carried amount (2853-2855):
         // the move zeroes the count.
         thrashingWindow(now)
-        return .saturatingSum64(refaultPct, android.prevThrashPct)
+        return .saturatingSum(refaultPct, android.prevThrashPct)
     }
 
     /// After a kill lmkd starts its thrashing measure again (lmkd.cpp:2776-2785), and a
@@ -219,8 +208,8 @@ extension Device {
     /// "full" stall for `fullStallShare` of it (assumption: no published split).
     mutating func stall(_ kb: Int64, perMB: SimTime) {
         let us = Int64(saturating: Double(perMB.microseconds) * Double(kb) / 1_024)
-        android.someStallUs = .saturatingSum64(android.someStallUs, us)
-        android.fullStallUs = .saturatingSum64(android.fullStallUs, Int64(saturating: Double(us) * params.android.fullStallShare))
+        android.someStallUs = .saturatingSum(android.someStallUs, us)
+        android.fullStallUs = .saturatingSum(android.fullStallUs, Int64(saturating: Double(us) * params.android.fullStallShare))
     }
 
     /// An app became cached (suspended): its memory stays uncompressed until reclaim
@@ -248,7 +237,7 @@ extension Device {
         psiWindow(now)
         stall(plain, perMB: perMB)
         thrashingWindow(now)
-        android.refaultKB = .saturatingSum64(android.refaultKB, plain)
+        android.refaultKB = .saturatingSum(android.refaultKB, plain)
         let t = SimTime(saturatingMicroseconds: Double(perMB.microseconds) * Double(plain) / 1_024)
         metrics[.swapIns] += 1
         metrics[.swapInLatencySumMicros] = .saturatingSum(metrics[.swapInLatencySumMicros], Int(t.microseconds))
@@ -288,6 +277,7 @@ extension Device {
             android.uncompressed.remove(app)
             setResident(app, packed)
             apps[a].set(AppRuntime.compressed)
+            compressorCommittedKB += packed  // leaveCompressor takes it back
             compressorChange(packed, now)
             stall(plain, perMB: params.android.compressPerMB)
             policy.update(app, candidate(app))
@@ -317,18 +307,18 @@ extension Device {
         let woken = android.someStallUs > ap.partialStall.microseconds || critical || belowMin
         guard woken else { return nil }
         let thrashing = thrashingPct(now)
-        let measured = ap.pageCacheKB > 0
-        let thrashingCritical = measured && thrashing >= ap.thrashingCriticalPct
+        // No page cache, no measure (thrashing is 0): not critical even at a 0 % level.
+        let thrashingCritical = ap.pageCacheKB > 0 && thrashing >= ap.thrashingCriticalPct
         let swapLow = ap.zram && ap.zramKB > 0
             && Double(ap.zramKB - zramStoredKB) * 100 < ap.swapFreeLowPct * Double(ap.zramKB)
         var reason: KillReason? = nil
         var minAdj = 0
         if critical && android.notRespondingWindow != android.window {
             reason = .lmkdPsiComplete
-        } else if swapLow && ((measured && thrashing > ap.thrashingLimitPct) || belowHigh) {
+        } else if swapLow && (thrashing > ap.thrashingLimitPct || belowHigh) {
             reason = .lmkdLowSwap
             minAdj = belowMin || thrashingCritical ? 0 : OomAdj.perceptible + 1
-        } else if belowHigh && measured && thrashing > android.thrashingLimit {
+        } else if belowHigh && thrashing > android.thrashingLimit {
             reason = .lmkdThrashing
             minAdj = thrashingCritical ? 0 : OomAdj.perceptible + 1
         } else if belowHigh {
@@ -356,8 +346,8 @@ extension Device {
             // The request still cannot be met: direct reclaim makes no progress and
             // every task waits (PSI full; assumption: `oomStall`), so lmkd sees a
             // critical stall and may go down to adj 0.
-            android.someStallUs = .saturatingSum64(android.someStallUs, ap.oomStall.microseconds)
-            android.fullStallUs = .saturatingSum64(android.fullStallUs, ap.oomStall.microseconds)
+            android.someStallUs = .saturatingSum(android.someStallUs, ap.oomStall.microseconds)
+            android.fullStallUs = .saturatingSum(android.fullStallUs, ap.oomStall.microseconds)
             lmkdKills(needKB: needKB, now)
         }
         trace.killLoop(began: false)
@@ -460,13 +450,5 @@ extension Device {
             metrics[.androidHotLaunches] += 1
             if latency >= ap.vitalsHot { metrics[.hotOverVitals] += 1 }
         }
-    }
-}
-
-extension Int64 {
-    /// a + b, at Int64.max instead of trapping.
-    @inlinable static func saturatingSum64(_ a: Int64, _ b: Int64) -> Int64 {
-        let (s, o) = a.addingReportingOverflow(b)
-        return o ? .max : s
     }
 }

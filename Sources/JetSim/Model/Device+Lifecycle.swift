@@ -58,7 +58,7 @@ extension Device {
             // choices, without computing launch costs and unsaved edits per update).
             return EvictionCandidate(
                 state: state, mode: apps[a].has(AppRuntime.modeActive) ? profiles[p].mode : .none,
-                residentKB: apps[a].residentKB, lastUsed: apps[a].lastUsed, launchCount: 0,
+                residentKB: residentNowKB(app), lastUsed: apps[a].lastUsed, launchCount: 0,
                 preservesUIState: false, nextUse: apps[a].nextUse, leftFront: leftFront, band: apps[a].band)
         }
         return EvictionCandidate(

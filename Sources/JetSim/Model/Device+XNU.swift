@@ -35,7 +35,8 @@ extension Device {
     /// The band XNU gives a candidate now.
     @inline(__always) func xnuBand(_ app: Int32, _ now: SimTime) -> UInt8 {
         let a = Int(app)
-        if apps[a].has(AppRuntime.frozen) {
+        // Band 75 is XNU's: an Android app written back to flash (marked frozen) has none.
+        if params.xnuBands && apps[a].has(AppRuntime.frozen) {
             return apps[a].freezerMarks & AppRuntime.demoted != 0 ? XNUBand.idle : XNUBand.frozen
         }
         if apps[a].state == .background {
@@ -668,7 +669,9 @@ extension Device {
         let a = Int(app)
         guard apps[a].has(AppRuntime.frozen) else { return }
         apps[a].clear(AppRuntime.frozen)
-        apps[a].freezerMarks = AppRuntime.hasFlashCopy
+        // The freezer's own marks: a flash copy now, no longer demoted; the lifecycle's
+        // committed-termination and compressing marks in the same byte stay.
+        apps[a].freezerMarks = (apps[a].freezerMarks & ~AppRuntime.demoted) | AppRuntime.hasFlashCopy
         if apps[a].thaws < .max { apps[a].thaws += 1 }
         frozenCount -= 1
     }

@@ -370,7 +370,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         nextReaperSweepS = 0
         pressureLevel = 0; overSoftLimitCount = 0
         warningRestUntil = .zero; sustainedDue = .never
-        android.reset(appCount: params.android.enabled ? n : 0)
+        android.reset(appCount: params.android.enabled ? n : 0, thrashingLimit: params.android.thrashingLimitPct)
         wakeCumulative.removeAll(keepingCapacity: true)
         var total = 0.0
         for a in 0..<n {
@@ -532,7 +532,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         }
         precondition(inProgress == compressing.count, "\(compressing.count) apps listed as compressing, \(inProgress) are")
         precondition(pool == compressorKB, "compressor pool \(compressorKB) KiB != compressed apps' \(pool) KiB")
-        precondition(params.android.enabled || committed == compressorCommittedKB,
+        precondition(committed == compressorCommittedKB,
                      "compressor commitments \(compressorCommittedKB) KiB != compressed apps' final \(committed) KiB")
         // zram's bound is in uncompressed KiB; the pool rounds each app to whole KiB.
         precondition(params.android.enabled ? zramStoredKB <= params.android.zramKB + 4 * Int64(apps.count)

@@ -154,7 +154,8 @@ public struct DeviceMetrics: Sendable, Equatable {
     /// it says so). Slots past `Counter.count` stay 0. Kept close to the number of
     /// counters: the device copies this storage often enough that 64 slots cost 2.3 %
     /// more instructions on the default run than 32 (callgrind, 60 devices x 7 days);
-    /// 48 held the 39 counters of issue 12; Android's 14 (issue 13) make 53, so 64.
+    /// 48 held the 39 counters of issue 12; Android's 14 (issue 13) made 53, so 64;
+    /// issue 14's counters filled it: every slot is used, the next counter needs more.
     public typealias Storage = InlineArray<64, Int>
 
     @usableFromInline var values = Storage(repeating: 0)
