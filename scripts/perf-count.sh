@@ -28,7 +28,7 @@ done
 [ "$counts" = 0 ] || command -v valgrind >/dev/null || { echo "perf-count: needs valgrind" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 if [ -z "$jetsim" ]; then
-  [ "$build" = 0 ] || swift build -c release --product jetsim >&2
+  [ "$build" = 0 ] || swift build -c release --product jetsim --no-color-diagnostics >&2
   jetsim=.build/release/jetsim
 fi
 strip --strip-debug -o "$tmp/jetsim" "$jetsim"

@@ -73,52 +73,36 @@ let benchmarks: @Sendable () -> Void = {
     let gated = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2), maxIterations: 50,
                                         thresholds: [.mallocCountTotal: .init(absolute: [.p90: 0])])
 
-    // One device for one and for four simulated days (default workload, jetsam-bands,
-    // its own RAM). Gate: zero allocations once warm, so four days allocate no more
-    // than one: nothing per event.
-    for days: Int64 in [1, 4] {
-        let box = Box<DeviceWorker?>(nil)
-        Benchmark("Device_\(days)d_default", configuration: .init(
-            metrics: gated.metrics + [.eventsPerSecond, .nsPerEvent], maxDuration: .seconds(2), maxIterations: 200,
-            thresholds: gated.thresholds
-        ), closure: { benchmark in
-            benchmark.startMeasurement()
-            let start = ContinuousClock.now
-            let events = box.value!.runDevice(0)
-            let elapsed = seconds(start.duration(to: .now))
-            benchmark.stopMeasurement()
-            benchmark.measurement(.eventsPerSecond, Int(Double(events) / elapsed))
-            benchmark.measurement(.nsPerEvent, Int(elapsed * 1e9 / Double(events)))
-        }, setup: {
-            let plan = defaultPlan(devices: 1, days: days, cells: [Cell(policy: PolicyID(JetsamBands.self), ramKB: nil)])
-            var worker = DeviceWorker(shared: FleetRunner.Shared(plan: plan, catalog: AppCatalog(plan.workload)))
-            _ = worker.runDevice(0)  // warm: every buffer at its size
-            box.value = worker
-        })
-    }
-
-    // The same on an Android device (issue 13): device 0 of Workloads/android.yaml
-    // under android-lmk at its class's RAM (lmkd's PSI mode, zram, the cached cap).
-    // Gate: zero allocations once warm, nothing per event.
-    for days: Int64 in [1, 4] {
-        let box = Box<DeviceWorker?>(nil)
-        Benchmark("Device_\(days)d_android", configuration: .init(
-            metrics: gated.metrics + [.eventsPerSecond, .nsPerEvent], maxDuration: .seconds(2), maxIterations: 200,
-            thresholds: gated.thresholds
-        ), closure: { benchmark in
-            benchmark.startMeasurement()
-            let start = ContinuousClock.now
-            let events = box.value!.runDevice(0)
-            let elapsed = seconds(start.duration(to: .now))
-            benchmark.stopMeasurement()
-            benchmark.measurement(.eventsPerSecond, Int(Double(events) / elapsed))
-            benchmark.measurement(.nsPerEvent, Int(elapsed * 1e9 / Double(events)))
-        }, setup: {
-            let plan = androidPlan(days: days)
-            var worker = DeviceWorker(shared: FleetRunner.Shared(plan: plan, catalog: AppCatalog(plan.workload)))
-            _ = worker.runDevice(0)  // warm: every buffer at its size
-            box.value = worker
-        })
+    // One device for one and for four simulated days: the default workload under
+    // jetsam-bands at its own RAM, and device 0 of Workloads/android.yaml under
+    // android-lmk at its class's RAM (issue 13: lmkd's PSI mode, zram, the cached cap).
+    // Gate: zero allocations once warm, so four days allocate no more than one:
+    // nothing per event.
+    let devicePlans: [(name: String, plan: @Sendable (Int64) -> RunPlan)] = [
+        ("default", { defaultPlan(devices: 1, days: $0, cells: [Cell(policy: PolicyID(JetsamBands.self), ramKB: nil)]) }),
+        ("android", { androidPlan(days: $0) }),
+    ]
+    for (name, makePlan) in devicePlans {
+        for days: Int64 in [1, 4] {
+            let box = Box<DeviceWorker?>(nil)
+            Benchmark("Device_\(days)d_\(name)", configuration: .init(
+                metrics: gated.metrics + [.eventsPerSecond, .nsPerEvent], maxDuration: .seconds(2), maxIterations: 200,
+                thresholds: gated.thresholds
+            ), closure: { benchmark in
+                benchmark.startMeasurement()
+                let start = ContinuousClock.now
+                let events = box.value!.runDevice(0)
+                let elapsed = seconds(start.duration(to: .now))
+                benchmark.stopMeasurement()
+                benchmark.measurement(.eventsPerSecond, Int(Double(events) / elapsed))
+                benchmark.measurement(.nsPerEvent, Int(elapsed * 1e9 / Double(events)))
+            }, setup: {
+                let plan = makePlan(days)
+                var worker = DeviceWorker(shared: FleetRunner.Shared(plan: plan, catalog: AppCatalog(plan.workload)))
+                _ = worker.runDevice(0)  // warm: every buffer at its size
+                box.value = worker
+            })
+        }
     }
 
     // A fleet: 100 and 1,000 devices, one simulated day, every policy at 3 GB,

@@ -218,11 +218,6 @@ public struct IndexedHeaps: Sendable {
     @inlinable public func count(_ h: Int) -> Int { heaps[h].count }
     @inlinable public func min(_ h: Int) -> Int32? { heaps[h].first }
 
-    @inlinable func less(_ a: Int32, _ b: Int32) -> Bool {
-        let ka = keys[Int(a)], kb = keys[Int(b)]
-        return ka < kb || (ka == kb && a < b)
-    }
-
     /// Puts `app` in heap `h` with `key` (moving it from another heap if needed). O(log n).
     public mutating func set(_ app: Int32, _ key: Int64, in h: Int) {
         if heap(of: app) != h { remove(app) }

@@ -19,7 +19,7 @@ import SimKernel
 ///     overrides: K
 ///     set: <key=value>                           K times
 ///     baseline: <policy>                         only with --baseline
-///     by: class                                  only with --by
+///     by: class | archetype                      only with --by
 ///     timeseries: <hours>                        only with --timeseries
 ///     counter_names: <names>                     version 2 only
 ///     cells: C
@@ -43,8 +43,8 @@ import SimKernel
 ///
 /// Version 1 has no `counter_names` line: its counters are the 36 of `v1CounterNames`
 /// (devices, events, the first 30 `Counter`s, the 4 sums of squares). A jetsim whose
-/// counters are exactly those writes version 1 (so today's states stay byte for byte
-/// what they were); once counters are added it writes version 2, which names them.
+/// counters are exactly those writes version 1; once counters were added it writes
+/// version 2, which names them (every state today is version 2).
 /// Either version is read by name: a counter the file lacks (written before it
 /// existed) reads as 0; a name this jetsim does not know is an error. The `kind:`
 /// lines are optional in either version; `merge` refuses to mix states with and
@@ -121,19 +121,15 @@ public struct ShardState: Sendable {
         defer { fclose(f) }
         let block = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 20)
         defer { block.deallocate() }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var h = FNV1a.offsetBasis
         while true {
             let n = fread(block.baseAddress!, 1, block.count, f)
-            for i in 0..<n { h = (h ^ UInt64(block[i])) &* 0x100_0000_01b3 }
+            h = FNV1a.hash(block[0..<n], from: h)
             if n < block.count { return ferror(f) != 0 ? nil : h }
         }
     }
 
-    static func fnv1a(_ s: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
-    }
+    static func fnv1a(_ s: String) -> UInt64 { FNV1a.hash(s) }
 
     static func hex(_ x: UInt64) -> String {
         let s = String(x, radix: 16)

@@ -93,11 +93,7 @@ public struct UsageReplay: Sendable {
     }
 
     /// FNV-1a of a name: the catalog app whose profile an unknown name borrows.
-    static func fnv1a(_ s: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
-    }
+    static func fnv1a(_ s: String) -> UInt64 { FNV1a.hash(s) }
 
     /// Fills a device's installed apps (catalog indices) and timeline.
     func build(device d: Int, catalog: AppCatalog, duration: SimTime,

@@ -192,8 +192,7 @@ struct ByteNameTable {
     /// The index of the name `f`, added if new; -1 if `f` is empty.
     @inline(__always) mutating func index(of f: UnsafeBufferPointer<UInt8>) -> Int32 {
         if f.isEmpty { return -1 }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in f { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let h = FNV1a.hash(f)
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
         while true {
