@@ -203,6 +203,20 @@ struct TimeSeriesCLITests {
         }
     }
 
+    @Test("a series that would take more than 1 GiB is refused before any work (exit 2, nothing written)")
+    func tooLarge() throws {
+        let tmp = try CLI.tempDir()
+        // 21 cells x 144,000 hours x 26 fields x 8 bytes x 3 buffers: 1,799 MiB.
+        let r = try CLI.run(["run", "--devices", "1", "--duration", "6000d", "--policy", "all", "--ram", "2GB,3GB,4GB", "--quiet",
+                             "--threads", "2", "--timeseries", tmp + "/ts.csv", "--out", tmp + "/s.csv"])
+        #expect(r.status == 2 && r.stderr.contains("--timeseries") && r.stderr.contains("1799 MiB"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp + "/s.csv") && !FileManager.default.fileExists(atPath: tmp + "/ts.csv"))
+        let sw = try CLI.run(["sweep", "--out", tmp + "/sw", "--set", "fleet.duration_days=1,6000", "--devices", "1", "--policy", "all",
+                              "--ram", "2GB,3GB,4GB", "--quiet", "--threads", "2", "--timeseries"])
+        #expect(sw.status == 2 && sw.stderr.contains("point 2"), "\(sw.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp + "/sw"))
+    }
+
     @Test("--timeseries with --shard: three shards merge to the unsharded series and summary, byte for byte")
     func sharded() throws {
         let tmp = try CLI.tempDir()
@@ -217,6 +231,10 @@ struct TimeSeriesCLITests {
         }
         // Shard 1 of 3 ran devices 0, 3, 6, 9: its own series counts 4.
         #expect((try String(contentsOfFile: tmp + "/ts1.csv", encoding: .utf8)).split(separator: "\n")[1].split(separator: ",")[4] == "4")
+        // No output may replace one of the states being merged (or its sidecar).
+        let over = try CLI.run(["merge"] + states + ["--out", tmp + "/x.csv", "--timeseries", states[1]])
+        #expect(over.status == 2 && over.stderr.contains("would replace the state file"), "\(over.stderr)")
+        #expect(try String(contentsOfFile: states[1], encoding: .utf8).hasPrefix("# jetsim shard state"))
         let m = try CLI.run(["merge"] + states.reversed() + ["--out", tmp + "/merged.csv", "--timeseries", tmp + "/merged-ts.csv"])
         #expect(m.status == 0, "\(m.stderr)")
         for (a, b) in [("ts.csv", "merged-ts.csv"), ("all.csv", "merged.csv")] {

@@ -24,6 +24,20 @@ public final class HourlySeries: @unchecked Sendable {
         for c in 0..<cells { for h in 0..<hours { values[(c * hours + h) * Self.fields.count + Self.minField] = .max } }
     }
 
+    /// The most memory the series of one run may take, over the workers' buffers and
+    /// the merged one: 1 GiB (an implementation bound, like the action buffers' cap;
+    /// a century of hours for 21 cells on 8 threads would need about 60 GB).
+    public static let maxBytes = 1 << 30
+
+    /// Why a series of `cells` cells over `duration` on `threads` workers is refused,
+    /// or nil: over `maxBytes`.
+    public static func refusal(cells: Int, duration: SimTime, threads: Int) -> String? {
+        let h = hours(duration)
+        let bytes = Double(cells) * Double(h) * Double(fields.count) * 8 * Double(threads + 1)
+        guard bytes > Double(maxBytes) else { return nil }
+        return "\(cells) cell(s) x \(h) hours x \(threads + 1) buffers would take \(Int(bytes / 1_048_576)) MiB, over the \(maxBytes >> 20) MiB a series may take: shorten the run, or run fewer cells or threads"
+    }
+
     /// The hours a run of `duration` covers (the last may be partial).
     public static func hours(_ duration: SimTime) -> Int {
         Int((duration.microseconds + 3_599_999_999) / 3_600_000_000)

@@ -27,7 +27,7 @@ struct GroupByArgument: ParsedArgument {
 
 /// Options that add results to a run's summary (run and sweep).
 struct ResultOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Also give every cell's difference from POLICY at the same RAM (cold ratio, mean and p99 relaunch latency, data loss per device-day), with paired 95% intervals over devices: appended columns, and a second table. POLICY must be one of the policies run.", valueName: "policy"),
+    @Option(name: .long, help: ArgumentHelp("Also give every cell's difference from POLICY at the same RAM (cold ratio, mean and p99 relaunch latency, data loss per device-day), with 95% intervals over devices, paired except p99's: appended columns, and a second table with --format table. POLICY must be one of the policies run.", valueName: "policy"),
             transform: BaselinePolicy.parse)
     var baseline: BaselinePolicy?
 

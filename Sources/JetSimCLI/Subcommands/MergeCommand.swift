@@ -28,7 +28,13 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         guard !states.isEmpty else { throw BadInput(description: "merge: give the .state files of every shard") }
-        if states.contains(out) { throw BadInput(description: "merge: --out \(out) is one of the state files; give another path") }
+        // No output (or its sidecar) may replace one of the states it is merged from.
+        for (option, path) in [("--out", out), ("--by-out", byOut), ("--timeseries", timeseries)] {
+            guard let path, path != "-" else { continue }
+            for p in [path, ProvenanceFile.path(for: path)] where states.contains(p) {
+                throw BadInput(description: "merge: \(option) \(path) would replace the state file \(p); give another path")
+            }
+        }
         if out != "-" { try AtomicOutput.check(ProvenanceFile.path(for: out)) }
         if let byOut, byOut != "-" { try AtomicOutput.check(byOut); try AtomicOutput.check(ProvenanceFile.path(for: byOut)) }
         if let timeseries, timeseries != "-" { try AtomicOutput.check(timeseries); try AtomicOutput.check(ProvenanceFile.path(for: timeseries)) }

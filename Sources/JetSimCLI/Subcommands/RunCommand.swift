@@ -71,6 +71,9 @@ struct RunCommand: ParsableCommand {
         var plan = RunPlan(workload: workload, cells: cells, threads: execution.threadCount)
         try results.apply(to: &plan)
         outputs.apply(to: &plan)
+        if plan.timeSeries, let why = HourlySeries.refusal(cells: cells.count, duration: workload.fleet.duration, threads: plan.threads) {
+            throw BadInput(description: "--timeseries: " + why)
+        }
         if sim.usage != nil, shard != nil, sim.duration == nil {
             throw BadInput(description: "--shard with --usage: give --duration too (without it each device runs for its own span, and the shards' summaries could not be merged)")
         }

@@ -109,6 +109,9 @@ struct SweepCommand: ParsableCommand {
                 let cells = try sim.cells(for: w)
                 var check = RunPlan(workload: w, cells: cells, threads: 1)
                 try results.apply(to: &check)
+                if timeseries, let why = HourlySeries.refusal(cells: cells.count, duration: w.fleet.duration, threads: execution.threadCount) {
+                    throw BadInput(description: "--timeseries: point \(p.index) (\(p.label)): " + why)
+                }
                 workloads.append((p, w, cells))
             }
             _ = try sim.usage.map(sim.openUsage)
@@ -128,7 +131,13 @@ struct SweepCommand: ParsableCommand {
             let path = pointsDir + "/" + p.fileName
             if FileManager.default.fileExists(atPath: path) { continue }
             let started = ContinuousClock.now
+            // Every file of the point is checked before its run: its CSV (opened), the
+            // series and the sidecars (written beside them after the run).
             let output = try OutputFile.open(path)
+            let seriesPath = pointsDir + "/" + p.seriesFileName
+            for other in [ProvenanceFile.sidecar(of: path)] + (timeseries ? [seriesPath, ProvenanceFile.sidecar(of: seriesPath)] : []) {
+                if let other { try AtomicOutput.check(other) }
+            }
             var plan = RunPlan(workload: w, cells: cells, threads: execution.threadCount)
             try results.apply(to: &plan)
             plan.timeSeries = timeseries
@@ -145,7 +154,6 @@ struct SweepCommand: ParsableCommand {
             // The series and the sidecars first: a point's CSV on disk (which marks it
             // done) has its provenance and series.
             if timeseries, let series = result.series {
-                let seriesPath = pointsDir + "/" + p.seriesFileName
                 let seriesText = series.csv(workload: w, cells: cells)
                 try ProvenanceFile.write(prov, beside: seriesPath, outputText: seriesText)
                 try AtomicOutput.write(seriesText, to: seriesPath)
