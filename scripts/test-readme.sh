@@ -8,7 +8,8 @@
 #                      exactly the lines that follow it.
 #   ``` blocks after a line `<!-- output of: COMMAND -->`: every line shown (except a
 #                      line starting with `...`) must appear in COMMAND's output, in order.
-# Outputs the examples write go where they say (they write under /tmp).
+# Outputs the examples write go where they say (they write under /tmp); a sweep's
+# directory is removed first, since a sweep resumes from what it finds there.
 #
 # Usage: scripts/test-readme.sh [--jetsim PATH] [FILE.md ...]
 set -euo pipefail
@@ -78,6 +79,11 @@ for md in "${files[@]}"; do
         [ -n "$bare" ] || continue
         case "$bare" in 'swift test'|'scripts/install.sh'*) continue ;; esac
         ran=$((ran + 1))
+        # A sweep resumes in its directory: one left by an earlier run (another
+        # binary) would be reused, not re-run. Examples sweep under /tmp only.
+        case "$bare" in 'jetsim sweep '*'--out /tmp/'*)
+          d=${bare#*--out }; d=${d%% *}; rm -rf "$d" ;;
+        esac
         run "$cmd" > /dev/null || fail "$md:$i: '$bare' exited $? : $(head -3 "$bindir/err")"
       done < "$bindir/block"
     elif [ -n "$pending_output" ]; then
