@@ -179,7 +179,7 @@ public enum Paired {
         if a.latency == b.latency, identicalDevices(p) { return PairedDelta(value: value, ci95: 0) }
         func h(_ x: LatencyHistogram) -> Double {
             let n = Double(x.count), q = 0.99
-            let spread = 1.959963984540054 * (n * q * (1 - q)).squareRoot()
+            let spread = Student.z975 * (n * q * (1 - q)).squareRoot()
             let lo = max(0, (n * q - spread).rounded(.down)) / n * 100
             let hi = min(n, (n * q + spread).rounded(.up) + 1) / n * 100
             let mid = Double(x.percentile(99))

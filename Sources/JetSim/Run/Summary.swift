@@ -283,12 +283,15 @@ public enum Student {
                                   2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
                                   2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
 
+    /// The normal distribution's 0.975 quantile.
+    public static let z975 = 1.959963984540054
+
     /// The 0.975 quantile with `df` degrees of freedom: tabulated to 30, then the
     /// Cornish–Fisher expansion around the normal (error < 1e-4).
     public static func t975(df: Int) -> Double {
         if df < 1 { return .nan }
         if df <= 30 { return table[df - 1] }
-        let z = 1.959963984540054, n = Double(df)
+        let z = z975, n = Double(df)
         let z3 = z * z * z, z5 = z3 * z * z
         return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n)
     }

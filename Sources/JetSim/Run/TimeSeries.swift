@@ -89,7 +89,7 @@ public final class HourlySeries: @unchecked Sendable {
                 let n = v(0)
                 let mean = { (f: Int) in n > 0 ? mb(Double(v(f)) / Double(n)) : "nan" }
                 var kills = 0
-                for k in 0..<Counter.kills.count { kills += v(Self.firstCount + 2 + k) }
+                for k in 0..<Counter.kills.count { kills = .saturatingSum(kills, v(Self.firstCount + 2 + k)) }
                 var row = [CSV.escape(w.name), cell.policy.rawValue, Summary.ramLabel(cell, w), String(h), String(n),
                            mean(1), n > 0 ? mb(Double(v(2))) : "nan", mean(3), mean(4), mean(5),
                            String(v(6)), String(v(7)), String(kills)]
