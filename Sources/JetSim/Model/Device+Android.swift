@@ -358,10 +358,7 @@ extension Device {
     mutating func lmkdKills(needKB: Int64, _ now: SimTime) {
         while let d = lmkdDecision(needKB: needKB, now) {
             if d.reason == .lmkdPsiComplete { android.notRespondingWindow = android.window }
-            guard policy.hasCandidates else { break }
-            let victim = policy.victim()
-            precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
-                         "\(Policy.name) named app \(victim), which is not a candidate")
+            guard let victim = nextVictim() else { break }
             // The policy's next victim is protected at this level.
             let adj = oomScoreAdj(victim)
             if adj < d.minAdj { break }
@@ -388,19 +385,12 @@ extension Device {
         return best
     }
 
-    /// Kills `app` for lmkd; `willEvict` goes to the policy only when `app` is the victim
-    /// it named (the protocol's contract).
-    mutating func kill(_ app: Int32, named victim: Int32, _ reason: KillReason, _ now: SimTime) {
-        if app == victim { policy.willEvict(victim) }
-        terminate(app, reason, now)
-    }
-
     /// The legacy minfree mode (ro.lmk.use_minfree_levels, lmkd.cpp:3152-3190): the
     /// lowest level whose minfree exceeds free memory (after the request) sets the
     /// lowest adj that may die; one kill per decision until free memory is above it.
     mutating func minfreeKills(needKB: Int64, _ now: SimTime) {
         trace.killLoop(began: true)
-        while policy.hasCandidates {
+        while true {
             let free = availableKB - needKB
             var minAdj = -1
             for i in 0..<AndroidParameters.minfreeKB.count where free < AndroidParameters.minfreeKB[i] {
@@ -408,7 +398,7 @@ extension Device {
                 break
             }
             if minAdj < 0 { break }
-            let victim = policy.victim()
+            guard let victim = nextVictim() else { break }
             let adj = oomScoreAdj(victim)
             if adj < minAdj { break }
             kill(lmkdPick(victim, adj: adj), named: victim, .lmkdMinfree, now)
