@@ -46,37 +46,43 @@ public struct AndroidClass: Sendable, Equatable {
 
     /// Makes `p` an Android device: lmkd and zram on, XNU's mechanisms off.
     func apply(to p: inout DeviceParameters) {
-        var a = AndroidParameters()
-        a.enabled = true
-        a.zram = zram
-        a.zramKB = Int64(Double(p.ramKB) * zramSizePct / 100)
-        a.zramRatio = ratio
-        a.compressPerMB = SimTime(seconds: zramCompressMsPerMB / 1_000)
-        a.swapInPerMB = SimTime(seconds: swapInMsPerMB / 1_000)
-        a.writeback = zramWriteback
-        a.writebackDailyKB = Int64(writebackDailyMB * 1_024)
+        p.android = AndroidParameters(self, ramKB: p.ramKB)
         p.thawPerMB = SimTime(seconds: flashSwapInMsPerMB / 1_000)
-        a.psi = lmkdPsi
-        a.partialStall = SimTime(seconds: psiPartialStallMs / 1_000)
-        a.completeStall = SimTime(seconds: psiCompleteStallMs / 1_000)
-        a.fullStallShare = psiFullStallShare
-        a.oomStall = SimTime(seconds: oomStallMs / 1_000)
-        a.thrashingLimitPct = Int64(thrashingLimitPct)
-        a.thrashingDecayPct = Int64(thrashingDecayPct)
-        a.thrashingCriticalPct = Int64(thrashingCriticalPct)
-        a.pageCacheKB = Int64(Double(p.ramKB) * pageCachePct / 100)
-        a.swapFreeLowPct = swapFreeLowPct
-        a.highWatermarkKB = highWatermarkKB
-        a.maxCachedProcesses = maxCachedProcesses
-        a.killHeaviestTask = killHeaviestTask
-        a.vitalsCold = SimTime(seconds: vitalsColdS)
-        a.vitalsWarm = SimTime(seconds: vitalsWarmS)
-        a.vitalsHot = SimTime(seconds: vitalsHotS)
-        p.android = a
         p.xnuBands = false
         p.freezer = false
         p.reaper = false
         p.suspendedCompressionRatio = 1
+    }
+}
+
+extension AndroidParameters {
+    /// The device's parameters from the workload's keys, on `ramKB` of RAM (zram and
+    /// the page cache are shares of it); Android on.
+    init(_ c: AndroidClass, ramKB: Int64) {
+        enabled = true
+        zram = c.zram
+        zramKB = Int64(Double(ramKB) * c.zramSizePct / 100)
+        zramRatio = c.ratio
+        compressPerMB = SimTime(seconds: c.zramCompressMsPerMB / 1_000)
+        swapInPerMB = SimTime(seconds: c.swapInMsPerMB / 1_000)
+        writeback = c.zramWriteback
+        writebackDailyKB = Int64(c.writebackDailyMB * 1_024)
+        psi = c.lmkdPsi
+        partialStall = SimTime(seconds: c.psiPartialStallMs / 1_000)
+        completeStall = SimTime(seconds: c.psiCompleteStallMs / 1_000)
+        fullStallShare = c.psiFullStallShare
+        oomStall = SimTime(seconds: c.oomStallMs / 1_000)
+        thrashingLimitPct = Int64(c.thrashingLimitPct)
+        thrashingDecayPct = Int64(c.thrashingDecayPct)
+        thrashingCriticalPct = Int64(c.thrashingCriticalPct)
+        pageCacheKB = Int64(Double(ramKB) * c.pageCachePct / 100)
+        swapFreeLowPct = c.swapFreeLowPct
+        highWatermarkKB = c.highWatermarkKB
+        maxCachedProcesses = c.maxCachedProcesses
+        killHeaviestTask = c.killHeaviestTask
+        vitalsCold = SimTime(seconds: c.vitalsColdS)
+        vitalsWarm = SimTime(seconds: c.vitalsWarmS)
+        vitalsHot = SimTime(seconds: c.vitalsHotS)
     }
 }
 

@@ -145,8 +145,8 @@ public struct DeviceClass: Sendable, Equatable {
         p.compressorShortageKills = compressorShortageKills
         p.compressorPagesLimitPct = compressorPagesLimitPct
         p.compressorShortagePct = compressorShortagePct
-        p.resumeTouchPPM = Int32((resumeTouchShare * 1_000_000).rounded())
-        p.refreezeDirtyPPM = Int32((refreezeDirtyShare * 1_000_000).rounded())
+        p.resumeTouchPPM = Self.ppm(resumeTouchShare)
+        p.refreezeDirtyPPM = Self.ppm(refreezeDirtyShare)
         p.freezeDemotionsMax = freezeDemotionsMax
         p.freezeDemotionThaws = freezeDemotionThaws
         p.freezer = freezer
@@ -158,13 +158,20 @@ public struct DeviceClass: Sendable, Equatable {
         p.freezeMinKB = freezeMinKB
         p.freezeDailyKB = freezeDailyKB
         p.thawPerMB = SimTime(seconds: thawMsPerMB / 1_000)
-        p.compressionKBPerS = Int64((compressionMBPerS * 1_024).rounded(.up))
+        p.compressionKBPerS = Self.kibibytesPerSecond(compressionMBPerS)
         p.memoryGrowth = memoryGrowth
         p.growthTime = SimTime(seconds: growthTimeS)
         p.growthStep = SimTime(seconds: growthStepS)
         if os == .android { android.apply(to: &p) }
         return p
     }
+
+    /// The workload's defaults (DeviceParameters' defaults derive from them).
+    static let defaults = DeviceClass()
+    /// A share as parts per million, as the device keeps it.
+    static func ppm(_ share: Double) -> Int32 { Int32((share * 1_000_000).rounded()) }
+    /// MiB per second as whole KiB per second (rounded up: a rate above 0 stays above 0).
+    static func kibibytesPerSecond(_ mbPerS: Double) -> Int64 { Int64((mbPerS * 1_024).rounded(.up)) }
 }
 
 /// The app catalog: thousands of apps drawn from archetypes, with a popularity.
