@@ -366,8 +366,11 @@ public enum Schema {
              read: { e, w throws(InputError) in w.policies = try PolicySettings.decode(e) },
              text: { .block($0.policies.yamlLines) }, copy: { $0.policies = $1.policies }),
     ], template: Workload(), check: { w in
-        let n = w.expectedActionsPerDevice
-        guard n > Workload.maxActionsPerDevice else { return nil }
+        let n = w.expectedActionsPerDevice, wakes = w.expectedSystemWakesPerDevice
+        guard n + wakes > Workload.maxActionsPerDevice else { return nil }
+        if wakes > n {
+            return ("catalog.archetypes", "the system wakes (location_wakes_per_day, voip_pushes_per_day, silent_pushes_per_day, background_refreshes_per_day) over the installed apps and fleet.duration_days make about \(WorkloadPrinter.num((wakes / 1e6).rounded())) million per device; with the user's actions at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million are accepted: lower the rates or shorten the run")
+        }
         return ("user", "these rates over fleet.duration_days make about \(WorkloadPrinter.num((n / 1e6).rounded())) million actions per device; at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million fit in memory: lower the rates or shorten the run")
     })
 

@@ -404,4 +404,19 @@ extension Workload {
             + u.notificationsPerDay + u.localeChangesPerDay + u.locationChangesPerDay + 24 * u.orientationChangesPerHourOfUse
         return perDay * days
     }
+
+    /// System wakes a device may expect over the run (the archetypes' four
+    /// `*_per_day` rates over its installed apps, counting the voip pushes for every
+    /// app as if each had the mode: generous). Drawn as they come, so they take no
+    /// timeline memory, but each is a launch or a wake the device simulates: the same
+    /// bound refuses a workload whose wakes alone would be a runaway.
+    public var expectedSystemWakesPerDevice: Double {
+        let days = max(fleet.duration.seconds / 86_400, 1)
+        let shares = catalog.archetypes.reduce(0) { $0 + max(0, $1.share) }
+        guard shares > 0 else { return 0 }
+        let perApp = catalog.archetypes.reduce(0) { $0 + max(0, $1.share) / shares
+            * ($1.locationWakesPerDay + $1.voipPushesPerDay + $1.silentPushesPerDay + $1.backgroundRefreshesPerDay) }
+        let installed = min(Double(catalog.apps), max(1, catalog.installedPerDevice.mean))
+        return perApp * installed * days
+    }
 }
