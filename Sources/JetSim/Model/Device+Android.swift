@@ -92,7 +92,8 @@ public struct AndroidParameters: Sendable, Equatable {
 }
 
 /// A device's Android state: the cached apps not yet in zram (oldest first: reclaim's
-/// order), the previous app, the PSI window's stall, and lmkd's thrashing measure.
+/// order), the previous app (kept on every OS: the policies read it from the candidate),
+/// the PSI window's stall, and lmkd's thrashing measure.
 public struct AndroidState: Sendable {
     var uncompressed = MultiList(lists: 1)
     /// The app the user was in before the current one (-1: none).
@@ -228,7 +229,6 @@ extension Device {
     /// its memory was in zram, a swap-in (resume) or a free (kill) follows.
     mutating func androidForget(_ app: Int32) {
         android.uncompressed.remove(app)
-        if android.previous == app && !apps[Int(app)].state.isResident { android.previous = -1 }
     }
 
     /// A resume of a cached app from zram: its pages come back (a swap-in), which
