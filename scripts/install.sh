@@ -10,15 +10,17 @@
 # colour flag to the build description only when it prints to a terminal, so a build
 # from a terminal after one from a script (or CI) would otherwise recompile everything.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# Relative paths in the arguments are the caller's: made absolute before the cd below.
+abs() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
 bindir=''
 while [ $# -gt 0 ]; do
   case "$1" in
-    --bindir) bindir=${2:?--bindir needs a directory}; shift 2 ;;
+    --bindir) bindir=$(abs "${2:?--bindir needs a directory}"); shift 2 ;;
     -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
+cd "$(dirname "$0")/.."
 if [ -z "$bindir" ]; then
   if [ -w /usr/local/bin ]; then bindir=/usr/local/bin; else bindir=$HOME/.local/bin; fi
 fi

@@ -11,20 +11,22 @@
 #   --keep DIR   keep the callgrind profiles of the DEVICES-device runs there
 #                (callgrind_annotate DIR/default.cg)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# Relative paths in the arguments are the caller's: made absolute before the cd below.
+abs() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
 jetsim="" devices=200 wall=1 build=1 holds=2000000 keep="" counts=1
 while [ $# -gt 0 ]; do
   case "$1" in
-    --jetsim) jetsim=${2:?}; shift 2 ;;
+    --jetsim) jetsim=$(abs "${2:?}"); shift 2 ;;
     --devices) devices=${2:?}; shift 2 ;;
     --no-wall) wall=0; shift ;;
     --wall-only) counts=0; shift ;;
     --no-build) build=0; shift ;;
-    --keep) keep=${2:?}; mkdir -p "$keep"; shift 2 ;;
+    --keep) keep=$(abs "${2:?}"); mkdir -p "$keep"; shift 2 ;;
     -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "perf-count: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
+cd "$(dirname "$0")/.."
 [ "$counts" = 0 ] || command -v valgrind >/dev/null || { echo "perf-count: needs valgrind" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 if [ -z "$jetsim" ]; then

@@ -13,16 +13,18 @@
 #
 # Usage: scripts/test-readme.sh [--jetsim PATH] [FILE.md ...]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# Relative paths in the arguments are the caller's: made absolute before the cd below.
+abs() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
 jetsim=$(command -v jetsim || true)
 files=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --jetsim) jetsim=${2:?--jetsim needs a path}; shift 2 ;;
+    --jetsim) jetsim=$(abs "${2:?--jetsim needs a path}"); shift 2 ;;
     -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) files+=("$1"); shift ;;
+    *) files+=("$(abs "$1")"); shift ;;
   esac
 done
+cd "$(dirname "$0")/.."
 [ ${#files[@]} -gt 0 ] || files=(README.md Workloads/README.md)
 [ -x "$jetsim" ] || { echo "test-readme: no jetsim (run scripts/install.sh, or give --jetsim PATH)" >&2; exit 2; }
 bindir=$(mktemp -d)

@@ -151,6 +151,15 @@ struct BreakdownCLITests {
         #expect(m.status == 0, "\(m.stderr)")
         #expect(try String(contentsOfFile: tmp + "/m.csv", encoding: .utf8) == String(contentsOfFile: tmp + "/all.csv", encoding: .utf8))
         #expect(try String(contentsOfFile: tmp + "/mby.csv", encoding: .utf8) == String(contentsOfFile: tmp + "/by.csv", encoding: .utf8))
+        // Each merged output's sidecar: the merged workload, the output's own key, the states.
+        func keys(_ file: String) throws -> [String] {
+            try String(contentsOfFile: tmp + "/" + file + ".provenance.json", encoding: .utf8).split(separator: "\n")
+                .compactMap { $0.hasPrefix("  \"") ? String($0.dropFirst(3).prefix { $0 != "\"" }) : nil }
+        }
+        let summaryKeys = try keys("m.csv"), byKeys = try keys("mby.csv")
+        #expect(summaryKeys.suffix(6) == ["baseline", "merged_from", "inputs", "output", "output_fnv1a64", "written_utc"])
+        #expect(byKeys.suffix(5) == ["by", "merged_from", "output", "output_fnv1a64", "written_utc"])
+        #expect(Array(byKeys.dropLast(5)) == Array(summaryKeys.dropLast(6)))
         let missing = try CLI.run(["run", "--devices", "2", "--duration", "1h", "--by", "class", "--quiet"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("--by-out"))
@@ -237,6 +246,8 @@ struct TimeSeriesCLITests {
         #expect(try String(contentsOfFile: states[1], encoding: .utf8).hasPrefix("# jetsim shard state"))
         let m = try CLI.run(["merge"] + states.reversed() + ["--out", tmp + "/merged.csv", "--timeseries", tmp + "/merged-ts.csv"])
         #expect(m.status == 0, "\(m.stderr)")
+        let seriesSidecar = try String(contentsOfFile: tmp + "/merged-ts.csv.provenance.json", encoding: .utf8)
+        #expect(seriesSidecar.contains("\"merged_from\": [\"\(states[2])\", "), "\(seriesSidecar)")
         for (a, b) in [("ts.csv", "merged-ts.csv"), ("all.csv", "merged.csv")] {
             #expect(try Data(contentsOf: URL(fileURLWithPath: tmp + "/" + a)) == Data(contentsOf: URL(fileURLWithPath: tmp + "/" + b)), "\(b)")
         }

@@ -19,6 +19,29 @@ struct RobustnessCLITests {
         #expect(r.stdout.split(separator: "\n").count == 2)
     }
 
+    @Test("system wakes count toward the bound on a device's events: huge wake rates are refused, the shipped workloads pass")
+    func wakeRatesBounded() throws {
+        // 10,000 silent pushes a day for every archetype x about 65 installed apps x 100
+        // days: about 65 million wakes a device, past the 50 million bound (the user's
+        // actions alone are well under it). The --set that crosses it is named.
+        var pushes: [String] = []
+        for i in 0..<10 { pushes += ["--set", "catalog.archetypes.\(i).silent_pushes_per_day=10000"] }
+        let r = try CLI.run(["validate", "--set", "fleet.duration_days=100"] + pushes)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("--set catalog.archetypes."), "\(r.stderr)")
+        #expect(r.stderr.contains("silent_pushes_per_day"), "\(r.stderr)")
+        #expect(r.stderr.contains("million per device"), "\(r.stderr)")
+        // A tenth of the run fits.
+        let fits = try CLI.run(["validate", "--set", "fleet.duration_days=10"] + pushes)
+        #expect(fits.status == 0, "\(fits.stderr)")
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: CLI.root + "/Workloads").filter { $0.hasSuffix(".yaml") }
+        #expect(shipped.count >= 8)
+        for file in shipped {
+            let v = try CLI.run(["validate", "Workloads/" + file])
+            #expect(v.status == 0, "\(file): \(v.stderr)")
+        }
+    }
+
     @Test("a YAML alias bomb is refused at its first anchor, located")
     func aliasBomb() throws {
         let dir = try CLI.tempDir()

@@ -34,6 +34,41 @@ struct AndroidTests {
         """
     }
 
+    @Test("the previous app has one owner, the device: after a system wake the policy holds it at 700 again, and a newer previous demotes it")
+    func previousAfterWake() throws {
+        let text = """
+        device ram=2GB reserve=512MB os=android policy=android-lmk
+        app X footprint=300MB
+        app Y footprint=300MB
+        app Z footprint=300MB
+        0s    launch X
+        5s    home
+        20s   launch Y
+        25s   home
+        1m    wake Y silent-push
+        3m    end
+        """
+        let sc = try Scenario.parse(text, source: "test")
+        let (x, y) = (sc.app(named: "X")!, sc.app(named: "Y")!)
+        var sim = Simulation(model: scenarioDevice(sc, AndroidLMK.self, trace: NoTrace()))
+        // Y left last: previous, held at 700, outside the cached heap (X is there).
+        sim.run(until: .seconds(50))
+        #expect(sim.model.android.previous == y && sim.model.policy.held == y && sim.model.oomScoreAdj(y) == OomAdj.previous)
+        // Woken: out of the policy (it runs), still the device's previous.
+        sim.run(until: .seconds(61))
+        #expect(sim.model.apps[Int(y)].state == .background && sim.model.policy.held == -1 && sim.model.android.previous == y)
+        // Suspended after its 30 s: held at 700 again (the policy had forgotten it: it
+        // went to the cached heap while the device still gave it adj 700).
+        sim.run(until: sc.endTime)
+        #expect(sim.model.apps[Int(y)].state == .suspended)
+        #expect(sim.model.policy.held == y && sim.model.policy.victim() == x)
+        // A newer previous (X leaves the front) demotes Y to the cached heap.
+        var d = sim.model
+        d.android.previous = x
+        d.policy.update(y, d.candidate(y))
+        #expect(d.policy.held == -1 && d.policy.heaps.heap(of: y) == AndroidLMK.cached)
+    }
+
     @Test("oom_score_adj by state: foreground 0, perceptible 200, service 500, previous 700, cached 900")
     func adj() throws {
         #expect(OomAdj.foreground == 0 && OomAdj.visible == 100 && OomAdj.perceptible == 200 && OomAdj.service == 500)

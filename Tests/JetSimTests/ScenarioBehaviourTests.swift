@@ -8,6 +8,17 @@ func run(_ text: String) throws -> (Scenario, ScenarioRunner.Result) {
     return (sc, ScenarioRunner.run(sc))
 }
 
+/// A device set up from a scenario as `jetsim scenario` sets one up (seed 1, device 0),
+/// checking the memory invariant after every event, not yet run.
+func scenarioDevice<P: EvictionPolicy, T: TraceSink>(_ sc: Scenario, _ policy: P.Type = P.self, trace: T) -> Device<P, T> {
+    let (installed, timeline) = TimelineSource.scenarioInputs(sc)
+    var d = Device<P, T>(trace: trace)
+    d.reset(profiles: ContiguousArray(sc.profiles), installed: installed, params: sc.params, timeline: timeline,
+            context: PolicyContext(seed: 1, device: 0))
+    d.checksInvariants = true
+    return d
+}
+
 /// The trace of one app as "event detail" strings.
 func events(_ r: ScenarioRunner.Result, _ sc: Scenario, app: String) -> [String] {
     let a = sc.app(named: app)!

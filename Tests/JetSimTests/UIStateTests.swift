@@ -47,12 +47,7 @@ struct UIStateTests {
     static func device(_ sc: Scenario, actions: [UserAction]) -> (records: [TraceRecord], refused: Int, ui: UIState) {
         var s = sc
         s.actions = actions
-        let (installed, timeline) = TimelineSource.scenarioInputs(s)
-        var d = Device<JetsamBands, TraceRecorder>(trace: TraceRecorder())
-        d.reset(profiles: ContiguousArray(s.profiles), installed: installed, params: s.params,
-                timeline: timeline, context: PolicyContext(seed: 1, device: 0))
-        d.checksInvariants = true
-        var sim = Simulation(model: d)
+        var sim = Simulation(model: scenarioDevice(s, JetsamBands.self, trace: TraceRecorder()))
         sim.run(until: s.endTime)
         return (sim.model.trace.records, sim.model.refusedActions, sim.model.ui)
     }

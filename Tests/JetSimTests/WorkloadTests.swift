@@ -37,6 +37,26 @@ struct WorkloadFileTests {
         #expect(current == generated, "Workloads/README.md is out of date: run JETSIM_WRITE_REFERENCE=1 swift test --filter keyReference")
     }
 
+    @Test("Workloads/scenarios/README.md's device-key table is the one Scenario.deviceKeys generates")
+    func scenarioDeviceKeys() throws {
+        let path = root + "/Workloads/scenarios/README.md"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let begin = "<!-- BEGIN DEVICE KEYS", end = "<!-- END DEVICE KEYS -->"
+        let b = try #require(text.range(of: begin)), e = try #require(text.range(of: end))
+        let afterBegin = try #require(text[b.upperBound...].firstIndex(of: "\n"))
+        let current = String(text[text.index(after: afterBegin)..<e.lowerBound])
+        let generated = Scenario.markdownDeviceKeys()
+        if ProcessInfo.processInfo.environment["JETSIM_WRITE_REFERENCE"] != nil, current != generated {
+            try String(text[...afterBegin] + generated + text[e.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(current == generated, "Workloads/scenarios/README.md is out of date: run JETSIM_WRITE_REFERENCE=1 swift test --filter scenarioDeviceKeys")
+        // Every alias is in it, the newer XNU and Android ones too.
+        for k in ["ram=SIZE", "policy=NAME", "os=ios\\|android", "zram-algorithm=lzo\\|lz4\\|lz4hc\\|zstd", "reaper=true\\|false", "wake-run=DUR"] {
+            #expect(current.contains("| `\(k)` |"), "\(k)")
+        }
+    }
+
     @Test("every key of the table is in the printed workload, and default.yaml names it")
     func tableCoversPrinter() throws {
         let printed = WorkloadPrinter.yaml(Workload())

@@ -18,12 +18,7 @@ struct XNUCompressionTests {
     /// now (the device's credited figures), checking the invariant after every event.
     static func states(_ text: String) throws -> (Scenario, [Int64: (pool: Int64, available: Int64, resident: [Int64])], DeviceMetrics) {
         let sc = try Scenario.parse(text, source: "test")
-        let (installed, timeline) = TimelineSource.scenarioInputs(sc)
-        var d = Device<LRU, NoTrace>(trace: NoTrace())
-        d.reset(profiles: ContiguousArray(sc.profiles), installed: installed, params: sc.params, timeline: timeline,
-                context: PolicyContext(seed: 1, device: 0))
-        d.checksInvariants = true
-        var sim = Simulation(model: d)
+        var sim = Simulation(model: scenarioDevice(sc, LRU.self, trace: NoTrace()))
         var out: [Int64: (pool: Int64, available: Int64, resident: [Int64])] = [:]
         while true {
             let q = sim.scheduler.queue.min()?.time
@@ -96,12 +91,7 @@ struct XNUDemotionTests {
     /// Runs a scenario to its end and returns the device.
     static func device(_ text: String) throws -> (Scenario, Device<LRU, NoTrace>) {
         let sc = try Scenario.parse(text, source: "test")
-        let (installed, timeline) = TimelineSource.scenarioInputs(sc)
-        var d = Device<LRU, NoTrace>(trace: NoTrace())
-        d.reset(profiles: ContiguousArray(sc.profiles), installed: installed, params: sc.params, timeline: timeline,
-                context: PolicyContext(seed: 1, device: 0))
-        d.checksInvariants = true
-        var sim = Simulation(model: d)
+        var sim = Simulation(model: scenarioDevice(sc, LRU.self, trace: NoTrace()))
         sim.run(until: sc.endTime)
         return (sc, sim.model)
     }

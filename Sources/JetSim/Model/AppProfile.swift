@@ -236,11 +236,11 @@ public struct DeviceParameters: Sendable, Equatable {
     public var compressorPagesLimitPct: Double? = nil
     public var compressorShortagePct = 98.0
     /// Share of a compressed app's memory decompressed before its first frame on a
-    /// resume, in parts per million (the rest on demand).
-    public var resumeTouchPPM: Int32 = 1_000_000
+    /// resume, in parts per million (the rest on demand). Default: the workload's.
+    public var resumeTouchPPM: Int32 = DeviceClass.ppm(DeviceClass.defaults.resumeTouchShare)
     /// A refreeze writes this share of the app's memory (what it dirtied since its
-    /// thaw), in parts per million.
-    public var refreezeDirtyPPM: Int32 = 300_000
+    /// thaw), in parts per million. Default: the workload's.
+    public var refreezeDirtyPPM: Int32 = DeviceClass.ppm(DeviceClass.defaults.refreezeDirtyShare)
     /// Per freezer day at most this many demotions of frozen apps thawed fewer than
     /// `freezeDemotionThaws` times.
     public var freezeDemotionsMax = 2
@@ -261,8 +261,8 @@ public struct DeviceParameters: Sendable, Equatable {
     /// at this many uncompressed KiB per second, credited at whole seconds of the
     /// device clock (0: all of it at suspension, the model before). *Assumption*: XNU
     /// has no rate; pages are compressed as vm_pageout_scan steals them from the
-    /// inactive queue (Device+XNU, "Compression over time").
-    public var compressionKBPerS: Int64 = 0
+    /// inactive queue (Device+XNU, "Compression over time"). Default: the workload's.
+    public var compressionKBPerS: Int64 = DeviceClass.kibibytesPerSecond(DeviceClass.defaults.compressionMBPerS)
     /// Memory growth in front: from the launch footprint to the app's peak over
     /// `growthTime` of use, in steps of `growthStep` (assumption: no published curve).
     public var growthTime: SimTime = .seconds(120)

@@ -35,51 +35,55 @@ public struct AndroidParameters: Sendable, Equatable {
     /// `os: android`: lmkd and ActivityManager instead of XNU.
     public var enabled = false
     /// zram: cached apps' memory compressed into a bounded RAM pool under pressure.
-    public var zram = true
+    public var zram: Bool
     /// zram's capacity in uncompressed KiB (its disksize).
-    public var zramKB: Int64 = 0
+    public var zramKB: Int64
     /// zram compression ratio (by algorithm: lz4 2.58, zstd 3.96).
-    public var zramRatio = 2.58
+    public var zramRatio: Double
     /// Reclaim cost: time to compress one MiB into zram, and to swap one MiB back in.
-    public var compressPerMB: SimTime = .milliseconds(2)
-    public var swapInPerMB: SimTime = .microseconds(500)
+    public var compressPerMB: SimTime
+    public var swapInPerMB: SimTime
     /// zram writeback: when zram is full, reclaim writes a cached app's pages to the
     /// backing file on flash instead, within a daily limit (writeback_limit).
-    public var writeback = false
-    public var writebackDailyKB: Int64 = 400 * 1_024
+    public var writeback: Bool
+    public var writebackDailyKB: Int64
     /// lmkd's PSI mode (false: the legacy minfree levels).
-    public var psi = true
+    public var psi: Bool
     /// PSI "some" stall per 1 s window that wakes lmkd (psi_partial_stall_ms) and
     /// "full" stall that means the device is not responding (psi_complete_stall_ms).
-    public var partialStall: SimTime = .milliseconds(70)
-    public var completeStall: SimTime = .milliseconds(700)
+    public var partialStall: SimTime
+    public var completeStall: SimTime
     /// Share of reclaim work during which every task is stalled (PSI full).
-    public var fullStallShare = 0.25
+    public var fullStallShare: Double
     /// Full stall an allocation that reclaim cannot satisfy causes.
-    public var oomStall: SimTime = .seconds(1)
+    public var oomStall: SimTime
     /// thrashing_limit_pct: refaults (swap-ins) per window as % of the page cache.
-    public var thrashingLimitPct: Int64 = 100
+    public var thrashingLimitPct: Int64
     /// thrashing_limit_decay_pct: each thrashing kill cuts the window's limit by this
     /// share of itself (lmkd.cpp:3009-3015).
-    public var thrashingDecayPct: Int64 = 10
+    public var thrashingDecayPct: Int64
     /// thrashing_critical_pct: thrashing at or above it lets lmkd kill perceptible
     /// apps (lmkd.cpp:2920, 2931, 2951; default 3 x the limit, 3924-3925).
-    public var thrashingCriticalPct: Int64 = 300
-    public var pageCacheKB: Int64 = 0
+    public var thrashingCriticalPct: Int64
+    public var pageCacheKB: Int64
     /// swap_free_low_percentage: swap is low below this share of zram free.
-    public var swapFreeLowPct = 10.0
+    public var swapFreeLowPct: Double
     /// The high watermark: reclaim and lmkd keep this much free above a request.
-    public var highWatermarkKB: Int64 = 100 * 1_024
+    public var highWatermarkKB: Int64
     /// ActivityManager's cached-process cap (0: none).
-    public var maxCachedProcesses = 32
+    public var maxCachedProcesses: Int
     /// ro.lmk.kill_heaviest_task: the heaviest app of the victim's adj level dies.
-    public var killHeaviestTask = false
+    public var killHeaviestTask: Bool
     /// Vitals thresholds: launches at or over these are excessive.
-    public var vitalsCold: SimTime = .seconds(5)
-    public var vitalsWarm: SimTime = .seconds(2)
-    public var vitalsHot: SimTime = .milliseconds(1_500)
+    public var vitalsCold: SimTime
+    public var vitalsWarm: SimTime
+    public var vitalsHot: SimTime
 
-    public init() {}
+    /// Android off; every other field is the workload's default (`AndroidClass`), on no RAM.
+    public init() {
+        self.init(AndroidClass(), ramKB: 0)
+        enabled = false
+    }
 
     /// ProcessList.mOomMinFreeHigh (KiB) for mOomAdj {0, 100, 200, 250, 900, 950}:
     /// the legacy minfree levels (lmkd with ro.lmk.use_minfree_levels).
@@ -88,7 +92,8 @@ public struct AndroidParameters: Sendable, Equatable {
 }
 
 /// A device's Android state: the cached apps not yet in zram (oldest first: reclaim's
-/// order), the previous app, the PSI window's stall, and lmkd's thrashing measure.
+/// order), the previous app (kept on every OS: the policies read it from the candidate),
+/// the PSI window's stall, and lmkd's thrashing measure.
 public struct AndroidState: Sendable {
     var uncompressed = MultiList(lists: 1)
     /// The app the user was in before the current one (-1: none).
@@ -224,7 +229,6 @@ extension Device {
     /// its memory was in zram, a swap-in (resume) or a free (kill) follows.
     mutating func androidForget(_ app: Int32) {
         android.uncompressed.remove(app)
-        if android.previous == app && !apps[Int(app)].state.isResident { android.previous = -1 }
     }
 
     /// A resume of a cached app from zram: its pages come back (a swap-in), which
@@ -358,10 +362,7 @@ extension Device {
     mutating func lmkdKills(needKB: Int64, _ now: SimTime) {
         while let d = lmkdDecision(needKB: needKB, now) {
             if d.reason == .lmkdPsiComplete { android.notRespondingWindow = android.window }
-            guard policy.hasCandidates else { break }
-            let victim = policy.victim()
-            precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
-                         "\(Policy.name) named app \(victim), which is not a candidate")
+            guard let victim = nextVictim() else { break }
             // The policy's next victim is protected at this level.
             let adj = oomScoreAdj(victim)
             if adj < d.minAdj { break }
@@ -388,19 +389,12 @@ extension Device {
         return best
     }
 
-    /// Kills `app` for lmkd; `willEvict` goes to the policy only when `app` is the victim
-    /// it named (the protocol's contract).
-    mutating func kill(_ app: Int32, named victim: Int32, _ reason: KillReason, _ now: SimTime) {
-        if app == victim { policy.willEvict(victim) }
-        terminate(app, reason, now)
-    }
-
     /// The legacy minfree mode (ro.lmk.use_minfree_levels, lmkd.cpp:3152-3190): the
     /// lowest level whose minfree exceeds free memory (after the request) sets the
     /// lowest adj that may die; one kill per decision until free memory is above it.
     mutating func minfreeKills(needKB: Int64, _ now: SimTime) {
         trace.killLoop(began: true)
-        while policy.hasCandidates {
+        while true {
             let free = availableKB - needKB
             var minAdj = -1
             for i in 0..<AndroidParameters.minfreeKB.count where free < AndroidParameters.minfreeKB[i] {
@@ -408,7 +402,7 @@ extension Device {
                 break
             }
             if minAdj < 0 { break }
-            let victim = policy.victim()
+            guard let victim = nextVictim() else { break }
             let adj = oomScoreAdj(victim)
             if adj < minAdj { break }
             kill(lmkdPick(victim, adj: adj), named: victim, .lmkdMinfree, now)

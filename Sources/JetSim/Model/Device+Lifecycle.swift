@@ -59,7 +59,7 @@ extension Device {
             return EvictionCandidate(
                 state: state, mode: apps[a].has(AppRuntime.modeActive) ? profiles[p].mode : .none,
                 residentKB: residentNowKB(app), lastUsed: apps[a].lastUsed, launchCount: 0,
-                preservesUIState: false, nextUse: apps[a].nextUse, leftFront: leftFront, band: apps[a].band)
+                preservesUIState: false, nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == android.previous, band: apps[a].band)
         }
         return EvictionCandidate(
             state: state, mode: apps[a].has(AppRuntime.modeActive) ? profiles[p].mode : .none,
@@ -68,7 +68,7 @@ extension Device {
             coldLaunchCost: coldLatency(p),
             residentLaunchCost: state == .suspended ? (apps[a].has(AppRuntime.frozen) ? thawLatency(p) : warmLatency(p)) : profiles[p].hotLaunch,
             unsavedEdits: unsavedEdits(app), preservesUIState: profiles[p].preservesUIState,
-            nextUse: apps[a].nextUse, leftFront: leftFront, band: apps[a].band)
+            nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == android.previous, band: apps[a].band)
     }
 
     /// Whether a launch of a not-running app finds its files still in the page cache:
@@ -124,7 +124,13 @@ extension Device {
         let p = pi(app)
         apps[a].state = .background
         apps[a].lastUsed = now
-        if params.android.enabled { android.previous = app }
+        // The previous app, on every OS (AndroidLMK reads it from the candidate): the
+        // former one, held at adj 700 while suspended, becomes a cached app.
+        let former = android.previous
+        android.previous = app
+        if Policy.readsPrevious && former >= 0 && former != app && apps[Int(former)].state == .suspended {
+            policy.update(former, candidate(former))
+        }
         apps[a].backgroundEntries &+= 1
         if front == app { front = -1 }
         cancelTimers(app, family: 2)  // no periodic saves in the background
@@ -414,6 +420,7 @@ extension Device {
         removeCandidate(app)
         if front == app { front = -1 }
         if params.android.enabled { androidForget(app) }
+        if android.previous == app { android.previous = -1 }
         trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
     }
 

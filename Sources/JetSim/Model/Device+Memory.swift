@@ -43,15 +43,29 @@ extension Device {
     mutating func killLoop(untilAvailable target: Int64, _ now: SimTime,
                            reason: KillReason = .memoryPressure, idleBandOnly: Bool = false) {
         trace.killLoop(began: true)
-        while availableKB < target && policy.hasCandidates {
-            let victim = policy.victim()
-            precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
-                         "\(Policy.name) named app \(victim), which is not a candidate")
+        while availableKB < target, let victim = nextVictim() {
             if idleBandOnly && apps[Int(victim)].band != XNUBand.idle { break }
-            policy.willEvict(victim)
-            terminate(victim, reason, now)
+            kill(victim, named: victim, reason, now)
         }
         trace.killLoop(began: false)
+    }
+
+    /// The policy's next victim, or nil when it has no candidate. Every kill loop asks
+    /// here (XNU's and lmkd's alike), so each checks the protocol's contract: the victim
+    /// is a resident app other than the one in front.
+    @inline(__always) func nextVictim() -> Int32? {
+        guard policy.hasCandidates else { return nil }
+        let victim = policy.victim()
+        precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
+                     "\(Policy.name) named app \(victim), which is not a candidate")
+        return victim
+    }
+
+    /// Kills `app`; `willEvict` goes to the policy only when `app` is the victim it named
+    /// (the protocol's contract; lmkd may kill a heavier app of the victim's level).
+    @inline(__always) mutating func kill(_ app: Int32, named victim: Int32, _ reason: KillReason, _ now: SimTime) {
+        if app == victim { policy.willEvict(victim) }
+        terminate(app, reason, now)
     }
 
     /// didReceiveMemoryWarning to every app that executes code (not suspended); each

@@ -229,12 +229,8 @@ extension Device {
     /// level (osfmk/vm/vm_compressor.c, c_segment_pages_compressed_nearing_limit).
     mutating func compressorShortageKills(_ now: SimTime) {
         trace.killLoop(began: true)
-        while compressorInputKB > params.compressorShortageKB && policy.hasCandidates {
-            let victim = policy.victim()
-            precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
-                         "\(Policy.name) named app \(victim), which is not a candidate")
-            policy.willEvict(victim)
-            terminate(victim, .compressorSpaceShortage, now)
+        while compressorInputKB > params.compressorShortageKB, let victim = nextVictim() {
+            kill(victim, named: victim, .compressorSpaceShortage, now)
         }
         trace.killLoop(began: false)
     }
@@ -283,13 +279,9 @@ extension Device {
         while app >= 0 { idle += 1; app = idleOrder.next(app) }
         var budget = 2 * idle
         trace.killLoop(began: true)
-        while budget > 0 && pressureLevel != XNUPressure.normal && policy.hasCandidates {
-            let victim = policy.victim()
-            precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
-                         "\(Policy.name) named app \(victim), which is not a candidate")
+        while budget > 0 && pressureLevel != XNUPressure.normal, let victim = nextVictim() {
             if apps[Int(victim)].band != XNUBand.idle { break }
-            policy.willEvict(victim)
-            terminate(victim, .sustainedPressure, now)
+            kill(victim, named: victim, .sustainedPressure, now)
             budget -= 1
         }
         trace.killLoop(began: false)

@@ -17,6 +17,8 @@ public struct AndroidLMK: EvictionPolicy {
     public static let name = "android-lmk"
     /// Reads no costs from a candidate (`EvictionPolicy.readsCosts`).
     public static var readsCosts: Bool { false }
+    /// Holds the previous app at adj 700 (`EvictionPolicy.readsPrevious`).
+    public static var readsPrevious: Bool { true }
     public static let summary = "Android lmkd: the highest oom_score_adj first (cached, previous, service, perceptible)"
 
     /// The heaps: cached apps by last use; services by the time they became one
@@ -24,11 +26,10 @@ public struct AndroidLMK: EvictionPolicy {
     /// for the three.
     static let cached = 0, service = 1, perceptible = 2
     var heaps = IndexedHeaps(count: 3)
-    /// The app most recently left by the user, or -1; held at adj 700 while suspended
-    /// (outside the heaps).
-    var previous: Int32 = -1
-    var previousHeld = false
-    var previousLastUsed: Int64 = 0
+    /// The previous app (the device's, `EvictionCandidate.isPrevious`) while it is
+    /// suspended: held at adj 700, outside the heaps; or -1.
+    var held: Int32 = -1
+    var heldLastUsed: Int64 = 0
     /// A counter for first-in-first-out order among services.
     var adjustments: Int64 = 0
 
@@ -36,8 +37,7 @@ public struct AndroidLMK: EvictionPolicy {
 
     public mutating func reset(appCount: Int, context: PolicyContext) {
         heaps.reset(appCount: appCount)
-        previous = -1
-        previousHeld = false
+        held = -1
         adjustments = 0
     }
 
@@ -45,28 +45,22 @@ public struct AndroidLMK: EvictionPolicy {
 
     @inline(__always)
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
-        if c.leftFront && previous != app {
-            // The former previous app, if it was held at 700, drops to cached.
-            if previous >= 0 && previousHeld {
-                heaps.set(previous, previousLastUsed, in: Self.cached)
-            }
-            previous = app
-            previousHeld = false
+        if c.state == .suspended && c.mode == .none && c.isPrevious {
+            // Suspended and the previous app: adj 700, outside the heaps.
+            heaps.remove(app)
+            if held >= 0 && held != app { heaps.set(held, heldLastUsed, in: Self.cached) }
+            held = app
+            heldLastUsed = c.lastUsed.microseconds
+            return
         }
+        if app == held { held = -1 }
         if c.mode != .none {
-            if app == previous { previousHeld = false }
             heaps.set(app, -c.residentKB, in: Self.perceptible)
         } else if c.state == .background {
-            if app == previous { previousHeld = false }
             if heaps.heap(of: app) != Self.service {
                 adjustments += 1
                 heaps.set(app, adjustments, in: Self.service)
             }
-        } else if app == previous {
-            // Suspended and the previous app: adj 700, outside the heaps.
-            heaps.remove(app)
-            previousHeld = true
-            previousLastUsed = c.lastUsed.microseconds
         } else {
             heaps.set(app, c.lastUsed.microseconds, in: Self.cached)
         }
@@ -74,20 +68,17 @@ public struct AndroidLMK: EvictionPolicy {
 
     public mutating func remove(_ app: Int32) {
         heaps.remove(app)
-        if previous == app {
-            previous = -1
-            previousHeld = false
-        }
+        if held == app { held = -1 }
     }
 
     public var hasCandidates: Bool {
-        heaps.count(Self.cached) > 0 || (previous >= 0 && previousHeld) || heaps.count(Self.service) > 0
+        heaps.count(Self.cached) > 0 || held >= 0 || heaps.count(Self.service) > 0
             || heaps.count(Self.perceptible) > 0
     }
 
     public func victim() -> Int32 {
         if let a = heaps.min(Self.cached) { return a }
-        if previous >= 0 && previousHeld { return previous }
+        if held >= 0 { return held }
         if let a = heaps.min(Self.service) { return a }
         return heaps.min(Self.perceptible) ?? -1
     }

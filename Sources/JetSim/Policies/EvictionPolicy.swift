@@ -26,13 +26,17 @@ public struct EvictionCandidate: Sendable {
     public var nextUse: SimTime
     /// Whether this update is the app leaving the front.
     public var leftFront: Bool
+    /// Whether it is the app the user was in before the current one (Android's
+    /// PREVIOUS_APP_ADJ). The device keeps it (`AndroidState.previous`), the one owner.
+    public var isPrevious: Bool
     /// Its XNU jetsam band (`XNUBand`), as the device assigns it.
     public var band: UInt8
 
     public init(state: AppState, mode: BackgroundMode = .none,
                 residentKB: Int64, lastUsed: SimTime = .zero, launchCount: Int = 1,
                 coldLaunchCost: SimTime = .zero, residentLaunchCost: SimTime = .zero, unsavedEdits: Int = 0,
-                preservesUIState: Bool = true, nextUse: SimTime = .never, leftFront: Bool = false, band: UInt8? = nil) {
+                preservesUIState: Bool = true, nextUse: SimTime = .never, leftFront: Bool = false, isPrevious: Bool = false,
+                band: UInt8? = nil) {
         self.state = state
         self.mode = mode
         self.residentKB = residentKB
@@ -44,6 +48,7 @@ public struct EvictionCandidate: Sendable {
         self.preservesUIState = preservesUIState
         self.nextUse = nextUse
         self.leftFront = leftFront
+        self.isPrevious = isPrevious
         self.band = band ?? (state == .suspended ? XNUBand.idle : mode == .voip ? XNUBand.phone
             : mode == .none ? XNUBand.background : XNUBand.audioAndAccessory)
     }
@@ -126,10 +131,16 @@ public protocol EvictionPolicy: SendableMetatype {
     /// were candidate updates). Default true; a policy that reads none of them says
     /// false.
     static var readsCosts: Bool { get }
+
+    /// Whether `update` reads `isPrevious`. When true the device also updates the
+    /// former previous app when the previous app changes (its adj drops from 700 to
+    /// cached); other policies get no such update. Default false.
+    static var readsPrevious: Bool { get }
 }
 
 extension EvictionPolicy {
     public static var sectionKey: String { String(name.map { $0 == "-" ? "_" : $0 }) }
     @inline(__always) public mutating func willEvict(_ app: Int32) {}
     @inline(__always) public static var readsCosts: Bool { true }
+    @inline(__always) public static var readsPrevious: Bool { false }
 }

@@ -70,11 +70,30 @@ public struct Scenario: Sendable {
     /// keys that have a scenario alias (defaults as in a workload, but 8GB of RAM and
     /// no launch jitter).
     public static var deviceKeys: [(key: String, meaning: String)] {
-        [("policy=NAME", "eviction policy (default jetsam-bands)")] + Schema.deviceClass.knobs.compactMap { k in
-            guard let a = k.alias else { return nil }
-            let syntax = k.unit == "MiB" ? "SIZE" : k.unit == "s" ? "DUR" : k.key == "ios" ? k.type.replacingOccurrences(of: ", ", with: "|").replacingOccurrences(of: " or ", with: "|") : "N"
-            return ("\(a)=\(syntax)", k.doc)
+        deviceKeyRows.map { ($0.key, $0.meaning) }
+    }
+
+    /// The device keys with their defaults as a scenario writes them.
+    static var deviceKeyRows: [(key: String, meaning: String, defaultText: String)] {
+        let base = baseDeviceClass
+        return [("policy=NAME", "eviction policy", Scenario(source: "").policy.rawValue)]
+            + Schema.deviceClass.knobs.compactMap { k in
+                guard let a = k.alias else { return nil }
+                let syntax = k.unit == "MiB" ? "SIZE" : k.unit == "s" ? "DUR" : k.type == "true or false" ? "true|false" : k.choices?.joined(separator: "|") ?? "N"
+                guard case .inline(let text) = k.text(base) else { return ("\(a)=\(syntax)", k.doc, "") }
+                let shown = text == "auto" || Double(text) == nil ? text : k.unit == "MiB" ? text + "MB" : k.unit == "s" ? text + "s" : text
+                return ("\(a)=\(syntax)", k.doc, shown)
+            }
+    }
+
+    /// The device-key table of Workloads/scenarios/README.md (a test keeps it current).
+    public static func markdownDeviceKeys() -> String {
+        var o = "| key | meaning | default |\n|---|---|---|\n"
+        for r in deviceKeyRows {
+            let cell = { (s: String) in s.replacingOccurrences(of: "|", with: "\\|") }
+            o += "| `\(cell(r.key))` | \(cell(r.meaning)) | \(cell(r.defaultText)) |\n"
         }
+        return o
     }
 
     public init(source: String) { self.source = source }

@@ -31,6 +31,8 @@ struct Knob<Root: Sendable>: Sendable {
     var alias: String? = nil
     /// An element of a list must give it.
     var required = false
+    /// The words a `choice` knob takes (nil: not a choice).
+    var choices: [String]? = nil
     var read: @Sendable (ConfigEntry, inout Root) throws(InputError) -> Void
     var text: @Sendable (Root) -> KnobText
     /// Copies this knob's value from another root (to start a section over).
@@ -203,6 +205,22 @@ extension Knob {
              copy: { $0[keyPath: kp] = $1[keyPath: kp] })
     }
 
+    /// One word of a few (`options`, in the order the reference lists them); `what`
+    /// names the kind in the error ("an OS").
+    static func choice<V: Sendable & Equatable>(_ key: String, _ kp: KP<Root, V>, _ options: [(word: String, value: V)], what: String,
+                                                alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        let words = options.map(\.word)
+        let list = words.dropLast().joined(separator: ", ") + (words.count > 1 ? " or " : "") + (words.last ?? "")
+        return Knob(key: key, type: list, source: source, doc: doc, alias: alias, choices: words,
+                    read: { e, r throws(InputError) in
+                        let w = try WorkloadDecoder.string(e)
+                        guard let o = options.first(where: { $0.word == w }) else { throw WorkloadDecoder.error(e, "'\(w)' is not \(what): expected \(list)") }
+                        r[keyPath: kp] = o.value
+                    },
+                    text: { r in .inline(options.first { $0.value == r[keyPath: kp] }?.word ?? "") },
+                    copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+    }
+
     /// `true` or `false` (a mechanism switched on or off).
     static func flag(_ key: String, _ kp: KP<Root, Bool>, alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
         Knob(key: key, type: "true or false", source: source, doc: doc, alias: alias,
@@ -366,8 +384,11 @@ public enum Schema {
              read: { e, w throws(InputError) in w.policies = try PolicySettings.decode(e) },
              text: { .block($0.policies.yamlLines) }, copy: { $0.policies = $1.policies }),
     ], template: Workload(), check: { w in
-        let n = w.expectedActionsPerDevice
-        guard n > Workload.maxActionsPerDevice else { return nil }
+        let n = w.expectedActionsPerDevice, wakes = w.expectedSystemWakesPerDevice
+        guard n + wakes > Workload.maxActionsPerDevice else { return nil }
+        if wakes > n {
+            return ("catalog.archetypes", "the system wakes (location_wakes_per_day, voip_pushes_per_day, silent_pushes_per_day, background_refreshes_per_day) over the installed apps and fleet.duration_days make about \(WorkloadPrinter.num((wakes / 1e6).rounded())) million per device; with the user's actions at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million are accepted: lower the rates or shorten the run")
+        }
         return ("user", "these rates over fleet.duration_days make about \(WorkloadPrinter.num((n / 1e6).rounded())) million actions per device; at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million fit in memory: lower the rates or shorten the run")
     })
 
@@ -438,14 +459,8 @@ public enum Schema {
                 "didEnterBackground must return within this, or the watchdog kills the app"),
         .number("will_terminate_limit_s", \.willTerminateLimitS, 0...86_400, unit: "s", alias: "will-terminate-limit",
                 source: "\"limited (albeit undocumented)\" (seed 000; assumption 5 s)", "willTerminate's time; longer saves do not complete"),
-        Knob(key: "ios", type: "4-6, 7-12 or 13+", source: "Apple: 600 s, 180 s, 30 s", doc: "background-task allowance preset: 4-6 = 600 s, 7-12 = 180 s, 13+ = 30 s",
-             alias: "ios",
-             read: { e, c throws(InputError) in
-                 let s = try WorkloadDecoder.string(e)
-                 guard let p = BackgroundTimePreset(rawValue: "ios" + s) else { throw WorkloadDecoder.error(e, "'\(s)' is not an iOS preset: expected 4-6, 7-12 or 13+") }
-                 c.ios = p
-             },
-             text: { .inline(String($0.ios.rawValue.dropFirst(3))) }, copy: { $0.ios = $1.ios }),
+        .choice("ios", \.ios, BackgroundTimePreset.allCases.map { (String($0.rawValue.dropFirst(3)), $0) }, what: "an iOS preset", alias: "ios",
+                source: "Apple: 600 s, 180 s, 30 s", "background-task allowance preset: 4-6 = 600 s, 7-12 = 180 s, 13+ = 30 s"),
         .autoNumber("bg_task_allowance_s", \.bgTaskAllowanceS, 0...86_400, unit: "s", alias: "bg-allowance", source: "",
                     "background-task allowance, overriding the preset; auto = the preset's"),
         .flag("xnu_bands", \.xnuBands, alias: "xnu-bands", source: "xnu bsd/kern/kern_memorystatus.c, bsd/sys/kern_memorystatus.h",

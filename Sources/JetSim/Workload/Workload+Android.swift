@@ -18,7 +18,7 @@ public struct AndroidClass: Sendable, Equatable {
     public var zramCompressMsPerMB = 2.0
     public var swapInMsPerMB = 0.5
     public var zramWriteback = false
-    public var writebackDailyMB = 400.0
+    public var writebackDailyKB: Int64 = 400 * 1_024
     public var flashSwapInMsPerMB = 4.0
     public var lmkdPsi = true
     public var psiPartialStallMs = 70.0
@@ -46,33 +46,8 @@ public struct AndroidClass: Sendable, Equatable {
 
     /// Makes `p` an Android device: lmkd and zram on, XNU's mechanisms off.
     func apply(to p: inout DeviceParameters) {
-        var a = AndroidParameters()
-        a.enabled = true
-        a.zram = zram
-        a.zramKB = Int64(Double(p.ramKB) * zramSizePct / 100)
-        a.zramRatio = ratio
-        a.compressPerMB = SimTime(seconds: zramCompressMsPerMB / 1_000)
-        a.swapInPerMB = SimTime(seconds: swapInMsPerMB / 1_000)
-        a.writeback = zramWriteback
-        a.writebackDailyKB = Int64(writebackDailyMB * 1_024)
+        p.android = AndroidParameters(self, ramKB: p.ramKB)
         p.thawPerMB = SimTime(seconds: flashSwapInMsPerMB / 1_000)
-        a.psi = lmkdPsi
-        a.partialStall = SimTime(seconds: psiPartialStallMs / 1_000)
-        a.completeStall = SimTime(seconds: psiCompleteStallMs / 1_000)
-        a.fullStallShare = psiFullStallShare
-        a.oomStall = SimTime(seconds: oomStallMs / 1_000)
-        a.thrashingLimitPct = Int64(thrashingLimitPct)
-        a.thrashingDecayPct = Int64(thrashingDecayPct)
-        a.thrashingCriticalPct = Int64(thrashingCriticalPct)
-        a.pageCacheKB = Int64(Double(p.ramKB) * pageCachePct / 100)
-        a.swapFreeLowPct = swapFreeLowPct
-        a.highWatermarkKB = highWatermarkKB
-        a.maxCachedProcesses = maxCachedProcesses
-        a.killHeaviestTask = killHeaviestTask
-        a.vitalsCold = SimTime(seconds: vitalsColdS)
-        a.vitalsWarm = SimTime(seconds: vitalsWarmS)
-        a.vitalsHot = SimTime(seconds: vitalsHotS)
-        p.android = a
         p.xnuBands = false
         p.freezer = false
         p.reaper = false
@@ -80,38 +55,56 @@ public struct AndroidClass: Sendable, Equatable {
     }
 }
 
+extension AndroidParameters {
+    /// The device's parameters from the workload's keys, on `ramKB` of RAM (zram and
+    /// the page cache are shares of it); Android on.
+    init(_ c: AndroidClass, ramKB: Int64) {
+        enabled = true
+        zram = c.zram
+        zramKB = Int64(Double(ramKB) * c.zramSizePct / 100)
+        zramRatio = c.ratio
+        compressPerMB = SimTime(seconds: c.zramCompressMsPerMB / 1_000)
+        swapInPerMB = SimTime(seconds: c.swapInMsPerMB / 1_000)
+        writeback = c.zramWriteback
+        writebackDailyKB = c.writebackDailyKB
+        psi = c.lmkdPsi
+        partialStall = SimTime(seconds: c.psiPartialStallMs / 1_000)
+        completeStall = SimTime(seconds: c.psiCompleteStallMs / 1_000)
+        fullStallShare = c.psiFullStallShare
+        oomStall = SimTime(seconds: c.oomStallMs / 1_000)
+        thrashingLimitPct = Int64(c.thrashingLimitPct)
+        thrashingDecayPct = Int64(c.thrashingDecayPct)
+        thrashingCriticalPct = Int64(c.thrashingCriticalPct)
+        pageCacheKB = Int64(Double(ramKB) * c.pageCachePct / 100)
+        swapFreeLowPct = c.swapFreeLowPct
+        highWatermarkKB = c.highWatermarkKB
+        maxCachedProcesses = c.maxCachedProcesses
+        killHeaviestTask = c.killHeaviestTask
+        vitalsCold = SimTime(seconds: c.vitalsColdS)
+        vitalsWarm = SimTime(seconds: c.vitalsWarmS)
+        vitalsHot = SimTime(seconds: c.vitalsHotS)
+    }
+}
+
 extension Schema {
     /// The Android keys of a device class (they act only with `os: android`).
     static let androidKnobs: [Knob<DeviceClass>] = [
-        Knob(key: "os", type: "ios or android", source: "", doc: "the memory manager: ios = XNU memorystatus; android = lmkd, zram and ActivityManager (the android_* keys and XNU's keys off)",
-             alias: "os",
-             read: { e, c throws(InputError) in
-                 let s = try WorkloadDecoder.string(e)
-                 guard let os = DeviceOS(rawValue: s) else { throw WorkloadDecoder.error(e, "'\(s)' is not an OS: expected ios or android") }
-                 c.os = os
-             },
-             text: { .inline($0.os.rawValue) }, copy: { $0.os = $1.os }),
+        .choice("os", \.os, DeviceOS.allCases.map { ($0.rawValue, $0) }, what: "an OS", alias: "os", source: "",
+                "the memory manager: ios = XNU memorystatus; android = lmkd, zram and ActivityManager (the android_* keys and XNU's keys off)"),
         .flag("android_zram", \.android.zram, alias: "zram", source: "AOSP: zram on by default (Pixel 4: 2 GiB zram)",
               "android: cached apps' memory is compressed into zram under pressure"),
         .number("android_zram_size_pct", \.android.zramSizePct, 0...400, unit: "%", alias: "zram-pct",
                 source: "Pixel 4: 2 GiB zram on 6 GB RAM (33 %)", "android: zram capacity (uncompressed, its disksize), share of RAM"),
-        Knob(key: "android_zram_algorithm", type: "lzo, lz4, lz4hc or zstd", source: "Linux Reviews zram benchmark: lzo 2.69, lz4 2.58, lz4hc 2.87, zstd 3.96",
-             doc: "android: zram's compressor, which sets the ratio", alias: "zram-algorithm",
-             read: { e, c throws(InputError) in
-                 let s = try WorkloadDecoder.string(e)
-                 guard AndroidClass.ratios.contains(where: { $0.name == s }) else {
-                     throw WorkloadDecoder.error(e, "'\(s)' is not a zram algorithm: expected lzo, lz4, lz4hc or zstd")
-                 }
-                 c.android.zramAlgorithm = s
-             },
-             text: { .inline($0.android.zramAlgorithm) }, copy: { $0.android.zramAlgorithm = $1.android.zramAlgorithm }),
+        .choice("android_zram_algorithm", \.android.zramAlgorithm, AndroidClass.ratios.map { ($0.name, $0.name) }, what: "a zram algorithm",
+                alias: "zram-algorithm", source: "Linux Reviews zram benchmark: lzo 2.69, lz4 2.58, lz4hc 2.87, zstd 3.96",
+                "android: zram's compressor, which sets the ratio"),
         .number("android_zram_compress_ms_per_mb", \.android.zramCompressMsPerMB, 0...1_000, unit: "ms/MiB", alias: "zram-compress-ms-per-mb",
                 source: "assumption (lz4 compresses at about 500 MB/s on a phone core)", "android: reclaim time (stall) per MiB compressed into zram"),
         .number("android_swap_in_ms_per_mb", \.android.swapInMsPerMB, 0...1_000, unit: "ms/MiB", alias: "swap-in-ms-per-mb",
                 source: "assumption (lz4 decompresses at about 2 GB/s on a phone core)", "android: time per MiB swapped back in from zram on a resume (latency and stall)"),
         .flag("android_zram_writeback", \.android.zramWriteback, alias: "writeback", source: "Pixel 4: 512 MB writeback file (zram writeback, Linux Documentation/admin-guide/blockdev/zram.rst)",
               "android: when zram is full, reclaim writes cached apps' pages to flash (counted in flash_written_kb)"),
-        .number("android_writeback_daily_mb", \.android.writebackDailyMB, 0...16_777_216, unit: "MiB", alias: "writeback-daily",
+        .mebibytes("android_writeback_daily_mb", \.android.writebackDailyKB, 0...16_777_216, alias: "writeback-daily",
                 source: "zram writeback_limit: the kernel doc's example, 400 MB/day", "android: flash zram may write back per day"),
         .number("android_flash_swap_in_ms_per_mb", \.android.flashSwapInMsPerMB, 0...1_000, unit: "ms/MiB", alias: "flash-swap-in-ms-per-mb",
                 source: "assumption (random 4 KiB reads from UFS flash at about 250 MB/s)", "android: time per MiB read back from flash on a resume (latency and stall)"),

@@ -145,8 +145,8 @@ public struct DeviceClass: Sendable, Equatable {
         p.compressorShortageKills = compressorShortageKills
         p.compressorPagesLimitPct = compressorPagesLimitPct
         p.compressorShortagePct = compressorShortagePct
-        p.resumeTouchPPM = Int32((resumeTouchShare * 1_000_000).rounded())
-        p.refreezeDirtyPPM = Int32((refreezeDirtyShare * 1_000_000).rounded())
+        p.resumeTouchPPM = Self.ppm(resumeTouchShare)
+        p.refreezeDirtyPPM = Self.ppm(refreezeDirtyShare)
         p.freezeDemotionsMax = freezeDemotionsMax
         p.freezeDemotionThaws = freezeDemotionThaws
         p.freezer = freezer
@@ -158,13 +158,20 @@ public struct DeviceClass: Sendable, Equatable {
         p.freezeMinKB = freezeMinKB
         p.freezeDailyKB = freezeDailyKB
         p.thawPerMB = SimTime(seconds: thawMsPerMB / 1_000)
-        p.compressionKBPerS = Int64((compressionMBPerS * 1_024).rounded(.up))
+        p.compressionKBPerS = Self.kibibytesPerSecond(compressionMBPerS)
         p.memoryGrowth = memoryGrowth
         p.growthTime = SimTime(seconds: growthTimeS)
         p.growthStep = SimTime(seconds: growthStepS)
         if os == .android { android.apply(to: &p) }
         return p
     }
+
+    /// The workload's defaults (DeviceParameters' defaults derive from them).
+    static let defaults = DeviceClass()
+    /// A share as parts per million, as the device keeps it.
+    static func ppm(_ share: Double) -> Int32 { Int32((share * 1_000_000).rounded()) }
+    /// MiB per second as whole KiB per second (rounded up: a rate above 0 stays above 0).
+    static func kibibytesPerSecond(_ mbPerS: Double) -> Int64 { Int64((mbPerS * 1_024).rounded(.up)) }
 }
 
 /// The app catalog: thousands of apps drawn from archetypes, with a popularity.
@@ -396,5 +403,20 @@ extension Workload {
         let perDay = sessions * (6 + 4 * u.extraAppsMean) + interruptions
             + u.notificationsPerDay + u.localeChangesPerDay + u.locationChangesPerDay + 24 * u.orientationChangesPerHourOfUse
         return perDay * days
+    }
+
+    /// System wakes a device may expect over the run (the archetypes' four
+    /// `*_per_day` rates over its installed apps, counting the voip pushes for every
+    /// app as if each had the mode: generous). Drawn as they come, so they take no
+    /// timeline memory, but each is a launch or a wake the device simulates: the same
+    /// bound refuses a workload whose wakes alone would be a runaway.
+    public var expectedSystemWakesPerDevice: Double {
+        let days = max(fleet.duration.seconds / 86_400, 1)
+        let shares = catalog.archetypes.reduce(0) { $0 + max(0, $1.share) }
+        guard shares > 0 else { return 0 }
+        let perApp = catalog.archetypes.reduce(0) { $0 + max(0, $1.share) / shares
+            * ($1.locationWakesPerDay + $1.voipPushesPerDay + $1.silentPushesPerDay + $1.backgroundRefreshesPerDay) }
+        let installed = min(Double(catalog.apps), max(1, catalog.installedPerDevice.mean))
+        return perApp * installed * days
     }
 }

@@ -52,11 +52,21 @@ struct MergeCommand: ParsableCommand {
         do { merged = try ShardState.merge(parsed) } catch { throw BadInput(description: error.description) }
         var text = format == .csv ? Summary.csv(workload: merged.0, result: merged.1, overrides: merged.2) : Summary.table(workload: merged.0, result: merged.1)
         if format == .table, out == "-", let width = Terminal.width(STDOUT_FILENO) { text = Terminal.fit(table: text, width: width) }
-        if !output.isStdout {
-            var p = ProvenanceFile.base()
-            p.describe(workload: merged.0, source: "the shard states' workload section", cells: merged.1.cells, overrides: merged.2)
-            p.set("baseline", .optional(merged.1.baseline?.rawValue))
+        // Every output's provenance: the merged workload, the output's own key, the states
+        // (built once, and only when some output is a file: the commit runs git).
+        var common = Provenance()
+        if !output.isStdout || byFile?.isStdout == false || seriesFile?.isStdout == false {
+            common = ProvenanceFile.base()
+            common.describe(workload: merged.0, source: "the shard states' workload section", cells: merged.1.cells, overrides: merged.2)
+        }
+        func provenance(_ key: String, _ value: Provenance.Value) -> Provenance {
+            var p = common
+            p.set(key, value)
             p.set("merged_from", .strings(states))
+            return p
+        }
+        if !output.isStdout {
+            var p = provenance("baseline", .optional(merged.1.baseline?.rawValue))
             p.set("inputs", .string(parsed.first?.state.inputs ?? ""))
             try ProvenanceFile.write(p, beside: output.path, outputText: text)
         }
@@ -79,21 +89,14 @@ struct MergeCommand: ParsableCommand {
         try output.commit()
         if let byFile, let byText {
             if !byFile.isStdout {
-                var p = ProvenanceFile.base()
-                p.describe(workload: merged.0, source: "the shard states' workload section", cells: merged.1.cells, overrides: merged.2)
-                p.set("by", .optional(merged.1.groupBy?.rawValue))
-                p.set("merged_from", .strings(states))
-                try ProvenanceFile.write(p, beside: byFile.path, outputText: byText)
+                try ProvenanceFile.write(provenance("by", .optional(merged.1.groupBy?.rawValue)), beside: byFile.path, outputText: byText)
             }
             byFile.write(byText)
             try byFile.commit()
         }
         if let seriesFile, let seriesText {
             if !seriesFile.isStdout {
-                var p = ProvenanceFile.base()
-                p.describe(workload: merged.0, source: "the shard states' workload section", cells: merged.1.cells, overrides: merged.2)
-                p.set("merged_from", .strings(states))
-                try ProvenanceFile.write(p, beside: seriesFile.path, outputText: seriesText)
+                try ProvenanceFile.write(provenance("merged_from", .strings(states)), beside: seriesFile.path, outputText: seriesText)
             }
             seriesFile.write(seriesText)
             try seriesFile.commit()

@@ -202,10 +202,12 @@ struct SweepCommand: ParsableCommand {
         var header: String? = nil
         var body = ""
         var missing: [String] = []
+        var hashes: [String] = []  // each point's, read once
         for p in points {
             let path = dir + "/points/" + p.fileName
             guard let data = FileManager.default.contents(atPath: path) else { missing.append(p.fileName); continue }
             let text = String(decoding: data, as: UTF8.self)
+            hashes.append(Provenance.hash(text))
             guard let nl = text.firstIndex(of: "\n") else { throw RunFailure(description: "\(path): empty") }
             let h = String(text[..<nl])
             if header == nil { header = h }
@@ -217,10 +219,8 @@ struct SweepCommand: ParsableCommand {
         }
         let text = (header ?? Summary.header) + "\n" + body
         var prov = ProvenanceFile.base()
-        prov.set("points", .array(points.map { p in
-            let file = "points/" + p.fileName
-            let csv = FileManager.default.contents(atPath: dir + "/" + file).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            return .object([("file", .string(file)), ("fnv1a64", .string(Provenance.hash(csv))), ("sets", .strings(p.sets))])
+        prov.set("points", .array(zip(points, hashes).map { p, hash in
+            .object([("file", .string("points/" + p.fileName)), ("fnv1a64", .string(hash)), ("sets", .strings(p.sets))])
         }))
         try ProvenanceFile.write(prov, beside: dir + "/combined.csv", outputText: text)
         try AtomicOutput.write(text, to: dir + "/combined.csv")
