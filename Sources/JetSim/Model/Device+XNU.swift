@@ -61,7 +61,8 @@ extension Device {
     /// keeps the idle-band order.
     mutating func refreshCandidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) {
         let b = xnuBand(app, now)
-        apps[Int(app)].band = b
+        // Written only when it changes: a write costs the apps array a uniqueness check.
+        if apps[Int(app)].band != b { apps[Int(app)].band = b }
         if b == XNUBand.idle {
             if idleOrder.list(of: app) != 0 { idleOrder.append(app, to: 0) }
         } else if b == XNUBand.frozen {
@@ -327,9 +328,18 @@ extension Device {
         // microseconds); a quotient past Int64 saturates (it reaches the peak anyway).
         let distance = max(0, peak - profiles[p].activeKB)
         let span = max(1, params.growthTime.microseconds)
-        let product = distance.multipliedFullWidth(by: max(0, params.growthStep.microseconds))
-        let fits = 2 * product.high + Int64(product.low >> 63) < span
-        let step = max(1, fits ? span.dividingFullWidth(product).quotient : .max)
+        let stepMicros = max(0, params.growthStep.microseconds)
+        let step: Int64
+        let small = distance.multipliedReportingOverflow(by: stepMicros)
+        if !small.overflow {
+            // The usual case: the product fits in 64 bits (the same quotient as the
+            // 128-bit division below, without its cost at every growth step).
+            step = max(1, small.partialValue / span)
+        } else {
+            let product = distance.multipliedFullWidth(by: stepMicros)
+            let fits = 2 * product.high + Int64(product.low >> 63) < span
+            step = max(1, fits ? span.dividingFullWidth(product).quotient : .max)
+        }
         let target = step >= peak - apps[a].residentKB ? peak : apps[a].residentKB + step
         guard target > apps[a].residentKB else { return }
         let limit = kb.perAppLimitKB
