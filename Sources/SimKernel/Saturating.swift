@@ -40,7 +40,8 @@ public extension SimTime {
     /// thousand times the longest run (36,500 days). A delay drawn longer is this
     /// (it never comes within the run), and a few of them added to any time of the
     /// run still fit in Int64 (2^63), so `+` on model times cannot overflow.
-    static let horizon = SimTime(microseconds: 1 << 60)
+    /// (Computed, as `zero` and `never` are: no accessor call per use.)
+    @inlinable static var horizon: SimTime { SimTime(microseconds: 1 << 60) }
 
     /// Microseconds given as a real number, rounded, clamped to -horizon...horizon.
     @inlinable init(saturatingMicroseconds us: Double) {

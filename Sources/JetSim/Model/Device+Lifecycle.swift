@@ -264,8 +264,8 @@ extension Device {
         // Room for its active footprint, which it reaches during launch. An app over
         // the per-app limit grows only to the limit (others are killed to make room as
         // it grows, as jetsam would) and is then killed for exceeding it.
-        let overLimit = profiles[p].activeKB > params.perAppLimitKB
-        let reach = overLimit ? params.perAppLimitKB : profiles[p].activeKB
+        let overLimit = profiles[p].activeKB > kb.perAppLimitKB
+        let reach = overLimit ? kb.perAppLimitKB : profiles[p].activeKB
         let need = max(0, reach - residentNowKB(app))
         makeRoom(needKB: need, launching: app, now)
         if availableKB < need {
@@ -405,7 +405,9 @@ extension Device {
         let nextUse = apps[a].nextUse
         let lastUsed = apps[a].lastUsed
         let generations = apps[a].generations
+        let packedKB = apps[a].packedKB
         apps[a] = AppRuntime()
+        apps[a].packedKB = packedKB
         apps[a].launches = launches
         apps[a].nextUse = nextUse
         apps[a].lastUsed = lastUsed

@@ -15,7 +15,7 @@ extension Device {
         let after = availableKB - needKB
         if params.xnuBands && params.pressureLevels {
             // Warnings follow the compressor's pressure level instead (Device+XNU).
-        } else if after < params.warningKB {
+        } else if after < kb.warningKB {
             if !warned {
                 warned = true
                 sendMemoryWarnings(except: launching, now)
@@ -24,16 +24,16 @@ extension Device {
             warned = false
         }
         if !params.xnuBands {
-            if availableKB - needKB < params.criticalKB {
-                killLoop(untilAvailable: needKB + params.killTargetKB, now)
+            if availableKB - needKB < kb.criticalKB {
+                killLoop(untilAvailable: needKB + kb.killTargetKB, now)
             }
             return
         }
         // As memory falls toward the launch's need: idle-band kills below the idle
         // level first, then kills up through the bands below critical, only until the
         // launch fits above critical.
-        if availableKB - needKB < params.idleKB { idleKills(untilAvailable: needKB + params.idleKB, now) }
-        if availableKB - needKB < params.criticalKB { killLoop(untilAvailable: needKB + params.criticalKB, now) }
+        if availableKB - needKB < kb.idleKB { idleKills(untilAvailable: needKB + kb.idleKB, now) }
+        if availableKB - needKB < kb.criticalKB { killLoop(untilAvailable: needKB + kb.criticalKB, now) }
     }
 
     /// Kills candidates in the policy's order until `availableKB >= target` or no
@@ -94,8 +94,8 @@ extension Device {
     /// runs until the demand fits above the target; the foreground app dies only if
     /// nothing else is left and the demand still does not fit.
     mutating func pressureSpike(demandKB: Int64, _ now: SimTime) {
-        killLoop(untilAvailable: demandKB + params.killTargetKB, now)
-        if availableKB - demandKB < params.criticalKB && front >= 0 && !policy.hasCandidates {
+        killLoop(untilAvailable: demandKB + kb.killTargetKB, now)
+        if availableKB - demandKB < kb.criticalKB && front >= 0 && !policy.hasCandidates {
             metrics[.foregroundKills] += 1
             terminate(front, .memoryPressure, now)
         }

@@ -61,7 +61,8 @@ extension Device {
     /// keeps the idle-band order.
     mutating func refreshCandidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) {
         let b = xnuBand(app, now)
-        apps[Int(app)].band = b
+        // Written only when it changes: a write costs the apps array a uniqueness check.
+        if apps[Int(app)].band != b { apps[Int(app)].band = b }
         if b == XNUBand.idle {
             if idleOrder.list(of: app) != 0 { idleOrder.append(app, to: 0) }
         } else if b == XNUBand.frozen {
@@ -120,9 +121,9 @@ extension Device {
     /// fires.
     mutating func memoryFell(_ now: SimTime) {
         guard params.xnuBands else { return }
-        if availableKB < params.criticalKB { killLoop(untilAvailable: params.criticalKB, now) }
-        if availableKB < params.idleKB { idleKills(untilAvailable: params.idleKB, now) }
-        if overSoftLimitCount > 0 && availableKB < params.warningKB { highWaterKills(now) }
+        if availableKB < kb.criticalKB { killLoop(untilAvailable: kb.criticalKB, now) }
+        if availableKB < kb.idleKB { idleKills(untilAvailable: kb.idleKB, now) }
+        if overSoftLimitCount > 0 && availableKB < kb.warningKB { highWaterKills(now) }
         reaperCheck(now)
         freezerWake(now)
     }
@@ -137,8 +138,8 @@ extension Device {
     /// eligible").
     mutating func inactiveLimitCheck(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        guard params.xnuBands, apps[a].residentKB > params.inactiveLimitKB else { return }
-        if availableKB < params.warningKB {
+        guard params.xnuBands, apps[a].residentKB > kb.inactiveLimitKB else { return }
+        if availableKB < kb.warningKB {
             terminate(app, .highWater, now)
         } else if !apps[a].has(AppRuntime.overSoftLimit) {
             apps[a].set(AppRuntime.overSoftLimit)
@@ -163,7 +164,7 @@ extension Device {
             for i in 0..<apps.count where apps[i].has(AppRuntime.overSoftLimit) {
                 let b = Int(apps[i].band)
                 if b == band {
-                    if residentNowKB(Int32(i)) > params.inactiveLimitKB { terminate(Int32(i), .highWater, now) } else { clearSoftLimit(Int32(i)) }
+                    if residentNowKB(Int32(i)) > kb.inactiveLimitKB { terminate(Int32(i), .highWater, now) } else { clearSoftLimit(Int32(i)) }
                 } else if b > band {
                     nextBand = min(nextBand, b)
                 }
@@ -185,14 +186,14 @@ extension Device {
         var level = old
         switch old {
         case XNUPressure.normal:
-            if left < params.pressureCriticalKB { level = XNUPressure.critical }
-            else if left < params.pressureWarningKB { level = XNUPressure.warning }
+            if left < kb.pressureCriticalKB { level = XNUPressure.critical }
+            else if left < kb.pressureWarningKB { level = XNUPressure.warning }
         case XNUPressure.warning:
-            if left < params.pressureCriticalKB { level = XNUPressure.critical }
-            else if left > params.pressureWarningClearKB { level = XNUPressure.normal }
+            if left < kb.pressureCriticalKB { level = XNUPressure.critical }
+            else if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
         default:
-            if left > params.pressureWarningClearKB { level = XNUPressure.normal }
-            else if left > params.pressureCriticalClearKB { level = XNUPressure.warning }
+            if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
+            else if left > kb.pressureCriticalClearKB { level = XNUPressure.warning }
         }
         guard level != old else { return }
         pressureLevel = level
@@ -211,7 +212,7 @@ extension Device {
     /// band change), not by a timer of its own.
     mutating func pressureCheck(_ now: SimTime) {
         guard params.xnuBands else { return }
-        if params.compressorShortageKills && compressorKB > 0 && compressorInputKB > params.compressorShortageKB {
+        if params.compressorShortageKills && compressorShort {
             compressorShortageKills(now)
         }
         guard params.pressureLevels, pressureLevel != XNUPressure.normal else { return }
@@ -290,7 +291,7 @@ extension Device {
     /// The reaper: below the reaper level, at most one sweep per interval, kills every
     /// idle-band app idle for at least the minimum age (oldest first).
     mutating func reaperCheck(_ now: SimTime) {
-        guard params.reaper, params.xnuBands, availableKB < params.reaperKB,
+        guard params.reaper, params.xnuBands, availableKB < kb.reaperKB,
               now >= SimTime.seconds(Int64(nextReaperSweepS)) else { return }
         let next = (now + params.reaperInterval).microseconds
         nextReaperSweepS = Int32(clamping: (next + 999_999) / 1_000_000)
@@ -319,12 +320,21 @@ extension Device {
         // microseconds); a quotient past Int64 saturates (it reaches the peak anyway).
         let distance = max(0, peak - profiles[p].activeKB)
         let span = max(1, params.growthTime.microseconds)
-        let product = distance.multipliedFullWidth(by: max(0, params.growthStep.microseconds))
-        let fits = 2 * product.high + Int64(product.low >> 63) < span
-        let step = max(1, fits ? span.dividingFullWidth(product).quotient : .max)
+        let stepMicros = max(0, params.growthStep.microseconds)
+        let step: Int64
+        let small = distance.multipliedReportingOverflow(by: stepMicros)
+        if !small.overflow {
+            // The usual case: the product fits in 64 bits (the same quotient as the
+            // 128-bit division below, without its cost at every growth step).
+            step = max(1, small.partialValue / span)
+        } else {
+            let product = distance.multipliedFullWidth(by: stepMicros)
+            let fits = 2 * product.high + Int64(product.low >> 63) < span
+            step = max(1, fits ? span.dividingFullWidth(product).quotient : .max)
+        }
         let target = step >= peak - apps[a].residentKB ? peak : apps[a].residentKB + step
         guard target > apps[a].residentKB else { return }
-        let limit = params.perAppLimitKB
+        let limit = kb.perAppLimitKB
         let reach = min(target, max(limit, apps[a].residentKB))
         let need = reach - apps[a].residentKB
         if need > 0 {
@@ -351,6 +361,7 @@ extension Device {
     mutating func compressorChange(_ delta: Int64, _ now: SimTime) {
         flushCompressor(now)
         compressorKB += delta
+        compressorShort = compressorKB > 0 && compressorInputKB > kb.compressorShortageKB
         if compressorKB > Int64(metrics[.compressorPeakKB]) { metrics[.compressorPeakKB] = Int(compressorKB) }
         updatePressureLevel(now)
     }
@@ -376,8 +387,8 @@ extension Device {
         let a = Int(app)
         let p = pi(app)
         let plain = min(apps[a].residentKB, profiles[p].suspendedKB)
-        let packed = min(apps[a].residentKB, suspendedResidentKB(p))
-        if params.compresses && compressorCommittedKB + packed <= params.compressorPoolKB {
+        let packed = min(apps[a].residentKB, Int64(apps[a].packedKB))
+        if params.compresses && compressorCommittedKB + packed <= kb.compressorPoolKB {
             apps[a].set(AppRuntime.compressed)
             compressorCommittedKB += packed
             let seconds = params.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
@@ -391,7 +402,7 @@ extension Device {
         } else {
             setResident(app, plain)
         }
-        if apps[a].residentKB <= params.inactiveLimitKB { clearSoftLimit(app) }
+        if apps[a].residentKB <= kb.inactiveLimitKB { clearSoftLimit(app) }
     }
 
     /// What a resume waits for: decompressing the share of the compressed memory
@@ -455,7 +466,7 @@ extension Device {
     @inline(__always) func compressionSeconds(plainKB: Int64, finalKB: Int64) -> Int64 {
         let c = params.compressionKBPerS
         guard c > 0 else { return 0 }
-        let pk = params.compressionChunkPackedKB
+        let pk = kb.compressionChunkPackedKB
         var n = plainKB / c
         if c - pk > 0 { n = min(n, (plainKB - finalKB) / (c - pk)) }
         if pk > 0 { n = min(n, finalKB / pk) }
@@ -469,8 +480,8 @@ extension Device {
     func compressionProgress(_ app: Int32) -> (ticks: Int64, total: Int64, packedKB: Int64, residentKB: Int64, finalKB: Int64, inputKB: Int64) {
         let a = Int(app)
         let plain = apps[a].residentKB
-        let final = min(plain, suspendedResidentKB(pi(app)))
-        let c = params.compressionKBPerS, pk = params.compressionChunkPackedKB
+        let final = min(plain, Int64(apps[a].packedKB))
+        let c = params.compressionKBPerS, pk = kb.compressionChunkPackedKB
         let ticks = compressTick - apps[a].stateTime.microseconds / 1_000_000
         return (ticks, compressionSeconds(plainKB: plain, finalKB: final), ticks * pk, plain - ticks * (c - pk), final, ticks * c)
     }
@@ -500,10 +511,16 @@ extension Device {
     /// Takes an app off the list (its figures are settled by the caller).
     mutating func stopCompressing(_ app: Int32) {
         apps[Int(app)].freezerMarks &= ~AppRuntime.compressing
-        if let i = compressing.firstIndex(of: app) {
-            compressing.swapAt(i, compressing.count - 1)
-            compressing.removeLast()
-        }
+        if let i = compressing.firstIndex(of: app) { stopCompressing(at: i) }
+        if compressing.isEmpty { compressNextDone = .max }
+    }
+
+    /// Takes the app at position `i` of the list off it (the last one takes its place).
+    mutating func stopCompressing(at i: Int) {
+        apps[Int(compressing[i])].freezerMarks &= ~AppRuntime.compressing
+        let last = compressing.count - 1
+        compressing[i] = compressing[last]
+        compressing.removeLast()
         if compressing.isEmpty { compressNextDone = .max }
     }
 
@@ -519,8 +536,8 @@ extension Device {
             let at = SimTime(microseconds: upTo * 1_000_000)
             if steps > 0 {
                 let n = Int64(compressing.count) * steps
-                availableKB += n * (params.compressionKBPerS - params.compressionChunkPackedKB)
-                compressorChange(n * params.compressionChunkPackedKB, at)
+                availableKB += n * (params.compressionKBPerS - kb.compressionChunkPackedKB)
+                compressorChange(n * kb.compressionChunkPackedKB, at)
             }
             if upTo == compressNextDone { finishCompressions(at, now) }
         }
@@ -532,10 +549,11 @@ extension Device {
         var i = 0
         var next = Int64.max
         while i < compressing.count {
+            // Its figures cost no division by the ratio or rounding here (`AppRuntime.packedKB`).
             let app = compressing[i]
             let c = compressionProgress(app)
             if c.ticks >= c.total {
-                stopCompressing(app)
+                stopCompressing(at: i)
                 finishCompression(app, c, at, now)
             } else {
                 next = min(next, compressTick + c.total - c.ticks)
@@ -554,7 +572,7 @@ extension Device {
         availableKB += c.residentKB - c.finalKB
         apps[a].residentKB = c.finalKB
         compressorChange(c.finalKB - c.packedKB, at)
-        if apps[a].residentKB <= params.inactiveLimitKB { clearSoftLimit(app) }
+        if apps[a].residentKB <= kb.inactiveLimitKB { clearSoftLimit(app) }
         refreshCandidate(app, now)
     }
 
@@ -585,7 +603,7 @@ extension Device {
             flashTodayKB = 0
             demoteFrozen(now)
         }
-        guard availableKB < params.freezeKB,
+        guard availableKB < kb.freezeKB,
               Int(frozenCount) < params.freezeMaxProcesses,
               suspendedCount - Int(frozenCount) > params.freezeSuspendedThreshold else { return }
         var app = idleOrder.head(0)

@@ -18,6 +18,10 @@ public struct AppRuntime: Sendable, Equatable {
     public internal(set) var band: UInt8 = 0
     /// Held (coalesced) system events: count and latest value per kind.
     @usableFromInline var held = HeldEvents()
+    /// Thaws since it was last frozen from scratch (saturating), and the freezer's
+    /// marks (`hasFlashCopy`, `demoted`): in the bytes after `held`.
+    @usableFromInline var thaws: UInt8 = 0
+    @usableFromInline var freezerMarks: UInt8 = 0
     /// Resident memory now, KiB (32 bits: up to 2 TiB).
     @usableFromInline var resident: Int32 = 0
     /// Launches on this device so far.
@@ -30,10 +34,11 @@ public struct AppRuntime: Sendable, Equatable {
     /// Timer generations (lazy cancellation, as the engine's `GenerationTable` does,
     /// kept here so a timer costs no separate array): background work, save, periodic.
     @usableFromInline var generations: (UInt16, UInt16, UInt16) = (0, 0, 0)
-    /// Thaws since it was last frozen from scratch (saturating), and the freezer's
-    /// marks (`hasFlashCopy`, `demoted`): in the padding before `stateTime`.
-    @usableFromInline var thaws: UInt8 = 0
-    @usableFromInline var freezerMarks: UInt8 = 0
+    /// Its suspended footprint after compression (`Device.suspendedResidentKB`, clamped
+    /// to 32 bits as `resident` is), set at reset and kept across kills: compression
+    /// reads it per event, and recomputing it cost a division and a libm `round`.
+    /// In the padding before `stateTime` (the record stays 96 bytes).
+    @usableFromInline var packedKB: Int32 = 0
     /// When the current state's clock started: when it became active (unsaved work
     /// accrues while active), or, in the background, the time before which it is not
     /// suspended (didEnterBackground + the grace); while not running, when it was
@@ -108,7 +113,7 @@ public struct AppRuntime: Sendable, Equatable {
         a.state == b.state && a.flags == b.flags && a.lastKill == b.lastKill && a.band == b.band && a.held == b.held
             && a.resident == b.resident && a.launches == b.launches && a.broadcastMark == b.broadcastMark
             && a.backgroundEntries == b.backgroundEntries && a.generations == b.generations
-            && a.thaws == b.thaws && a.freezerMarks == b.freezerMarks
+            && a.thaws == b.thaws && a.freezerMarks == b.freezerMarks && a.packedKB == b.packedKB
             && a.stateTime == b.stateTime && a.unsavedMicros == b.unsavedMicros && a.saveSnapshot == b.saveSnapshot
             && a.lastUsed == b.lastUsed && a.nextUse == b.nextUse
     }
@@ -117,12 +122,13 @@ public struct AppRuntime: Sendable, Equatable {
 /// System events held for a suspended app: per kind, how many arrived and the latest
 /// value. Fixed size (15 bytes): nothing allocated per event.
 public struct HeldEvents: Sendable, Equatable {
-    @usableFromInline var values: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0)
     /// 32 bits per kind: exact for every run the schema accepts (a synthetic device
     /// makes at most `Workload.maxActionsPerDevice`, 50 million, actions; a scenario
     /// at most `Scenario.maxNotifiesPerApp` notifies to one app). Issue 11: 16 bits
     /// saturated silently past 65,535 held events.
     @usableFromInline var counts: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
+    /// Last, so the record's next fields fill the 3 bytes after them (25 bytes, not 28).
+    @usableFromInline var values: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0)
 
     public init() {}
 
@@ -216,6 +222,28 @@ public struct DeviceEvent: Sendable {
     }
 }
 
+/// The KiB thresholds a device's parameters derive (each a share of RAM: a
+/// floating-point product and a checked conversion per read), computed once when the
+/// parameters are set, since the triggers read them after every memory change. Each
+/// equals the `DeviceParameters` property of the same name.
+struct DeviceThresholds: Sendable {
+    let warningKB, criticalKB, killTargetKB, perAppLimitKB, reaperKB, freezeKB, compressorPoolKB, inactiveLimitKB: Int64
+    let pressureWarningKB, pressureWarningClearKB, pressureCriticalKB, pressureCriticalClearKB: Int64
+    let compressorShortageKB, compressionChunkPackedKB: Int64
+
+    init(_ p: DeviceParameters) {
+        warningKB = p.warningKB; criticalKB = p.criticalKB; killTargetKB = p.killTargetKB; perAppLimitKB = p.perAppLimitKB
+        reaperKB = p.reaperKB
+        freezeKB = p.freezeKB; compressorPoolKB = p.compressorPoolKB; inactiveLimitKB = p.inactiveLimitKB
+        pressureWarningKB = p.pressureWarningKB; pressureWarningClearKB = p.pressureWarningClearKB
+        pressureCriticalKB = p.pressureCriticalKB; pressureCriticalClearKB = p.pressureCriticalClearKB
+        compressorShortageKB = p.compressorShortageKB; compressionChunkPackedKB = p.compressionChunkPackedKB
+    }
+
+    /// The idle level (the kill target), as `DeviceParameters.idleKB`.
+    var idleKB: Int64 { killTargetKB }
+}
+
 /// One device: its apps, memory, the user's view and an eviction policy. Runs on the
 /// engine as its `EventHandler`; generic over the policy and the trace sink, so the
 /// event loop is specialised for each (no existential or closure per event).
@@ -230,7 +258,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public var profiles: ContiguousArray<AppProfile> = []
     /// The profile of each app on this device (an index into `profiles`).
     public var installed: ContiguousArray<Int32> = []
-    public var params = DeviceParameters()
+    public var params = DeviceParameters() { didSet { kb = DeviceThresholds(params) } }
+    /// The thresholds `params` derives (`DeviceThresholds`), kept in step with it.
+    var kb = DeviceThresholds(DeviceParameters())
     public var timeline = Timeline()
     /// Key of this device's per-app random draws (from seed and device index).
     var drawKey: UInt64 = 0
@@ -306,6 +336,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// The pool's size once every app in it is fully compressed (the pool's bound is
     /// checked against this).
     var compressorCommittedKB: Int64 = 0
+    /// The compressor holds more than its shortage level (`compressorInputKB >
+    /// compressorShortageKB`, pool not empty): set where the pool changes, read by
+    /// `pressureCheck` after every memory change.
+    var compressorShort = false
     /// XNU's pressure level from compressor occupancy (`XNUPressure`).
     public internal(set) var pressureLevel: UInt8 = 0
     /// Apps flagged over their inactive (soft) limit out of front.
@@ -363,8 +397,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         idleOrder.reset(appCount: n)
         dock.removeAll(keepingCapacity: true)
         frozenCount = 0
-        compressorKB = 0; compressorSince = .zero
+        compressorKB = 0; compressorSince = .zero; compressorShort = false
         compressing.removeAll(keepingCapacity: true)
+        for a in 0..<n { apps[a].packedKB = Int32(clamping: suspendedResidentKB(Int(installed[a]))) }
         compressTick = 0; compressNextDone = .max; compressorCommittedKB = 0
         flashDay = 0; flashTodayKB = 0
         nextReaperSweepS = 0

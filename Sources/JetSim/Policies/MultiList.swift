@@ -53,12 +53,21 @@ public struct MultiList: Sendable {
     /// Appends `app` to list `l` (removing it from its current list first). O(1).
     @inline(__always)
     public mutating func append(_ app: Int32, to l: Int) {
-        remove(app)
         let a = Int(app)
+        precondition(a >= 0 && a < apps, "app \(app) out of range")
         precondition(l >= 0 && l < lists, "list \(l) out of range")
-        let s = apps &+ l
+        let base = apps
+        let s = base &+ l
+        // One buffer access for the removal from its current list and the append: one
+        // uniqueness check per move instead of two.
         nodes.withUnsafeMutableBufferPointer { n in
-            // `a` was checked by remove; links and list nodes are in range by construction.
+            // Links and list nodes are in range by construction.
+            let node = n[a]
+            if node.list >= 0 {
+                let from = base &+ Int(node.list)
+                if node.prev >= 0 { n[Int(node.prev)].next = node.next } else { n[from].next = node.next }
+                if node.next >= 0 { n[Int(node.next)].prev = node.prev } else { n[from].prev = node.prev }
+            }
             let tail = n[s].prev
             n[a] = Node(next: -1, prev: tail, list: Int32(truncatingIfNeeded: l))
             if tail >= 0 { n[Int(tail)].next = app } else { n[s].next = app }

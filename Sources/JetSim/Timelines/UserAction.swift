@@ -130,7 +130,7 @@ public struct UIState: Sendable, Equatable {
         }
         switch kind {
         case .launch, .switcher:
-            return idleRefusal(kind.keyword)
+            return idleRefusal(kind)
         case .home:
             // Home is refused only on the lock screen; it closes the switcher and the
             // power dialog, and a pending interruption stays pending (seed 000: the app
@@ -220,11 +220,13 @@ public struct UIState: Sendable, Equatable {
         return .none
     }
 
-    private func idleRefusal(_ what: String) -> UIError? {
-        if locked { return UIError("'\(what)' while locked: expected 'unlock' first") }
-        if switcherOpen { return UIError("'\(what)' while the switcher is open: expected 'switcher-pick' or 'home'") }
-        if powerDialog { return UIError("'\(what)' while the power dialog is up: expected 'power-cancel' or 'power-off'") }
-        if interruption != .none { return UIError("'\(what)' during an interruption: expected 'ignore' or 'answer'") }
+    /// (Takes the kind, not its keyword: the keyword is made only for a refusal, not
+    /// for every launch accepted.)
+    private func idleRefusal(_ kind: UserAction.Kind) -> UIError? {
+        if locked { return UIError("'\(kind.keyword)' while locked: expected 'unlock' first") }
+        if switcherOpen { return UIError("'\(kind.keyword)' while the switcher is open: expected 'switcher-pick' or 'home'") }
+        if powerDialog { return UIError("'\(kind.keyword)' while the power dialog is up: expected 'power-cancel' or 'power-off'") }
+        if interruption != .none { return UIError("'\(kind.keyword)' during an interruption: expected 'ignore' or 'answer'") }
         return nil
     }
 }
