@@ -67,29 +67,42 @@ public struct UsageReplay: Sendable {
     /// use (after the shifts of overlapping uses) plus `lockGap`.
     public func span(ofDevice d: Int, fixed: SimTime?) -> SimTime {
         if let fixed { return fixed }
-        var busyUntil = SimTime.zero
-        let rows = uses(ofDevice: d)
-        for (i, u) in rows.enumerated() {
-            let end = max(u.time, busyUntil) + u.duration
-            busyUntil = end
-            let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
-            if next == .never || next - end > Self.lockGap { busyUntil = end + .seconds(1) }
-        }
-        return busyUntil + Self.lockGap
+        return uses(ofDevice: d).withUnsafeBufferPointer { Self.walk($0) { _, _, _, _ in true } } + Self.lockGap
     }
 
     /// Rows of device `d` that start at or after `until` (not replayed).
     public func rowsPast(_ until: SimTime, device d: Int) -> Int {
-        var busyUntil = SimTime.zero, n = 0
-        let rows = uses(ofDevice: d)
-        for (i, u) in rows.enumerated() {
-            let t = max(u.time, busyUntil)
-            if t >= until { n += 1 }
-            busyUntil = t + u.duration
-            let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
-            if next == .never || next - busyUntil > Self.lockGap { busyUntil = busyUntil + .seconds(1) }
+        var n = 0
+        _ = uses(ofDevice: d).withUnsafeBufferPointer {
+            Self.walk($0) { _, start, _, _ in
+                if start >= until { n += 1 }
+                return true
+            }
         }
         return n
+    }
+
+    /// The lock-gap walk, the one definition of when each use happens (for the span,
+    /// the rows past the end and the timeline): a use starts at its time or when the
+    /// device is free, whichever is later, and ends its duration after; the device
+    /// locks after it if no use follows within `lockGap` of its end, and is then free
+    /// one second after that end (the lock). Calls `body(row, start, end, locks)` for
+    /// each row in order until it returns false; returns when the device is free after
+    /// the last row it visited in full.
+    @inline(__always)
+    static func walk(_ rows: UnsafeBufferPointer<Use>,
+                     _ body: (_ row: Int, _ start: SimTime, _ end: SimTime, _ locks: Bool) -> Bool) -> SimTime {
+        var busyUntil = SimTime.zero
+        for i in 0..<rows.count {
+            let u = rows[i]
+            let start = max(u.time, busyUntil)
+            let end = start + u.duration
+            let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
+            let locks = next == .never || next - end > lockGap
+            if !body(i, start, end, locks) { break }
+            busyUntil = locks ? end + .seconds(1) : end
+        }
+        return busyUntil
     }
 
     /// FNV-1a of a name: the catalog app whose profile an unknown name borrows.
@@ -124,27 +137,22 @@ public struct UsageReplay: Sendable {
                 }
                 var front: Int32 = -1
                 var locked = true
-                var busyUntil = SimTime.zero
-                for i in 0..<rows.count {
-                    let u = rows[i]
-                    let t = max(u.time, busyUntil)
-                    if t >= duration { break }
+                _ = Self.walk(rows) { i, t, end, locks in
+                    if t >= duration { return false }
                     if locked { add(.unlock, t); locked = false }
-                    if front != u.app {
+                    let app = rows[i].app
+                    if front != app {
                         if front >= 0 { add(.home, t) }
-                        add(.launch, t, u.app)
-                        front = u.app
+                        add(.launch, t, app)
+                        front = app
                     }
-                    let end = t + u.duration
-                    busyUntil = end
-                    let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
-                    if next == .never || next - end > Self.lockGap {
+                    if locks {
                         add(.home, end)
                         add(.lock, end + .seconds(1))
                         front = -1
                         locked = true
-                        busyUntil = end + .seconds(1)
                     }
+                    return true
                 }
                 return n
             }
