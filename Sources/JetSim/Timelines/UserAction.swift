@@ -130,7 +130,7 @@ public struct UIState: Sendable, Equatable {
         }
         switch kind {
         case .launch, .switcher:
-            return idleRefusal(kind.keyword)
+            return idleRefusal(kind)
         case .home:
             // Home is refused only on the lock screen; it closes the switcher and the
             // power dialog, and a pending interruption stays pending (seed 000: the app
@@ -220,7 +220,12 @@ public struct UIState: Sendable, Equatable {
         return .none
     }
 
-    private func idleRefusal(_ what: String) -> UIError? {
+    /// Why a launch or the switcher cannot happen now. Takes the kind, not its
+    /// keyword: the keyword (a `String`) is made only for a refusal, not for every
+    /// launch a replay or the synthetic user performs.
+    private func idleRefusal(_ kind: UserAction.Kind) -> UIError? {
+        guard covered else { return nil }
+        let what = kind.keyword
         if locked { return UIError("'\(what)' while locked: expected 'unlock' first") }
         if switcherOpen { return UIError("'\(what)' while the switcher is open: expected 'switcher-pick' or 'home'") }
         if powerDialog { return UIError("'\(what)' while the power dialog is up: expected 'power-cancel' or 'power-off'") }
