@@ -9,9 +9,12 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
 
-    public static let zero = SimTime(microseconds: 0)
+    /// Computed and inlinable, not stored: a `static let` is a global behind a lazy
+    /// initialiser, read from other modules through an accessor call (and its
+    /// `swift_once` check) at every use, several times per simulated event.
+    @inlinable public static var zero: SimTime { SimTime(microseconds: 0) }
     /// The largest representable time; used as "never".
-    public static let never = SimTime(microseconds: Int64.max)
+    @inlinable public static var never: SimTime { SimTime(microseconds: Int64.max) }
 
     @inlinable public static func microseconds(_ n: Int64) -> SimTime { SimTime(microseconds: n) }
     @inlinable public static func milliseconds(_ n: Int64) -> SimTime { SimTime(microseconds: n * 1_000) }
