@@ -147,8 +147,11 @@ extension Device {
     }
 
     /// Forgets the soft-limit flag (the app came to the front, shrank, or dies).
+    /// The count first: with no app flagged (always, with the XNU bands off) it costs
+    /// one compare, not a read of the app's record.
+    @inline(__always)
     mutating func clearSoftLimit(_ app: Int32) {
-        guard apps[Int(app)].has(AppRuntime.overSoftLimit) else { return }
+        guard overSoftLimitCount > 0, apps[Int(app)].has(AppRuntime.overSoftLimit) else { return }
         apps[Int(app)].clear(AppRuntime.overSoftLimit)
         overSoftLimitCount -= 1
     }
@@ -384,8 +387,14 @@ extension Device {
         let a = Int(app)
         let p = pi(app)
         let plain = min(apps[a].residentKB, profiles[p].suspendedKB)
+        // The compressor off: the suspended footprint, nothing else to compute.
+        guard params.compresses else {
+            setResident(app, plain)
+            if plain <= params.inactiveLimitKB { clearSoftLimit(app) }
+            return
+        }
         let packed = min(apps[a].residentKB, suspendedResidentKB(p))
-        if params.compresses && compressorCommittedKB + packed <= params.compressorPoolKB {
+        if compressorCommittedKB + packed <= params.compressorPoolKB {
             apps[a].set(AppRuntime.compressed)
             compressorCommittedKB += packed
             let seconds = params.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
