@@ -62,7 +62,9 @@ extension Device {
     mutating func refreshCandidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) {
         let b = xnuBand(app, now)
         apps[Int(app)].band = b
-        if b == XNUBand.idle {
+        if !keepsIdleOrder {
+            // Nothing reads the order (no XNU bands, not Android).
+        } else if b == XNUBand.idle {
             if idleOrder.list(of: app) != 0 { idleOrder.append(app, to: 0) }
         } else if b == XNUBand.frozen {
             if idleOrder.list(of: app) != 1 { idleOrder.append(app, to: 1) }
@@ -76,9 +78,14 @@ extension Device {
     /// No longer a candidate (in front, or terminated).
     mutating func removeCandidate(_ app: Int32) {
         policy.remove(app)
-        idleOrder.remove(app)
+        if keepsIdleOrder { idleOrder.remove(app) }
         clearSoftLimit(app)
     }
+
+    /// Whether the idle- and frozen-band order is kept: only what reads it (XNU's
+    /// reaper, freezer and sustained-pressure kills, all behind the bands; Android's
+    /// cached-process cap) needs it, so with neither it costs nothing per event.
+    @inline(__always) var keepsIdleOrder: Bool { params.xnuBands || params.android.enabled }
 
     /// A timer or a change may have moved a candidate to another band.
     mutating func bandMayChange(_ app: Int32, _ now: SimTime) {
