@@ -108,9 +108,22 @@ public struct UsageReplay: Sendable {
     /// FNV-1a of a name: the catalog app whose profile an unknown name borrows.
     static func fnv1a(_ s: String) -> UInt64 { FNV1a.hash(s) }
 
-    /// Fills a device's installed apps (catalog indices) and timeline.
+    /// Fills a device's installed apps (catalog indices) and timeline (tests; runs
+    /// pass a scratch buffer kept across devices).
     func build(device d: Int, catalog: AppCatalog, duration: SimTime,
                installed: inout ContiguousArray<Int32>, timeline: inout Timeline) {
+        var scratch = ContiguousArray<UserAction>()
+        build(device: d, catalog: catalog, duration: duration, installed: &installed, timeline: &timeline, scratch: &scratch)
+    }
+
+    /// Fills a device's installed apps (catalog indices) and timeline, with the
+    /// actions before `duration`. Returns when the device is free after the last row
+    /// replayed: with `duration` `.never`, its span less `lockGap` (no action of the
+    /// device is at or after its span, so the timeline is the same as with the span).
+    @discardableResult
+    func build(device d: Int, catalog: AppCatalog, duration: SimTime,
+               installed: inout ContiguousArray<Int32>, timeline: inout Timeline,
+               scratch: inout ContiguousArray<UserAction>) -> SimTime {
         installed.removeAll(keepingCapacity: true)
         for name in appNames(ofDevice: d) {
             let index = catalog.index(named: name) ?? Int(Self.fnv1a(name) % UInt64(catalog.profiles.count))
@@ -118,17 +131,16 @@ public struct UsageReplay: Sendable {
         }
         let rows = uses(ofDevice: d)
         // At most 5 actions a row (unlock, home, launch, home, lock) and the first lock:
-        // the actions are sized to that bound (from the previous device's, so mostly no
-        // fill), written in place (no append, with its uniqueness and capacity checks,
-        // per action), and cut to what was written.
+        // written in place (no append, with its uniqueness and capacity checks, per
+        // action) into `scratch`, which keeps the largest device's length (so it is
+        // filled only when a device is larger than all before it), then copied into
+        // the timeline in one block.
         let bound = 5 * rows.count + 1
-        let had = timeline.actions.count
-        if had < bound {
-            timeline.actions.append(contentsOf: repeatElement(UserAction(time: .zero, kind: .lock), count: bound - had))
-        } else {
-            timeline.actions.removeLast(had - bound)
+        if scratch.count < bound {
+            scratch.append(contentsOf: repeatElement(UserAction(time: .zero, kind: .lock), count: bound - scratch.count))
         }
-        let n = timeline.actions.withUnsafeMutableBufferPointer { out -> Int in
+        var free = SimTime.zero
+        let n = scratch.withUnsafeMutableBufferPointer { out -> Int in
             rows.withUnsafeBufferPointer { rows -> Int in
                 out[0] = UserAction(time: .zero, kind: .lock)  // the device starts locked
                 var n = 1
@@ -137,7 +149,7 @@ public struct UsageReplay: Sendable {
                 }
                 var front: Int32 = -1
                 var locked = true
-                _ = Self.walk(rows) { i, t, end, locks in
+                free = Self.walk(rows) { i, t, end, locks in
                     if t >= duration { return false }
                     if locked { add(.unlock, t); locked = false }
                     let app = rows[i].app
@@ -157,7 +169,9 @@ public struct UsageReplay: Sendable {
                 return n
             }
         }
-        timeline.actions.removeLast(bound - n)
+        timeline.actions.removeAll(keepingCapacity: true)
+        scratch.withUnsafeBufferPointer { timeline.actions.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<n])) }
         timeline.computeNextUses(appCount: installed.count)
+        return free
     }
 }
