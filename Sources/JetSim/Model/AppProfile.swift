@@ -148,17 +148,17 @@ public enum BackgroundTimePreset: String, Sendable, CaseIterable {
 ///   background-task allowance 30 s (iOS 13+).
 public struct DeviceParameters: Sendable, Equatable {
     /// Total RAM.
-    public var ramKB: Int64
+    public var ramKB: Int64 { didSet { updateLevels() } }
     /// What the OS keeps for itself (kernel, daemons, SpringBoard).
     public var osReserveKB: Int64
     /// Available memory below which running apps get didReceiveMemoryWarning (% of RAM).
-    public var warningAvailablePct: Double
+    public var warningAvailablePct: Double { didSet { updateLevels() } }
     /// Available memory below which the kill loop runs (% of RAM).
-    public var criticalAvailablePct: Double
+    public var criticalAvailablePct: Double { didSet { updateLevels() } }
     /// The kill loop stops once available memory is back above this (% of RAM).
-    public var killTargetAvailablePct: Double
+    public var killTargetAvailablePct: Double { didSet { updateLevels() } }
     /// A foreground app whose footprint exceeds this is terminated (% of RAM).
-    public var perAppLimitPct: Double
+    public var perAppLimitPct: Double { didSet { updateLevels() } }
     /// Share of what a running app can free that it frees on a memory warning.
     public var memoryWarningFreeShare: Double
     /// Suspended memory is compressed by this ratio (1 = not compressed).
@@ -213,7 +213,7 @@ public struct DeviceParameters: Sendable, Equatable {
     public var reaperInterval: SimTime = .seconds(300)
     /// The compressor pool's bound, % of RAM (physical, compressed KiB); a suspended
     /// app whose memory does not fit stays uncompressed.
-    public var compressorPoolPct = 100.0
+    public var compressorPoolPct = 100.0 { didSet { updateLevels() } }
     /// Pressure level thresholds, % of the memory not wired (RAM - OS reserve) left
     /// uncompressed: warning below `pressureWarningPct`, back to normal above
     /// `pressureWarningClearPct`; critical below `pressureCriticalPct`, back to warning
@@ -230,7 +230,7 @@ public struct DeviceParameters: Sendable, Equatable {
     public var sustainedWindow: SimTime = .seconds(600)
     /// The per-app inactive (soft) limit, % of RAM: an app over it out of front dies
     /// as a high-water kill while available memory is below the warning level.
-    public var inactiveLimitPct = 30.0
+    public var inactiveLimitPct = 30.0 { didSet { updateLevels() } }
     /// The compressor's compressed-pages limit, % of RAM of uncompressed memory (nil:
     /// XNU's, 200 % at <= 2 GiB, else 100 %), and the share of it that is a shortage.
     public var compressorPagesLimitPct: Double? = nil
@@ -302,6 +302,35 @@ public struct DeviceParameters: Sendable, Equatable {
         self.enterBackgroundLimit = enterBackgroundLimit
         self.willTerminateLimit = willTerminateLimit
         self.bgTaskAllowance = bgTaskAllowance
+        updateLevels()
+    }
+
+    /// The levels in KiB the device reads at every launch and suspension, computed
+    /// when RAM or a percentage changes (the observers above), not per event (each was
+    /// a conversion, a multiplication and a division by 100 per read).
+    public private(set) var warningKB: Int64 = 0
+    public private(set) var criticalKB: Int64 = 0
+    public private(set) var killTargetKB: Int64 = 0
+    public private(set) var perAppLimitKB: Int64 = 0
+    public private(set) var compressorPoolKB: Int64 = 0
+    public private(set) var inactiveLimitKB: Int64 = 0
+
+    /// `pct` % of RAM in KiB, as the device has always computed it; saturating
+    /// (a transient combination while a workload sets RAM and percentages one by one
+    /// must not trap: the schema bounds what a run uses).
+    static func level(_ ramKB: Int64, _ pct: Double) -> Int64 {
+        let x = Double(ramKB) * pct / 100
+        if x.isNaN { return 0 }
+        return x >= 9.2e18 ? .max : x <= -9.2e18 ? .min : Int64(x)
+    }
+
+    mutating func updateLevels() {
+        warningKB = Self.level(ramKB, warningAvailablePct)
+        criticalKB = Self.level(ramKB, criticalAvailablePct)
+        killTargetKB = Self.level(ramKB, killTargetAvailablePct)
+        perAppLimitKB = Self.level(ramKB, perAppLimitPct)
+        compressorPoolKB = Self.level(ramKB, compressorPoolPct)
+        inactiveLimitKB = Self.level(ramKB, inactiveLimitPct)
     }
 
     /// XNU's fallback thresholds (% of RAM available) for a RAM size: warning at the
@@ -321,10 +350,6 @@ public struct DeviceParameters: Sendable, Equatable {
     }
 
     /// Thresholds in KiB.
-    @inlinable public var warningKB: Int64 { Int64(Double(ramKB) * warningAvailablePct / 100) }
-    @inlinable public var criticalKB: Int64 { Int64(Double(ramKB) * criticalAvailablePct / 100) }
-    @inlinable public var killTargetKB: Int64 { Int64(Double(ramKB) * killTargetAvailablePct / 100) }
-    @inlinable public var perAppLimitKB: Int64 { Int64(Double(ramKB) * perAppLimitPct / 100) }
     /// The idle level: below it, kills in the idle band only (the kill target).
     @inlinable public var idleKB: Int64 { killTargetKB }
     /// XNU's reaper level fallback, % of RAM: 20 / 18 / 16 (<=3 / <=6 / >6 GB).
@@ -334,7 +359,6 @@ public struct DeviceParameters: Sendable, Equatable {
     }
     @inline(__always) public var reaperKB: Int64 { Int64(Double(ramKB) * (reaperAvailablePct ?? Self.reaperPct(ramKB: ramKB)) / 100) }
     @inline(__always) public var freezeKB: Int64 { Int64(Double(ramKB) * freezeAvailablePct / 100) }
-    @inline(__always) public var compressorPoolKB: Int64 { Int64(Double(ramKB) * compressorPoolPct / 100) }
     /// Memory not wired by the OS (XNU's AVAILABLE_MEMORY: what is free, in apps or
     /// in the compressor).
     @inline(__always) public var pageableKB: Int64 { ramKB - osReserveKB }
@@ -343,7 +367,6 @@ public struct DeviceParameters: Sendable, Equatable {
     @inline(__always) public var pressureWarningClearKB: Int64 { Int64(Double(pageableKB) * pressureWarningClearPct / 100) }
     @inline(__always) public var pressureCriticalKB: Int64 { Int64(Double(pageableKB) * pressureCriticalPct / 100) }
     @inline(__always) public var pressureCriticalClearKB: Int64 { Int64(Double(pageableKB) * pressureCriticalClearPct / 100) }
-    @inline(__always) public var inactiveLimitKB: Int64 { Int64(Double(ramKB) * inactiveLimitPct / 100) }
     /// XNU's compressed-pages limit on iOS, % of RAM: the pool (max_mem) times the
     /// pool multiplier, 2 at <= 2 GiB, else 1 (osfmk/vm/vm_compressor.c, vm_compressor_init).
     public static func compressorPagesLimitPct(ramKB: Int64) -> Double { ramKB <= 2 * 1_048_576 ? 200 : 100 }
