@@ -124,6 +124,9 @@ public struct UIState: Sendable, Equatable {
     }
 
     /// Why `kind` cannot happen now, or nil if it can.
+    /// Inlined into `apply`: every action of every device passes here, and the call
+    /// returned its optional error (a `String` inside) through memory.
+    @inline(__always)
     public func refusal(_ kind: UserAction.Kind) -> UIError? {
         if poweredOff && kind != .end {
             return UIError("the device is powered off; only 'end' may follow 'power-off'")
