@@ -486,6 +486,9 @@ extension Device {
     /// broadcasts it missed since its mark.
     mutating func deliverHeld(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
+        // Nothing held and no broadcast missed (a replay, a workload without system
+        // events): nothing to deliver, and the held counts are zero already.
+        if apps[a].held.total == 0 && apps[a].broadcastMark == broadcastCount { return }
         let mark = Int(apps[a].broadcastMark) * SystemEventKind.count
         for k in SystemEventKind.allCases {
             let missed = Int(broadcastTotals[Int(k.rawValue)] - broadcastHistory[mark + Int(k.rawValue)])

@@ -63,7 +63,9 @@ extension Device {
         let b = xnuBand(app, now)
         // Written only when it changes: a write costs the apps array a uniqueness check.
         if apps[Int(app)].band != b { apps[Int(app)].band = b }
-        if b == XNUBand.idle {
+        if !keepsIdleOrder {
+            // Nothing reads the order (no XNU bands, not Android).
+        } else if b == XNUBand.idle {
             if idleOrder.list(of: app) != 0 { idleOrder.append(app, to: 0) }
         } else if b == XNUBand.frozen {
             if idleOrder.list(of: app) != 1 { idleOrder.append(app, to: 1) }
@@ -77,9 +79,14 @@ extension Device {
     /// No longer a candidate (in front, or terminated).
     mutating func removeCandidate(_ app: Int32) {
         policy.remove(app)
-        idleOrder.remove(app)
+        if keepsIdleOrder { idleOrder.remove(app) }
         clearSoftLimit(app)
     }
+
+    /// Whether the idle- and frozen-band order is kept: only what reads it (XNU's
+    /// reaper, freezer and sustained-pressure kills, all behind the bands; Android's
+    /// cached-process cap) needs it, so with neither it costs nothing per event.
+    @inline(__always) var keepsIdleOrder: Bool { params.xnuBands || params.android.enabled }
 
     /// A timer or a change may have moved a candidate to another band.
     mutating func bandMayChange(_ app: Int32, _ now: SimTime) {
@@ -148,8 +155,11 @@ extension Device {
     }
 
     /// Forgets the soft-limit flag (the app came to the front, shrank, or dies).
+    /// The count first: with no app flagged (always, with the XNU bands off) it costs
+    /// one compare, not a read of the app's record.
+    @inline(__always)
     mutating func clearSoftLimit(_ app: Int32) {
-        guard apps[Int(app)].has(AppRuntime.overSoftLimit) else { return }
+        guard overSoftLimitCount > 0, apps[Int(app)].has(AppRuntime.overSoftLimit) else { return }
         apps[Int(app)].clear(AppRuntime.overSoftLimit)
         overSoftLimitCount -= 1
     }
@@ -387,8 +397,14 @@ extension Device {
         let a = Int(app)
         let p = pi(app)
         let plain = min(apps[a].residentKB, profiles[p].suspendedKB)
+        // The compressor off: the suspended footprint, nothing else to compute.
+        guard params.compresses else {
+            setResident(app, plain)
+            if plain <= kb.inactiveLimitKB { clearSoftLimit(app) }
+            return
+        }
         let packed = min(apps[a].residentKB, Int64(apps[a].packedKB))
-        if params.compresses && compressorCommittedKB + packed <= kb.compressorPoolKB {
+        if compressorCommittedKB + packed <= kb.compressorPoolKB {
             apps[a].set(AppRuntime.compressed)
             compressorCommittedKB += packed
             let seconds = params.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0

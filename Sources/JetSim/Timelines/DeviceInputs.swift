@@ -68,8 +68,14 @@ public struct DeviceInputs {
         let device = UInt64(d)
         switch source {
         case .usage(let usage):
-            until = usage.span(ofDevice: d, fixed: plan.usageUntil)
-            usage.build(device: d, catalog: catalog, duration: until, installed: &installed, timeline: &timeline)
+            if let fixed = plan.usageUntil {
+                until = fixed
+                usage.build(device: d, catalog: catalog, duration: fixed, installed: &installed, timeline: &timeline, scratch: &scratch)
+            } else {
+                // One walk for the timeline and the span (`UsageReplay.span`).
+                until = usage.build(device: d, catalog: catalog, duration: .never, installed: &installed,
+                                    timeline: &timeline, scratch: &scratch) + UsageReplay.lockGap
+            }
             return 0
         case .scenario(let sc):
             until = plan.workload.fleet.duration

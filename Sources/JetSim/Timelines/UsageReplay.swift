@@ -67,37 +67,63 @@ public struct UsageReplay: Sendable {
     /// use (after the shifts of overlapping uses) plus `lockGap`.
     public func span(ofDevice d: Int, fixed: SimTime?) -> SimTime {
         if let fixed { return fixed }
-        var busyUntil = SimTime.zero
-        let rows = uses(ofDevice: d)
-        for (i, u) in rows.enumerated() {
-            let end = max(u.time, busyUntil) + u.duration
-            busyUntil = end
-            let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
-            if next == .never || next - end > Self.lockGap { busyUntil = end + .seconds(1) }
-        }
-        return busyUntil + Self.lockGap
+        return uses(ofDevice: d).withUnsafeBufferPointer { Self.walk($0) { _, _, _, _ in true } } + Self.lockGap
     }
 
     /// Rows of device `d` that start at or after `until` (not replayed).
     public func rowsPast(_ until: SimTime, device d: Int) -> Int {
-        var busyUntil = SimTime.zero, n = 0
-        let rows = uses(ofDevice: d)
-        for (i, u) in rows.enumerated() {
-            let t = max(u.time, busyUntil)
-            if t >= until { n += 1 }
-            busyUntil = t + u.duration
-            let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
-            if next == .never || next - busyUntil > Self.lockGap { busyUntil = busyUntil + .seconds(1) }
+        var n = 0
+        _ = uses(ofDevice: d).withUnsafeBufferPointer {
+            Self.walk($0) { _, start, _, _ in
+                if start >= until { n += 1 }
+                return true
+            }
         }
         return n
+    }
+
+    /// The lock-gap walk, the one definition of when each use happens (for the span,
+    /// the rows past the end and the timeline): a use starts at its time or when the
+    /// device is free, whichever is later, and ends its duration after; the device
+    /// locks after it if no use follows within `lockGap` of its end, and is then free
+    /// one second after that end (the lock). Calls `body(row, start, end, locks)` for
+    /// each row in order until it returns false; returns when the device is free after
+    /// the last row it visited in full.
+    @inline(__always)
+    static func walk(_ rows: UnsafeBufferPointer<Use>,
+                     _ body: (_ row: Int, _ start: SimTime, _ end: SimTime, _ locks: Bool) -> Bool) -> SimTime {
+        var busyUntil = SimTime.zero
+        for i in 0..<rows.count {
+            let u = rows[i]
+            let start = max(u.time, busyUntil)
+            let end = start + u.duration
+            let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
+            let locks = next == .never || next - end > lockGap
+            if !body(i, start, end, locks) { break }
+            busyUntil = locks ? end + .seconds(1) : end
+        }
+        return busyUntil
     }
 
     /// FNV-1a of a name: the catalog app whose profile an unknown name borrows.
     static func fnv1a(_ s: String) -> UInt64 { FNV1a.hash(s) }
 
-    /// Fills a device's installed apps (catalog indices) and timeline.
+    /// Fills a device's installed apps (catalog indices) and timeline (tests; runs
+    /// pass a scratch buffer kept across devices).
     func build(device d: Int, catalog: AppCatalog, duration: SimTime,
                installed: inout ContiguousArray<Int32>, timeline: inout Timeline) {
+        var scratch = ContiguousArray<UserAction>()
+        build(device: d, catalog: catalog, duration: duration, installed: &installed, timeline: &timeline, scratch: &scratch)
+    }
+
+    /// Fills a device's installed apps (catalog indices) and timeline, with the
+    /// actions before `duration`. Returns when the device is free after the last row
+    /// replayed: with `duration` `.never`, its span less `lockGap` (no action of the
+    /// device is at or after its span, so the timeline is the same as with the span).
+    @discardableResult
+    func build(device d: Int, catalog: AppCatalog, duration: SimTime,
+               installed: inout ContiguousArray<Int32>, timeline: inout Timeline,
+               scratch: inout ContiguousArray<UserAction>) -> SimTime {
         installed.removeAll(keepingCapacity: true)
         for name in appNames(ofDevice: d) {
             let index = catalog.index(named: name) ?? Int(Self.fnv1a(name) % UInt64(catalog.profiles.count))
@@ -105,17 +131,16 @@ public struct UsageReplay: Sendable {
         }
         let rows = uses(ofDevice: d)
         // At most 5 actions a row (unlock, home, launch, home, lock) and the first lock:
-        // the actions are sized to that bound (from the previous device's, so mostly no
-        // fill), written in place (no append, with its uniqueness and capacity checks,
-        // per action), and cut to what was written.
+        // written in place (no append, with its uniqueness and capacity checks, per
+        // action) into `scratch`, which keeps the largest device's length (so it is
+        // filled only when a device is larger than all before it), then copied into
+        // the timeline in one block.
         let bound = 5 * rows.count + 1
-        let had = timeline.actions.count
-        if had < bound {
-            timeline.actions.append(contentsOf: repeatElement(UserAction(time: .zero, kind: .lock), count: bound - had))
-        } else {
-            timeline.actions.removeLast(had - bound)
+        if scratch.count < bound {
+            scratch.append(contentsOf: repeatElement(UserAction(time: .zero, kind: .lock), count: bound - scratch.count))
         }
-        let n = timeline.actions.withUnsafeMutableBufferPointer { out -> Int in
+        var free = SimTime.zero
+        let n = scratch.withUnsafeMutableBufferPointer { out -> Int in
             rows.withUnsafeBufferPointer { rows -> Int in
                 out[0] = UserAction(time: .zero, kind: .lock)  // the device starts locked
                 var n = 1
@@ -124,32 +149,29 @@ public struct UsageReplay: Sendable {
                 }
                 var front: Int32 = -1
                 var locked = true
-                var busyUntil = SimTime.zero
-                for i in 0..<rows.count {
-                    let u = rows[i]
-                    let t = max(u.time, busyUntil)
-                    if t >= duration { break }
+                free = Self.walk(rows) { i, t, end, locks in
+                    if t >= duration { return false }
                     if locked { add(.unlock, t); locked = false }
-                    if front != u.app {
+                    let app = rows[i].app
+                    if front != app {
                         if front >= 0 { add(.home, t) }
-                        add(.launch, t, u.app)
-                        front = u.app
+                        add(.launch, t, app)
+                        front = app
                     }
-                    let end = t + u.duration
-                    busyUntil = end
-                    let next = i + 1 < rows.count ? rows[i + 1].time : SimTime.never
-                    if next == .never || next - end > Self.lockGap {
+                    if locks {
                         add(.home, end)
                         add(.lock, end + .seconds(1))
                         front = -1
                         locked = true
-                        busyUntil = end + .seconds(1)
                     }
+                    return true
                 }
                 return n
             }
         }
-        timeline.actions.removeLast(bound - n)
+        timeline.actions.removeAll(keepingCapacity: true)
+        scratch.withUnsafeBufferPointer { timeline.actions.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<n])) }
         timeline.computeNextUses(appCount: installed.count)
+        return free
     }
 }

@@ -124,6 +124,9 @@ public struct UIState: Sendable, Equatable {
     }
 
     /// Why `kind` cannot happen now, or nil if it can.
+    /// Inlined into `apply`: every action of every device passes here, and the call
+    /// returned its optional error (a `String` inside) through memory.
+    @inline(__always)
     public func refusal(_ kind: UserAction.Kind) -> UIError? {
         if poweredOff && kind != .end {
             return UIError("the device is powered off; only 'end' may follow 'power-off'")
@@ -220,13 +223,16 @@ public struct UIState: Sendable, Equatable {
         return .none
     }
 
-    /// (Takes the kind, not its keyword: the keyword is made only for a refusal, not
-    /// for every launch accepted.)
+    /// Why a launch or the switcher cannot happen now. Takes the kind, not its
+    /// keyword: the keyword (a `String`) is made only for a refusal, not for every
+    /// launch a replay or the synthetic user performs.
     private func idleRefusal(_ kind: UserAction.Kind) -> UIError? {
-        if locked { return UIError("'\(kind.keyword)' while locked: expected 'unlock' first") }
-        if switcherOpen { return UIError("'\(kind.keyword)' while the switcher is open: expected 'switcher-pick' or 'home'") }
-        if powerDialog { return UIError("'\(kind.keyword)' while the power dialog is up: expected 'power-cancel' or 'power-off'") }
-        if interruption != .none { return UIError("'\(kind.keyword)' during an interruption: expected 'ignore' or 'answer'") }
+        guard covered else { return nil }
+        let what = kind.keyword
+        if locked { return UIError("'\(what)' while locked: expected 'unlock' first") }
+        if switcherOpen { return UIError("'\(what)' while the switcher is open: expected 'switcher-pick' or 'home'") }
+        if powerDialog { return UIError("'\(what)' while the power dialog is up: expected 'power-cancel' or 'power-off'") }
+        if interruption != .none { return UIError("'\(what)' during an interruption: expected 'ignore' or 'answer'") }
         return nil
     }
 }
