@@ -66,6 +66,10 @@ public struct AppRuntime: Sendable, Equatable {
     /// `resident` then holds its uncompressed size at suspension and `stateTime` when
     /// it was suspended (Device+XNU, "Compression over time").
     @usableFromInline static let compressing: UInt8 = 16
+    /// In `freezerMarks`: a prewarmed process (iOS 15, `Device.prewarm`): state
+    /// `suspended`, stopped before main, no delegate message yet.
+    @usableFromInline static let prewarmed: UInt8 = 32
+    @inlinable var isPrewarmed: Bool { freezerMarks & Self.prewarmed != 0 }
     public var isFrozen: Bool { has(Self.frozen) }
 
     @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
@@ -333,6 +337,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     static var drawModeActivity: UInt64 { 2 }
     static var drawLaunchJitter: UInt64 { 3 }
     static var drawSystemWake: UInt64 { 4 }
+    static var drawPrewarmTarget: UInt64 { 5 }
 
     /// Prepares the device for a run, reusing every buffer: `installed` apps (indices
     /// into `profiles`), parameters, the timeline, and the policy's context.
@@ -374,7 +379,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         wakeCumulative.removeAll(keepingCapacity: true)
         var total = 0.0
         for a in 0..<n {
-            total += profiles[Int(installed[a])].totalWakesPerDay
+            total += wakesPerDay(Int(installed[a]))
             wakeCumulative.append(total)
         }
         wakeCount = 0
@@ -401,7 +406,14 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
             let (app, kind) = (nextWakeApp, nextWakeKind)
             wakeCount &+= 1
             drawNextWake(after: nextWake)
-            if !poweredOff { systemWake(app, kind, &s) }
+            if !poweredOff {
+                if kind == .prewarm {
+                    let target = prewarmTarget()
+                    if target >= 0 { prewarm(target, s.now) }
+                } else {
+                    systemWake(app, kind, &s)
+                }
+            }
         }
         if checksInvariants { checkMemoryInvariant() }
     }
@@ -422,13 +434,47 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         }
         nextWakeApp = Int32(lo)
         let p = pi(Int32(lo))
-        var y = g.nextUnit() * profiles[p].totalWakesPerDay
+        var y = g.nextUnit() * wakesPerDay(p)
         nextWakeKind = .backgroundRefresh
         for k in SystemWakeKind.allCases {
-            let r = profiles[p].wakesPerDay(k)
+            let r = k == .prewarm && !prewarms ? 0 : profiles[p].wakesPerDay(k)
             if r > 0 && y < r { nextWakeKind = k; break }
             y -= r
         }
+    }
+
+    /// The app a prewarm goes to (-1: none). The device prewarms at the sum of its
+    /// apps' `prewarmsPerDay` (the arrivals above); iOS prewarms the apps it predicts
+    /// the user will open, so each prewarm goes to a not-running app with probability
+    /// in proportion to its rate times its launches so far on this device (the past
+    /// only: no oracle; an app never launched is not prewarmed). *Assumption*: Apple
+    /// does not publish its prediction. O(installed apps), once per prewarm; keyed by
+    /// the arrival's number like the arrivals.
+    mutating func prewarmTarget() -> Int32 {
+        var total = 0.0
+        for a in apps.indices where apps[a].state == .notRunning {
+            total += profiles[pi(Int32(a))].prewarmsPerDay * Double(apps[a].launches)
+        }
+        guard total > 0 else { return -1 }
+        var g = Xoshiro256StarStar(seed: drawKey, wakeCount, Self.drawPrewarmTarget)
+        var x = g.nextUnit() * total
+        var last: Int32 = -1
+        for a in apps.indices where apps[a].state == .notRunning {
+            let w = profiles[pi(Int32(a))].prewarmsPerDay * Double(apps[a].launches)
+            guard w > 0 else { continue }
+            last = Int32(a)
+            if x < w { return last }
+            x -= w
+        }
+        return last
+    }
+
+    /// Whether this device prewarms: iOS 15 and later (`prewarming`), never Android.
+    @inline(__always) var prewarms: Bool { params.prewarming && !params.android.enabled }
+
+    /// An app's system arrivals per day on this device (its prewarms only if it prewarms).
+    @inline(__always) func wakesPerDay(_ p: Int) -> Double {
+        prewarms ? profiles[p].totalWakesPerDay : profiles[p].wakesWithoutPrewarmsPerDay
     }
 
     /// The index of an app's profile in `profiles`. The model reads profile fields in
