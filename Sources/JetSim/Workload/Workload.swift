@@ -268,6 +268,7 @@ public struct Archetype: Sendable, Equatable {
         messaging.bgTaskMedianS = 5
         messaging.voipPushesPerDay = 4
         messaging.silentPushesPerDay = 1
+        messaging.prewarmsPerDay = 0.3
         var game = Archetype(name: "game", share: 0.2, activeMB: .lognormal(median: 800, sigma: 0.45))
         game.coldLaunchMs = .lognormal(median: 3_000, sigma: 0.5)
         game.saveStrategy = [.onResignActive: 0.3, .onEnterBackground: 0.3, .periodic: 0.2, .onTerminate: 0.1, .never: 0.1]
