@@ -444,29 +444,24 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     /// The app a prewarm goes to (-1: none). The device prewarms at the sum of its
-    /// apps' `prewarmsPerDay` (the arrivals above); iOS prewarms the apps it predicts
-    /// the user will open, so each prewarm goes to a not-running app with probability
-    /// in proportion to its rate times its launches so far on this device (the past
-    /// only: no oracle; an app never launched is not prewarmed). *Assumption*: Apple
-    /// does not publish its prediction. O(installed apps), once per prewarm; keyed by
-    /// the arrival's number like the arrivals.
+    /// apps' `prewarmsPerDay` (the arrivals above). iOS prewarms the app it predicts
+    /// the user will open; jetsim predicts from the past only (no oracle): the app of
+    /// one of the user's launches so far, drawn uniformly (so in proportion to each
+    /// app's launches), prewarmed if it is not running (else nothing: the predicted app
+    /// is there already). *Assumption*: Apple does not publish its predictor. O(1): up
+    /// to 8 draws for a launch among the past actions; keyed by the arrival's number
+    /// like the arrivals.
     mutating func prewarmTarget() -> Int32 {
-        var total = 0.0
-        for a in apps.indices where apps[a].state == .notRunning {
-            total += profiles[pi(Int32(a))].prewarmsPerDay * Double(apps[a].launches)
-        }
-        guard total > 0 else { return -1 }
+        guard nextAction > 0 else { return -1 }
         var g = Xoshiro256StarStar(seed: drawKey, wakeCount, Self.drawPrewarmTarget)
-        var x = g.nextUnit() * total
-        var last: Int32 = -1
-        for a in apps.indices where apps[a].state == .notRunning {
-            let w = profiles[pi(Int32(a))].prewarmsPerDay * Double(apps[a].launches)
-            guard w > 0 else { continue }
-            last = Int32(a)
-            if x < w { return last }
-            x -= w
+        for _ in 0..<8 {
+            let i = min(nextAction - 1, Int(g.nextUnit() * Double(nextAction)))
+            let action = timeline.actions[i]
+            if action.kind == .launch || action.kind == .switcherPick {
+                return apps[Int(action.app)].state == .notRunning ? action.app : -1
+            }
         }
-        return last
+        return -1
     }
 
     /// Whether this device prewarms: iOS 15 and later (`prewarming`), never Android.

@@ -614,7 +614,7 @@ public enum Schema {
                 "per app: background app refreshes that launch or wake it into the background"),
         .number("prewarms_per_day", \.prewarmsPerDay, 0...10_000, unit: "per day",
                 source: "Apple, About the app launch sequence (iOS 15 prewarming); rate: assumption",
-                "per app: the device prewarms at the sum of its apps' rates, each prewarm to a not-running app by its rate x its launches so far (process created, stopped before main, no delegate message; none below the warning level); 0 = off"),
+                "per app: prewarms arrive at the sum of the device's apps' rates; each goes to the app of a random past launch of the user's if it is not running (process created, stopped before main, no delegate message; none below the warning level); 0 = off"),
         .number("prewarm_footprint_share", \.prewarmFootprintShare, 0...1, source: "assumption (no published figure)",
                 "what a prewarmed process holds, as a share of active_mb (its pre-main footprint)"),
         .number("prewarm_saving_share", \.prewarmSavingShare, 0...1,

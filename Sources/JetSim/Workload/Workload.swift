@@ -231,7 +231,8 @@ public struct Archetype: Sendable, Equatable {
     /// iOS 15 prewarms per app per day, the prewarmed process's footprint as a share
     /// of the active one, and the share of the cold launch a prewarm saves (the
     /// pre-main part). *Assumptions* (Apple publishes no rate, footprint or saving):
-    /// 0.1 a day (about 8 a day on a device of 80 apps); 0.1 of the footprint (dyld's
+    /// 0.1 a day per app (the device's arrivals are the sum; `Device.prewarmTarget`
+    /// picks the app); 0.1 of the footprint (dyld's
     /// work maps mostly shared, clean pages); 0.2 of the launch (one published
     /// measurement: 74 ms pre-main, useyourloaf.com after WWDC16 406, against
     /// Apple's 400 ms launch target, WWDC19 423).
