@@ -71,8 +71,17 @@ public struct AppProfile: Sendable, Equatable {
     /// System launches and wakes into the background, per day while installed, by
     /// `SystemWakeKind` (location, voip push, silent push, background refresh).
     public var locationWakesPerDay = 0.0, voipPushesPerDay = 0.0, silentPushesPerDay = 0.0, backgroundRefreshesPerDay = 0.0
+    /// iOS 15 prewarms (`SystemWakeKind.prewarm`), per day while installed and not
+    /// running; what a prewarmed process holds (its pre-main footprint); and what a
+    /// launch of it saves (the pre-main part of the cold launch). Defaults *assumption*:
+    /// 10 % of the default active footprint, 20 % of the default cold launch.
+    public var prewarmsPerDay = 0.0
+    public var prewarmKB: Int64 = 20 * 1_024
+    public var prewarmSaving: SimTime = .milliseconds(240)
+    /// All of them but prewarms, per day.
+    @inlinable public var wakesWithoutPrewarmsPerDay: Double { locationWakesPerDay + voipPushesPerDay + silentPushesPerDay + backgroundRefreshesPerDay }
     /// All of them, per day.
-    @inlinable public var totalWakesPerDay: Double { locationWakesPerDay + voipPushesPerDay + silentPushesPerDay + backgroundRefreshesPerDay }
+    @inlinable public var totalWakesPerDay: Double { wakesWithoutPrewarmsPerDay + prewarmsPerDay }
     /// The rate of one kind, per day.
     @inlinable public func wakesPerDay(_ k: SystemWakeKind) -> Double {
         switch k {
@@ -80,6 +89,7 @@ public struct AppProfile: Sendable, Equatable {
         case .voipPush: voipPushesPerDay
         case .silentPush: silentPushesPerDay
         case .backgroundRefresh: backgroundRefreshesPerDay
+        case .prewarm: prewarmsPerDay
         }
     }
 
@@ -209,6 +219,9 @@ public struct DeviceParameters: Sendable, Equatable {
     public var sustainedPressureKills = true
     /// Kills while the compressor is near its compressed-pages limit.
     public var compressorShortageKills = true
+    /// iOS 15 and later prewarm apps (`SystemWakeKind.prewarm`); false: an earlier
+    /// iOS, or the ablation. Android never prewarms, whatever this says.
+    public var prewarming = true
     public var reaperMinAge: SimTime = .seconds(300)
     public var reaperInterval: SimTime = .seconds(300)
     /// The compressor pool's bound, % of RAM (physical, compressed KiB); a suspended

@@ -66,7 +66,7 @@ extension Device {
             residentKB: residentNowKB(app),
             lastUsed: apps[a].lastUsed, launchCount: Int(apps[a].launches),
             coldLaunchCost: coldLatency(p),
-            residentLaunchCost: state == .suspended ? (apps[a].has(AppRuntime.frozen) ? thawLatency(p) : warmLatency(p)) : profiles[p].hotLaunch,
+            residentLaunchCost: state == .suspended ? (apps[a].isPrewarmed ? prewarmedLatency(p) : apps[a].has(AppRuntime.frozen) ? thawLatency(p) : warmLatency(p)) : profiles[p].hotLaunch,
             unsavedEdits: unsavedEdits(app), preservesUIState: profiles[p].preservesUIState,
             nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == android.previous, band: apps[a].band)
     }
@@ -80,6 +80,11 @@ extension Device {
         let k = apps[a].lastKill
         return params.pageCacheWindow > .zero && k != AppRuntime.noKill && k != KillReason.powerOff.rawValue
             && now - apps[a].stateTime < params.pageCacheWindow
+    }
+
+    /// A launch of a prewarmed app: cold, less the pre-main part the prewarm did.
+    @inline(__always) func prewarmedLatency(_ p: Int) -> SimTime {
+        max(.zero, profiles[p].coldLaunch - profiles[p].prewarmSaving) + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero)
     }
 
     @inline(__always) func coldLatency(_ p: Int) -> SimTime { profiles[p].coldLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero) }
@@ -239,6 +244,14 @@ extension Device {
             terminate(app, .watchdog, now)
         }
         let p = pi(app)
+        // A prewarmed process (`prewarm`) is launched as from not running: it stopped
+        // before main, so it gets didFinishLaunching now; its launch is `cold` less the
+        // pre-main part it already did.
+        let wasPrewarmed = apps[a].isPrewarmed
+        if wasPrewarmed {
+            apps[a].freezerMarks &= ~AppRuntime.prewarmed
+            apps[a].state = .notRunning
+        }
         let prior = apps[a].state
         let wasFrozen = apps[a].has(AppRuntime.frozen)
         var wasCompressed = apps[a].has(AppRuntime.compressed)
@@ -246,7 +259,7 @@ extension Device {
         // when it leaves the compressor below).
         let wasPart = apps[a].freezerMarks & AppRuntime.compressing != 0
         var partKB: Int64? = nil
-        let kind: LaunchKind = prior == .notRunning ? (filesCached(app, now) ? .cached : .cold)
+        let kind: LaunchKind = prior == .notRunning ? (!wasPrewarmed && filesCached(app, now) ? .cached : .cold)
             : prior == .suspended ? (wasFrozen ? .thaw : .warm) : .hot
         let isRelaunch = apps[a].launches > 0
         metrics[.launches] += 1
@@ -272,7 +285,11 @@ extension Device {
             // Nothing else left to kill and it still does not fit: the launch fails.
             metrics[.launchFailures] += 1
             metrics[.foregroundKills] += 1
-            if prior.isResident {
+            if wasPrewarmed {
+                apps[a].state = .suspended
+                apps[a].freezerMarks |= AppRuntime.prewarmed
+                terminate(app, .memoryPressure, now)
+            } else if prior.isResident {
                 terminate(app, .memoryPressure, now)
             } else {
                 metrics.countKill(.memoryPressure)
@@ -282,6 +299,7 @@ extension Device {
             return
         }
         front = app
+        if wasPrewarmed { metrics[.prewarmedLaunches] += 1 }
         var swapIn = SimTime.zero
         if kind.createsProcess {
             apps[a].state = .inactive
@@ -314,7 +332,7 @@ extension Device {
         }
         var latency: SimTime
         switch kind {
-        case .cold: latency = coldLatency(p)
+        case .cold: latency = wasPrewarmed ? prewarmedLatency(p) : coldLatency(p)
         case .cached: latency = profiles[p].cachedLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero)
         case .warm: latency = wasCompressed || !params.xnuBands ? warmLatency(p, compressedKB: partKB) : profiles[p].warmLaunch
         case .thaw: latency = thawLatency(p)
@@ -389,7 +407,12 @@ extension Device {
             if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countLoss(lost, strategy: profiles[pi(app)].save) }
         }
         if apps[a].has(AppRuntime.saveInFlight) { metrics[.savesAbandoned] += 1 }
-        if apps[a].state == .suspended {
+        let wasPrewarmed = apps[a].isPrewarmed
+        if wasPrewarmed {
+            // Killed before any launch used it: a wasted prewarm. It held no events
+            // and was not counted as suspended.
+            metrics[.prewarmsKilled] += 1
+        } else if apps[a].state == .suspended {
             metrics[.coalescedDropped] += heldTotal(app)
             suspendedCount -= 1
         } else {
@@ -406,12 +429,15 @@ extension Device {
         let lastUsed = apps[a].lastUsed
         let generations = apps[a].generations
         let packedKB = apps[a].packedKB
+        // A prewarmed app that dies keeps its previous process's kill (whether the
+        // user's place was lost is that process's story), unless a power-off.
+        let lastKill = wasPrewarmed && reason != .powerOff ? apps[a].lastKill : reason.rawValue
         apps[a] = AppRuntime()
         apps[a].packedKB = packedKB
         apps[a].launches = launches
         apps[a].nextUse = nextUse
         apps[a].lastUsed = lastUsed
-        apps[a].lastKill = reason.rawValue
+        apps[a].lastKill = lastKill
         apps[a].stateTime = now  // when it was killed (`filesCached`)
         apps[a].flags = dockFlag
         // Timer generations outlive the process, or a timer of the dead one could
@@ -473,10 +499,11 @@ extension Device {
         case .active, .inactive, .background:
             metrics[.immediateDeliveries] += 1
             trace.record(time: now, app: app, event: .deliver(kind, count: 1), detail: .delivery(kind, 1, value: value), state: apps[a].state)
-        case .suspended:
+        case .suspended where !apps[a].isPrewarmed:
             metrics[.coalescedReceived] += 1
             apps[a].held.hold(kind, value: value)
-        case .notRunning:
+        case .suspended, .notRunning:
+            // Not running, or prewarmed (stopped before main: it registered for nothing).
             break
         }
     }

@@ -39,6 +39,8 @@ extension Device {
         if params.xnuBands && apps[a].has(AppRuntime.frozen) {
             return apps[a].freezerMarks & AppRuntime.demoted != 0 ? XNUBand.idle : XNUBand.frozen
         }
+        // A prewarmed process sits where an idle process sits (`Device.prewarm`).
+        if apps[a].isPrewarmed { return XNUBand.idle }
         if apps[a].state == .background {
             if apps[a].has(AppRuntime.modeActive) {
                 switch profiles[pi(app)].mode {
@@ -308,7 +310,10 @@ extension Device {
         var app = idleOrder.head(0)
         while app >= 0 {
             let next = idleOrder.next(app)
-            if now - apps[Int(app)].lastUsed >= params.reaperMinAge { terminate(app, .longIdleExit, now) }
+            // Idle since its last use; a prewarmed process since its prewarm (it entered
+            // the idle band then; `stateTime`, `Device.prewarm`).
+            let since = apps[Int(app)].isPrewarmed ? apps[Int(app)].stateTime : apps[Int(app)].lastUsed
+            if now - since >= params.reaperMinAge { terminate(app, .longIdleExit, now) }
             app = next
         }
     }
@@ -625,7 +630,7 @@ extension Device {
         var app = idleOrder.head(0)
         while app >= 0 {
             let a = Int(app)
-            if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && residentSettledKB(app) >= params.freezeMinKB {
+            if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && !apps[a].isPrewarmed && residentSettledKB(app) >= params.freezeMinKB {
                 if flashTodayKB + flashWrite(app) <= params.freezeDailyKB { freeze(app, now) }
                 return
             }

@@ -71,6 +71,10 @@ public struct AppRuntime: Sendable, Equatable {
     /// `resident` then holds its uncompressed size at suspension and `stateTime` when
     /// it was suspended (Device+XNU, "Compression over time").
     @usableFromInline static let compressing: UInt8 = 16
+    /// In `freezerMarks`: a prewarmed process (iOS 15, `Device.prewarm`): state
+    /// `suspended`, stopped before main, no delegate message yet.
+    @usableFromInline static let prewarmed: UInt8 = 32
+    @inlinable var isPrewarmed: Bool { freezerMarks & Self.prewarmed != 0 }
     public var isFrozen: Bool { has(Self.frozen) }
 
     @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
@@ -367,6 +371,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     static var drawModeActivity: UInt64 { 2 }
     static var drawLaunchJitter: UInt64 { 3 }
     static var drawSystemWake: UInt64 { 4 }
+    static var drawPrewarmTarget: UInt64 { 5 }
 
     /// Prepares the device for a run, reusing every buffer: `installed` apps (indices
     /// into `profiles`), parameters, the timeline, and the policy's context.
@@ -409,7 +414,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         wakeCumulative.removeAll(keepingCapacity: true)
         var total = 0.0
         for a in 0..<n {
-            total += profiles[Int(installed[a])].totalWakesPerDay
+            total += wakesPerDay(Int(installed[a]))
             wakeCumulative.append(total)
         }
         wakeCount = 0
@@ -436,7 +441,14 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
             let (app, kind) = (nextWakeApp, nextWakeKind)
             wakeCount &+= 1
             drawNextWake(after: nextWake)
-            if !poweredOff { systemWake(app, kind, &s) }
+            if !poweredOff {
+                if kind == .prewarm {
+                    let target = prewarmTarget()
+                    if target >= 0 { prewarm(target, s.now) }
+                } else {
+                    systemWake(app, kind, &s)
+                }
+            }
         }
         if checksInvariants { checkMemoryInvariant() }
     }
@@ -457,13 +469,42 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         }
         nextWakeApp = Int32(lo)
         let p = pi(Int32(lo))
-        var y = g.nextUnit() * profiles[p].totalWakesPerDay
+        var y = g.nextUnit() * wakesPerDay(p)
         nextWakeKind = .backgroundRefresh
         for k in SystemWakeKind.allCases {
-            let r = profiles[p].wakesPerDay(k)
+            let r = k == .prewarm && !prewarms ? 0 : profiles[p].wakesPerDay(k)
             if r > 0 && y < r { nextWakeKind = k; break }
             y -= r
         }
+    }
+
+    /// The app a prewarm goes to (-1: none). The device prewarms at the sum of its
+    /// apps' `prewarmsPerDay` (the arrivals above). iOS prewarms the app it predicts
+    /// the user will open; jetsim predicts from the past only (no oracle): the app of
+    /// one of the user's launches so far, drawn uniformly (so in proportion to each
+    /// app's launches), prewarmed if it is not running (else nothing: the predicted app
+    /// is there already). *Assumption*: Apple does not publish its predictor. O(1): up
+    /// to 8 draws for a launch among the past actions; keyed by the arrival's number
+    /// like the arrivals.
+    mutating func prewarmTarget() -> Int32 {
+        guard nextAction > 0 else { return -1 }
+        var g = Xoshiro256StarStar(seed: drawKey, wakeCount, Self.drawPrewarmTarget)
+        for _ in 0..<8 {
+            let i = min(nextAction - 1, Int(g.nextUnit() * Double(nextAction)))
+            let action = timeline.actions[i]
+            if action.kind == .launch || action.kind == .switcherPick {
+                return apps[Int(action.app)].state == .notRunning ? action.app : -1
+            }
+        }
+        return -1
+    }
+
+    /// Whether this device prewarms: iOS 15 and later (`prewarming`), never Android.
+    @inline(__always) var prewarms: Bool { params.prewarming && !params.android.enabled }
+
+    /// An app's system arrivals per day on this device (its prewarms only if it prewarms).
+    @inline(__always) func wakesPerDay(_ p: Int) -> Double {
+        prewarms ? profiles[p].totalWakesPerDay : profiles[p].wakesWithoutPrewarmsPerDay
     }
 
     /// The index of an app's profile in `profiles`. The model reads profile fields in

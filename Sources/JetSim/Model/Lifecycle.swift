@@ -199,7 +199,7 @@ public enum SystemEventKind: UInt8, Sendable, CaseIterable {
 
 /// Why the system launches an app into the background, or wakes it there (issue 14;
 /// seed 000: "launched by the system if the app processes events in background or
-/// monitors a significant location change"). iOS 15's prewarming is not modelled.
+/// monitors a significant location change"), and iOS 15's prewarming (`prewarm`).
 public enum SystemWakeKind: UInt8, Sendable, CaseIterable {
     /// A significant location change (Core Location's significant-change service).
     case location
@@ -209,6 +209,13 @@ public enum SystemWakeKind: UInt8, Sendable, CaseIterable {
     case silentPush
     /// Background app refresh (BGAppRefreshTask).
     case backgroundRefresh
+    /// iOS 15 prewarming (Apple, "About the app launch sequence": "In iOS 15 and later,
+    /// the system may, depending on device conditions, prewarm your app — launch
+    /// nonrunning application processes to reduce the amount of time the user waits
+    /// before the app is usable. Prewarming executes an app’s launch sequence up until,
+    /// but not including, when main() calls UIApplicationMain(_:_:)."). Not a wake:
+    /// the process is created and stops before main (`Device.prewarm`).
+    case prewarm
 
     public var name: String {
         switch self {
@@ -216,6 +223,7 @@ public enum SystemWakeKind: UInt8, Sendable, CaseIterable {
         case .voipPush: "voip-push"
         case .silentPush: "silent-push"
         case .backgroundRefresh: "background-refresh"
+        case .prewarm: "prewarm"
         }
     }
 

@@ -387,7 +387,7 @@ public enum Schema {
         let n = w.expectedActionsPerDevice, wakes = w.expectedSystemWakesPerDevice
         guard n + wakes > Workload.maxActionsPerDevice else { return nil }
         if wakes > n {
-            return ("catalog.archetypes", "the system wakes (location_wakes_per_day, voip_pushes_per_day, silent_pushes_per_day, background_refreshes_per_day) over the installed apps and fleet.duration_days make about \(WorkloadPrinter.num((wakes / 1e6).rounded())) million per device; with the user's actions at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million are accepted: lower the rates or shorten the run")
+            return ("catalog.archetypes", "the system wakes (location_wakes_per_day, voip_pushes_per_day, silent_pushes_per_day, background_refreshes_per_day, prewarms_per_day) over the installed apps and fleet.duration_days make about \(WorkloadPrinter.num((wakes / 1e6).rounded())) million per device; with the user's actions at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million are accepted: lower the rates or shorten the run")
         }
         return ("user", "these rates over fleet.duration_days make about \(WorkloadPrinter.num((n / 1e6).rounded())) million actions per device; at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million fit in memory: lower the rates or shorten the run")
     })
@@ -552,6 +552,9 @@ public enum Schema {
         .number("system_wake_run_s", \.systemWakeRunS, 0...86_400, unit: "s", alias: "wake-run",
                 source: "Apple, application(_:didReceiveRemoteNotification:fetchCompletionHandler:): up to 30 s",
                 "how long an app the system launched or woke into the background runs before it is suspended"),
+        .flag("prewarming", \.prewarming, alias: "prewarming",
+              source: "Apple, About the app launch sequence (iOS 15 and later)",
+              "iOS 15 and later prewarm apps (archetype prewarms_per_day); false: an earlier iOS, or the ablation; never on os: android"),
     ] + Schema.androidKnobs, template: DeviceClass(), check: { c in
         let d = c.parameters()
         // `parameters()` clamps the reserve below the RAM: check what was written.
@@ -624,6 +627,14 @@ public enum Schema {
                 "per app: silent (content-available) pushes that launch or wake it into the background"),
         .number("background_refreshes_per_day", \.backgroundRefreshesPerDay, 0...10_000, unit: "per day", source: "assumption",
                 "per app: background app refreshes that launch or wake it into the background"),
+        .number("prewarms_per_day", \.prewarmsPerDay, 0...10_000, unit: "per day",
+                source: "Apple, About the app launch sequence (iOS 15 prewarming); rate: assumption",
+                "per app: prewarms arrive at the sum of the device's apps' rates; each goes to the app of a random past launch of the user's if it is not running (process created, stopped before main, no delegate message; none below the warning level); 0 = off"),
+        .number("prewarm_footprint_share", \.prewarmFootprintShare, 0...1, source: "assumption (no published figure)",
+                "what a prewarmed process holds, as a share of active_mb (its pre-main footprint)"),
+        .number("prewarm_saving_share", \.prewarmSavingShare, 0...1,
+                source: "assumption: 74 ms pre-main (useyourloaf.com, WWDC16 406) of Apple's 400 ms target (WWDC19 423)",
+                "share of cold_launch_ms a launch of a prewarmed app saves (the pre-main part it already did)"),
         .number("bg_task_ends_on_expiry_probability", \.bgTaskEndsOnExpiryProbability, 0...1,
                 source: "behaviour: Apple, UIApplication.beginBackgroundTask(expirationHandler:); share 0.8: assumption",
                 "share of apps whose expiration handler ends the background task: suspended when the allowance runs out; the others are killed (bg-task-expired)"),

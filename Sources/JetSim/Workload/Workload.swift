@@ -108,6 +108,8 @@ public struct DeviceClass: Sendable, Equatable {
     public var pageCacheWindowS = 600.0
     /// A system-launched app runs this long in the background (Apple: up to 30 s).
     public var systemWakeRunS = 30.0
+    /// iOS 15 and later prewarm apps (DeviceParameters.prewarming; never on Android).
+    public var prewarming = true
 
     public init() {}
 
@@ -152,6 +154,7 @@ public struct DeviceClass: Sendable, Equatable {
         p.freezer = freezer
         p.pageCacheWindow = SimTime(seconds: pageCacheWindowS)
         p.systemWakeRun = SimTime(seconds: systemWakeRunS)
+        p.prewarming = prewarming
         p.freezeAvailablePct = freezeAvailablePct
         p.freezeSuspendedThreshold = freezeSuspendedThreshold
         p.freezeMaxProcesses = freezeMaxProcesses
@@ -232,6 +235,17 @@ public struct Archetype: Sendable, Equatable {
     public var voipPushesPerDay = 0.0
     public var silentPushesPerDay = 0.25
     public var backgroundRefreshesPerDay = 0.125
+    /// iOS 15 prewarms per app per day, the prewarmed process's footprint as a share
+    /// of the active one, and the share of the cold launch a prewarm saves (the
+    /// pre-main part). *Assumptions* (Apple publishes no rate, footprint or saving):
+    /// 0.1 a day per app (the device's arrivals are the sum; `Device.prewarmTarget`
+    /// picks the app); 0.1 of the footprint (dyld's
+    /// work maps mostly shared, clean pages); 0.2 of the launch (one published
+    /// measurement: 74 ms pre-main, useyourloaf.com after WWDC16 406, against
+    /// Apple's 400 ms launch target, WWDC19 423).
+    public var prewarmsPerDay = 0.1
+    public var prewarmFootprintShare = 0.1
+    public var prewarmSavingShare = 0.2
     /// Share of this kind's apps whose expiration handler ends the background task
     /// (then suspended, not killed, when the allowance runs out). *Assumption*: Apple's
     /// documentation and sample code end the task in the handler, so most apps do;
@@ -262,6 +276,7 @@ public struct Archetype: Sendable, Equatable {
         messaging.bgTaskMedianS = 5
         messaging.voipPushesPerDay = 4
         messaging.silentPushesPerDay = 1
+        messaging.prewarmsPerDay = 0.3
         var game = Archetype(name: "game", share: 0.2, activeMB: .lognormal(median: 800, sigma: 0.45))
         game.coldLaunchMs = .lognormal(median: 3_000, sigma: 0.5)
         game.saveStrategy = [.onResignActive: 0.3, .onEnterBackground: 0.3, .periodic: 0.2, .onTerminate: 0.1, .never: 0.1]
@@ -405,8 +420,8 @@ extension Workload {
         return perDay * days
     }
 
-    /// System wakes a device may expect over the run (the archetypes' four
-    /// `*_per_day` rates over its installed apps, counting the voip pushes for every
+    /// System wakes a device may expect over the run (the archetypes' five
+    /// `*_per_day` rates, prewarms included, over its installed apps, counting the voip pushes for every
     /// app as if each had the mode: generous). Drawn as they come, so they take no
     /// timeline memory, but each is a launch or a wake the device simulates: the same
     /// bound refuses a workload whose wakes alone would be a runaway.
@@ -415,7 +430,7 @@ extension Workload {
         let shares = catalog.archetypes.reduce(0) { $0 + max(0, $1.share) }
         guard shares > 0 else { return 0 }
         let perApp = catalog.archetypes.reduce(0) { $0 + max(0, $1.share) / shares
-            * ($1.locationWakesPerDay + $1.voipPushesPerDay + $1.silentPushesPerDay + $1.backgroundRefreshesPerDay) }
+            * ($1.locationWakesPerDay + $1.voipPushesPerDay + $1.silentPushesPerDay + $1.backgroundRefreshesPerDay + $1.prewarmsPerDay) }
         let installed = min(Double(catalog.apps), max(1, catalog.installedPerDevice.mean))
         return perApp * installed * days
     }
