@@ -80,7 +80,7 @@ public enum TraceRun {
         }
         sim.run(until: io.until)
         let held = sim.model.apps.indices.reduce(0) {
-            $0 + (sim.model.apps[$1].state == .suspended ? sim.model.heldTotal(Int32($1)) : 0)
+            $0 + (sim.model.apps[$1].state == .suspended && !sim.model.apps[$1].isPrewarmed ? sim.model.heldTotal(Int32($1)) : 0)
         }
         return Output(records: sim.model.trace.records, metrics: sim.model.metrics,
                       latencies: sim.model.relaunchLatency, heldAtEnd: held, memory: memory)
