@@ -148,22 +148,26 @@ struct AndroidTests {
         #expect(r.metrics[.killsLowSwap] == 1)
     }
 
+    /// A and B cached, C's launch makes reclaim compress A (the oldest), then A is
+    /// launched again at 1 min (zramSwapIn; wakeLeavesReclaim wakes it instead).
+    static let zramThree = """
+        device ram=2GB reserve=512MB os=android policy=android-lmk
+        app A footprint=600MB
+        app B footprint=600MB
+        app C footprint=1100MB
+        0s    launch A
+        5s    home
+        20s   launch B
+        25s   home
+        40s   launch C
+        45s   home
+        1m    launch A
+        2m    end
+        """
+
     @Test("zram: reclaim compresses the oldest cached app; its resume is a swap-in with latency per MiB")
     func zramSwapIn() throws {
-        let text = """
-            device ram=2GB reserve=512MB os=android policy=android-lmk
-            app A footprint=600MB
-            app B footprint=600MB
-            app C footprint=1100MB
-            0s    launch A
-            5s    home
-            20s   launch B
-            25s   home
-            40s   launch C
-            45s   home
-            1m    launch A
-            2m    end
-            """
+        let text = Self.zramThree
         let (sc, r) = try run(text)
         #expect(r.metrics.totalKills == 0)
         // A's 180 MB (184,320 KiB) compress to 71,442 KiB at lz4's 2.58.
@@ -436,20 +440,7 @@ struct AndroidTests {
         #expect(Self.kills(r, sc) == [])
         // Woken from zram instead (C's launch compressed it, as in zramSwapIn): its
         // 180 MiB come back as a swap-in, 90 ms at 0.5 ms/MiB.
-        let (_, z) = try run("""
-            device ram=2GB reserve=512MB os=android policy=android-lmk
-            app A footprint=600MB
-            app B footprint=600MB
-            app C footprint=1100MB
-            0s    launch A
-            5s    home
-            20s   launch B
-            25s   home
-            40s   launch C
-            45s   home
-            1m    wake A silent-push
-            2m    end
-            """)
+        let (_, z) = try run(Self.zramThree.replacingOccurrences(of: "1m    launch A", with: "1m    wake A silent-push"))
         #expect(z.metrics[.compressorPeakKB] == 71_442)
         #expect(z.metrics[.systemWakes] == 1 && z.metrics[.swapIns] == 1)
         #expect(z.metrics[.swapInLatencySumMicros] == 90_000)

@@ -20,36 +20,32 @@ struct WorkloadFileTests {
         #expect(file == defaultWorkloadText)
     }
 
-    @Test("Workloads/README.md's key reference is the one the table generates")
-    func keyReference() throws {
-        let path = root + "/Workloads/README.md"
+    /// The block of `path` between `<!-- BEGIN MARKER ...` (to the end of that line) and
+    /// `<!-- END MARKER -->`, and what it should be. With JETSIM_WRITE_REFERENCE set and
+    /// the two different, rewrites the block and returns `generated` for both.
+    static func generatedBlock(_ path: String, marker: String, _ generated: String) throws -> (current: String, generated: String) {
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        let begin = "<!-- BEGIN KEYS", end = "<!-- END KEYS -->"
-        let b = try #require(text.range(of: begin)), e = try #require(text.range(of: end))
+        let b = try #require(text.range(of: "<!-- BEGIN \(marker)")), e = try #require(text.range(of: "<!-- END \(marker) -->"))
         let afterBegin = try #require(text[b.upperBound...].firstIndex(of: "\n"))
         let current = String(text[text.index(after: afterBegin)..<e.lowerBound])
-        let generated = "\n" + Schema.markdownReference()
         if ProcessInfo.processInfo.environment["JETSIM_WRITE_REFERENCE"] != nil, current != generated {
-            let updated = text[...afterBegin] + generated + text[e.lowerBound...]
-            try String(updated).write(toFile: path, atomically: true, encoding: .utf8)
-            return
+            try String(text[...afterBegin] + generated + text[e.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
+            return (generated, generated)
         }
+        return (current, generated)
+    }
+
+    @Test("Workloads/README.md's key reference is the one the table generates")
+    func keyReference() throws {
+        let (current, generated) = try Self.generatedBlock(root + "/Workloads/README.md", marker: "KEYS",
+                                                             "\n" + Schema.markdownReference())
         #expect(current == generated, "Workloads/README.md is out of date: run JETSIM_WRITE_REFERENCE=1 swift test --filter keyReference")
     }
 
     @Test("Workloads/scenarios/README.md's device-key table is the one Scenario.deviceKeys generates")
     func scenarioDeviceKeys() throws {
-        let path = root + "/Workloads/scenarios/README.md"
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let begin = "<!-- BEGIN DEVICE KEYS", end = "<!-- END DEVICE KEYS -->"
-        let b = try #require(text.range(of: begin)), e = try #require(text.range(of: end))
-        let afterBegin = try #require(text[b.upperBound...].firstIndex(of: "\n"))
-        let current = String(text[text.index(after: afterBegin)..<e.lowerBound])
-        let generated = Scenario.markdownDeviceKeys()
-        if ProcessInfo.processInfo.environment["JETSIM_WRITE_REFERENCE"] != nil, current != generated {
-            try String(text[...afterBegin] + generated + text[e.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
-            return
-        }
+        let (current, generated) = try Self.generatedBlock(root + "/Workloads/scenarios/README.md", marker: "DEVICE KEYS",
+                                                             Scenario.markdownDeviceKeys())
         #expect(current == generated, "Workloads/scenarios/README.md is out of date: run JETSIM_WRITE_REFERENCE=1 swift test --filter scenarioDeviceKeys")
         // Every alias is in it, the newer XNU and Android ones too.
         for k in ["ram=SIZE", "policy=NAME", "os=ios\\|android", "zram-algorithm=lzo\\|lz4\\|lz4hc\\|zstd", "reaper=true\\|false", "wake-run=DUR"] {
