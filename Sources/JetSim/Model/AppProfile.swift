@@ -71,8 +71,10 @@ public struct AppProfile: Sendable, Equatable {
     /// System launches and wakes into the background, per day while installed, by
     /// `SystemWakeKind` (location, voip push, silent push, background refresh).
     public var locationWakesPerDay = 0.0, voipPushesPerDay = 0.0, silentPushesPerDay = 0.0, backgroundRefreshesPerDay = 0.0
-    /// iOS 15 prewarms (`SystemWakeKind.prewarm`), per day while installed and not
-    /// running; what a prewarmed process holds (its pre-main footprint); and what a
+    /// iOS 15 prewarms (`SystemWakeKind.prewarm`) per day: the apps' rates add up to
+    /// the device's prewarm arrivals, each of which goes to the app of a random past
+    /// launch (`Device.prewarmTarget`), not to the app whose rate drew it; what a
+    /// prewarmed process holds (its pre-main footprint); and what a
     /// launch of it saves (the pre-main part of the cold launch). Defaults *assumption*:
     /// 10 % of the default active footprint, 20 % of the default cold launch.
     public var prewarmsPerDay = 0.0

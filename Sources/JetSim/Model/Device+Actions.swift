@@ -153,7 +153,7 @@ extension Device {
     mutating func prewarm(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         let need = profiles[pi(app)].prewarmKB
-        guard prewarms, apps[a].state == .notRunning, availableKB - need >= params.warningKB else { return }
+        guard prewarms, apps[a].state == .notRunning, availableKB - need >= kb.warningKB else { return }
         apps[a].state = .suspended
         apps[a].freezerMarks |= AppRuntime.prewarmed
         apps[a].broadcastMark = broadcastCount

@@ -242,7 +242,7 @@ extension Device {
     /// level (osfmk/vm/vm_compressor.c, c_segment_pages_compressed_nearing_limit).
     mutating func compressorShortageKills(_ now: SimTime) {
         trace.killLoop(began: true)
-        while compressorInputKB > params.compressorShortageKB, let victim = nextVictim() {
+        while compressorInputKB > kb.compressorShortageKB, let victim = nextVictim() {
             kill(victim, named: victim, .compressorSpaceShortage, now)
         }
         trace.killLoop(began: false)
@@ -531,9 +531,7 @@ extension Device {
 
     /// Takes an app off the list (its figures are settled by the caller).
     mutating func stopCompressing(_ app: Int32) {
-        apps[Int(app)].freezerMarks &= ~AppRuntime.compressing
         if let i = compressing.firstIndex(of: app) { stopCompressing(at: i) }
-        if compressing.isEmpty { compressNextDone = .max }
     }
 
     /// Takes the app at position `i` of the list off it (the last one takes its place).
@@ -641,9 +639,9 @@ extension Device {
     /// What freezing an app writes to flash: all of its memory, or for a refreeze
     /// (thawed, its state still on flash) only the share it dirtied since.
     @inline(__always) func flashWrite(_ app: Int32) -> Int64 {
-        let kb = residentSettledKB(app)
-        guard apps[Int(app)].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return kb }
-        return kb * Int64(params.refreezeDirtyPPM) / 1_000_000
+        let settledKB = residentSettledKB(app)
+        guard apps[Int(app)].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return settledKB }
+        return settledKB * Int64(params.refreezeDirtyPPM) / 1_000_000
     }
 
     /// Normal-mode demotions (bsd/kern/kern_memorystatus_freeze.c:2339-2387,
@@ -679,11 +677,11 @@ extension Device {
     mutating func freeze(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         finishCompressionNow(app, now)
-        let kb = flashWrite(app)
+        let writeKB = flashWrite(app)
         if apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 { metrics[.refreezes] += 1 }
         leaveCompressor(app, now)
-        flashTodayKB += kb
-        metrics[.flashWrittenKB] += Int(kb)
+        flashTodayKB += writeKB
+        metrics[.flashWrittenKB] += Int(writeKB)
         metrics[.freezes] += 1
         setResident(app, 0)
         apps[a].set(AppRuntime.frozen)
