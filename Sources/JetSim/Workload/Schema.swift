@@ -389,7 +389,8 @@ public enum Schema {
         if wakes > n {
             return ("catalog.archetypes", "the system wakes (location_wakes_per_day, voip_pushes_per_day, silent_pushes_per_day, background_refreshes_per_day, prewarms_per_day) over the installed apps and fleet.duration_days make about \(WorkloadPrinter.num((wakes / 1e6).rounded())) million per device; with the user's actions at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million are accepted: lower the rates or shorten the run")
         }
-        return ("user", "these rates over fleet.duration_days make about \(WorkloadPrinter.num((n / 1e6).rounded())) million actions per device; at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million fit in memory: lower the rates or shorten the run")
+        let withWakes = wakes >= 0.5e6 ? ", and the system wakes about \(WorkloadPrinter.num((wakes / 1e6).rounded())) million more" : ""
+        return ("user", "these rates over fleet.duration_days make about \(WorkloadPrinter.num((n / 1e6).rounded())) million actions per device\(withWakes); at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million in all are accepted: lower the rates or shorten the run")
     })
 
     static let fleet = Section<Workload.Fleet>(knobs: [
@@ -629,7 +630,7 @@ public enum Schema {
                 "per app: background app refreshes that launch or wake it into the background"),
         .number("prewarms_per_day", \.prewarmsPerDay, 0...10_000, unit: "per day",
                 source: "Apple, About the app launch sequence (iOS 15 prewarming); rate: assumption",
-                "per app: prewarms arrive at the sum of the device's apps' rates; each goes to the app of a random past launch of the user's if it is not running (process created, stopped before main, no delegate message; none below the warning level); 0 = off"),
+                "per app: prewarms arrive at the sum of the device's apps' rates; each goes to the app of a random past launch of the user's if it is not running (process created, stopped before main, no delegate message; none below the warning level); the rates only set how often the device prewarms, not which app; 0 on every archetype (or prewarming: false) = off"),
         .number("prewarm_footprint_share", \.prewarmFootprintShare, 0...1, source: "assumption (no published figure)",
                 "what a prewarmed process holds, as a share of active_mb (its pre-main footprint)"),
         .number("prewarm_saving_share", \.prewarmSavingShare, 0...1,
