@@ -131,13 +131,14 @@ struct SweepCommand: ParsableCommand {
             let path = pointsDir + "/" + p.fileName
             if FileManager.default.fileExists(atPath: path) { continue }
             let started = ContinuousClock.now
-            // Every file of the point is checked before its run: its CSV (opened), the
-            // series and the sidecars (written beside them after the run).
-            let output = try OutputFile.open(path)
+            // Every file of the point is checked before its run: the series and the
+            // sidecars (written beside them after the run), then its CSV (opened), so a
+            // refused sidecar leaves no temporary CSV behind.
             let seriesPath = pointsDir + "/" + p.seriesFileName
             for other in [ProvenanceFile.sidecar(of: path)] + (timeseries ? [seriesPath, ProvenanceFile.sidecar(of: seriesPath)] : []) {
                 if let other { try AtomicOutput.check(other) }
             }
+            let output = try OutputFile.open(path)
             var plan = RunPlan(workload: w, cells: cells, threads: execution.threadCount)
             try results.apply(to: &plan)
             plan.timeSeries = timeseries
