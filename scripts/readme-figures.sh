@@ -10,7 +10,9 @@
 # default fleet: a few minutes on 2 idle cores.
 #   scripts/readme-figures.sh [JETSIM [RUN-ARGS...]]
 # JETSIM defaults to the release build (built if needed); RUN-ARGS go to every run
-# (e.g. `--devices 20 --duration 1d` for a quick check of the script itself).
+# (e.g. `--devices 20 --duration 1d` for a quick check of the script itself; not
+# --ram or --policy: the tables read the 2, 3 and 4 GB rows of the policies they
+# name, and an absent row stops the script).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ge 1 ] && [ "$1" != - ]; then J=$1; else

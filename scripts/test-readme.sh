@@ -84,7 +84,8 @@ for md in "${files[@]}"; do
         # A sweep resumes in its directory: one left by an earlier run (another
         # binary) would be reused, not re-run. Examples sweep under /tmp only.
         case "$bare" in 'jetsim sweep '*'--out /tmp/'*)
-          d=${bare#*--out }; d=${d%% *}; rm -rf "$d" ;;
+          d=${bare#*--out }; d=${d%% *}
+          case "$d" in /tmp/?*) [ "${d%/}" != /tmp ] && rm -rf "$d" ;; esac ;;
         esac
         run "$cmd" > /dev/null || fail "$md:$i: '$bare' exited $? : $(head -3 "$bindir/err")"
       done < "$bindir/block"
