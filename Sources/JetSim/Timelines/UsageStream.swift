@@ -20,6 +20,8 @@ public struct UsageStream: ~Copyable {
     /// Devices and rows read so far.
     public private(set) var devicesRead = 0
     public private(set) var rowsRead = 0
+    /// Of them, rows read by the one-pass fast path (`fastRow`).
+    var fastRowsRead = 0
     /// The current device's app names, looked up by their bytes.
     var appTable = ByteNameTable()
     var deviceBytes: [UInt8] = []
@@ -119,7 +121,7 @@ public struct UsageStream: ~Copyable {
             if let last = uses.last, last.time > time { sorted = false }
             uses.append(.init(time: time, app: a, duration: duration))
             rowsRead += 1
-            while fastRow(into: &uses, sorted: &sorted) { rowsRead += 1 }
+            while fastRow(into: &uses, sorted: &sorted) { rowsRead += 1; fastRowsRead += 1 }
             lastLine = reader.line
             guard try advance() else { pending = false; break }
         }
