@@ -164,6 +164,10 @@ struct UsageStreamTests {
             }
         }
         #expect(fastTotal > 500)
+        // A device whose id extends the one before it, or is its prefix, is another device.
+        let prefixes = "device,time_s,app,duration_s\nab,0,x,1\nab,1,x,1\nabc,2,x,1\nabc,3,y,1\nab2,4,x,1\nab2,5,x,1\na,6,x,1\na,7,x,1\n"
+        #expect(Self.replayed(prefixes) == ("ab:0 x 1000000,1000000 x 1000000\nabc:2000000 x 1000000,3000000 y 1000000\n"
+                                            + "ab2:4000000 x 1000000,5000000 x 1000000\na:6000000 x 1000000,7000000 x 1000000\n", 4))
     }
 
     @Test("app names are looked up by their bytes: indices in first-seen order, past the table's first size")

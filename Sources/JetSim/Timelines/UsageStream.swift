@@ -166,11 +166,11 @@ public struct UsageStream: ~Copyable {
             if f == cTime || f == cDuration {
                 var v: Int64 = 0
                 var d = base[p] &- zero
-                while d < 10 { v = v &* 10 &+ Int64(d); p += 1; d = base[p] &- zero }
+                while d < 10 { v = v &* 10 &+ Int64(d); p &+= 1; d = base[p] &- zero }
                 var n = p - s
                 if cls[Int(base[p])] == 0 {
                     // Not whole seconds (`1.5`): the field's end, then the number's own rules.
-                    while cls[Int(base[p])] == 0 { p += 1 }
+                    while cls[Int(base[p])] == 0 { p &+= 1 }
                     n = 0
                 }
                 if p >= e { return false }
@@ -184,17 +184,23 @@ public struct UsageStream: ~Copyable {
             } else if f == cApp {
                 var h = FNV1a.offsetBasis
                 var b = base[p]
-                while cls[Int(b)] == 0 { h = (h ^ UInt64(b)) &* FNV1a.prime; p += 1; b = base[p] }
+                while cls[Int(b)] == 0 { h = (h ^ UInt64(b)) &* FNV1a.prime; p &+= 1; b = base[p] }
                 if p == s { return false }
                 appStart = s
                 appEnd = p
                 appHash = h
+            } else if f == cDevice {
+                // The device's id, compared in place (8 bytes at a time) and then
+                // followed by the field's end: no scan of its bytes first.
+                let n = deviceBytes.count
+                if s &+ n >= e { return false }
+                let same = deviceBytes.withUnsafeBufferPointer { d in Self.equal(base + s, d.baseAddress!, n) }
+                if !same { return false }
+                p = s &+ n
+                let c = cls[Int(base[p])]
+                if c == 0 { return false }
             } else {
-                while cls[Int(base[p])] == 0 { p += 1 }
-                if f == cDevice {
-                    let same = deviceBytes.withUnsafeBufferPointer { d in p - s == d.count && Self.equal(base + s, d.baseAddress!, d.count) }
-                    if !same { return false }
-                }
+                while cls[Int(base[p])] == 0 { p &+= 1 }
             }
             if p >= e { return false }
             var c = cls[Int(base[p])]
