@@ -18,7 +18,7 @@ struct MetricTableTests {
         var a = CellAccumulator()
         a.add(distinct(base), events: base * 3 + 1)
         a.add(distinct(base + 1_000), events: base + 5)
-        a.latency.record(UInt64(base * 1_000 + 123))
+        a.kindLatency.cold.record(UInt64(base * 1_000 + 123))
         return a
     }
 

@@ -103,6 +103,73 @@ struct UsageStreamTests {
         #expect(try UsageStreamTests.records("a,\"b\"\"c\"\nx,y \" z\ndone") == [["a", "b\"c"], ["x", "y \" z"], ["done"]])
     }
 
+    /// Every device's id, app names and uses (time, app name, duration) of `text`,
+    /// and how many rows the one-pass fast path read; or the error.
+    static func replayed(_ text: String) -> (String, Int) {
+        do {
+            var s = try UsageStream(reader: DelimitedReader(bytes: Array(text.utf8)), source: "t.csv")
+            var out = ""
+            while let b = try s.nextBatch(rows: 7) {
+                for d in b.firstDevice..<b.endDevice {
+                    out += b.name(ofDevice: d) + ":" + b.uses(ofDevice: d).map {
+                        "\($0.time.microseconds) \(b.appNames(ofDevice: d)[Int($0.app)]) \($0.duration.microseconds)"
+                    }.joined(separator: ",") + "\n"
+                }
+            }
+            return (out, s.fastRowsRead)
+        } catch {
+            return ("\(error)", 0)
+        }
+    }
+
+    @Test("rows read in one pass (the fast path) give the uses and errors the general path gives")
+    func fastRows() {
+        var g = Xoshiro256StarStar(seed: 15, 4)
+        func pick(_ n: Int) -> Int { Int(g.next() % UInt64(n)) }
+        var fastTotal = 0
+        for round in 0..<40 {
+            // Columns in any order, with others beside them; devices and apps of 1-20
+            // bytes; whole and decimal seconds; out-of-order times; a CRLF file.
+            let header = round % 2 == 0 ? ["device", "time_s", "app", "duration_s"] : ["note", "app", "duration_s", "device", "x", "time_s"]
+            let crlf = round % 3 == 0
+            var rows: [[String]] = []
+            for d in 0..<(1 + pick(4)) {
+                let device = "dev" + String(repeating: "d", count: pick(18)) + "\(d)"
+                for _ in 0..<(1 + pick(30)) {
+                    let seconds = [String(pick(100_000)), "\(pick(1_000)).\(pick(1_000_000))", "\(pick(100))."][pick(3)]
+                    let app = "a" + String(repeating: "pp", count: pick(10)) + "\(pick(12))"
+                    let values = ["device": device, "time_s": seconds, "app": app, "duration_s": String(pick(300)), "note": "n\(pick(9))", "x": ""]
+                    rows.append(header.map { values[$0]! })
+                }
+            }
+            if round == 39 {
+                // An error, on the same line both ways.
+                while rows.count < 18 { rows.append(rows[rows.count - 1]) }
+                rows[17][header.firstIndex(of: "app")!] = ""
+            }
+            let end = crlf ? "\r\n" : "\n"
+            let plain = header.joined(separator: ",") + end + rows.map { $0.joined(separator: ",") + end }.joined()
+            // Every field quoted: no row goes the fast way.
+            let quoted = header.joined(separator: ",") + end + rows.map { $0.map { "\"\($0)\"" }.joined(separator: ",") + end }.joined()
+            let (fast, fastCount) = Self.replayed(plain), (general, generalCount) = Self.replayed(quoted)
+            #expect(fast == general, "round \(round)")
+            #expect(generalCount == 0)
+            if round == 39 {
+                #expect(fast == "t.csv:19: app: empty app name", "\(fast)")
+            } else {
+                // All but each device's first row (read by the general path, which ends the device before).
+                let devices = fast.split(separator: "\n").count
+                #expect(fastCount == rows.count - devices, "round \(round)")
+                fastTotal += fastCount
+            }
+        }
+        #expect(fastTotal > 500)
+        // A device whose id extends the one before it, or is its prefix, is another device.
+        let prefixes = "device,time_s,app,duration_s\nab,0,x,1\nab,1,x,1\nabc,2,x,1\nabc,3,y,1\nab2,4,x,1\nab2,5,x,1\na,6,x,1\na,7,x,1\n"
+        #expect(Self.replayed(prefixes) == ("ab:0 x 1000000,1000000 x 1000000\nabc:2000000 x 1000000,3000000 y 1000000\n"
+                                            + "ab2:4000000 x 1000000,5000000 x 1000000\na:6000000 x 1000000,7000000 x 1000000\n", 4))
+    }
+
     @Test("app names are looked up by their bytes: indices in first-seen order, past the table's first size")
     func nameTable() {
         var t = ByteNameTable()

@@ -369,7 +369,6 @@ extension Device {
                 metrics[.thawedRelaunches] += 1
             case .hot: metrics[.hotRelaunches] += 1
             }
-            relaunchLatency.record(latency)
             relaunchLatencyByKind.record(latency, kind == .cold ? .cold : kind == .cached ? .cached : kind == .hot ? .hot
                                          : kind == .thaw ? .thaw : wasCompressed ? .decompressed : .resume)
             metrics[.relaunchLatencySumMicros] = .saturatingSum(metrics[.relaunchLatencySumMicros], Int(latency.microseconds))

@@ -440,11 +440,19 @@ extension Device {
     /// uncompressed KiB a part-compressed app had compressed (0 otherwise): its
     /// resident memory becomes what it holds now, uncompressed part and compressed
     /// part together.
-    @discardableResult
+    /// Inline up to the check (every resume and kill passes here, and with the
+    /// compressor off no app is in it): the rest out of line.
+    @discardableResult @inline(__always)
     mutating func leaveCompressor(_ app: Int32, _ now: SimTime) -> Int64 {
-        let a = Int(app)
         clearSoftLimit(app)  // terminate clears the flags after this, before removeCandidate
-        guard apps[a].has(AppRuntime.compressed) else { return 0 }
+        guard apps[Int(app)].has(AppRuntime.compressed) else { return 0 }
+        return leaveCompressorNow(app, now)
+    }
+
+    /// `leaveCompressor` for an app in the compressor.
+    @inline(never)
+    mutating func leaveCompressorNow(_ app: Int32, _ now: SimTime) -> Int64 {
+        let a = Int(app)
         if !compressing.isEmpty { advanceCompression(now) }
         if apps[a].freezerMarks & AppRuntime.compressing != 0 {
             let c = compressionProgress(app)
@@ -694,9 +702,17 @@ extension Device {
     /// frozen no more, but its state stays on flash, so a refreeze writes only what
     /// it dirties (kern_memorystatus_freeze.c: P_MEMSTAT_REFREEZE_ELIGIBLE), and the
     /// thaw counts against demotion.
+    /// Inline up to the check (every resume and kill passes here, and with the
+    /// freezer off no app is frozen): the rest out of line.
+    @inline(__always)
     mutating func unfreeze(_ app: Int32) {
+        if apps[Int(app)].has(AppRuntime.frozen) { unfreezeNow(app) }
+    }
+
+    /// `unfreeze` for a frozen app.
+    @inline(never)
+    mutating func unfreezeNow(_ app: Int32) {
         let a = Int(app)
-        guard apps[a].has(AppRuntime.frozen) else { return }
         apps[a].clear(AppRuntime.frozen)
         // The freezer's own marks: a flash copy now, no longer demoted; the lifecycle's
         // committed-termination and compressing marks in the same byte stay.

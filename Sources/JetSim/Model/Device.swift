@@ -274,9 +274,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public var policy = Policy()
     public var trace: Trace
     public var metrics = DeviceMetrics()
-    /// Relaunch latencies; the runner swaps in its accumulator for the run.
-    public var relaunchLatency = LatencyHistogram()
-    /// The same latencies by relaunch kind; swapped in likewise.
+    /// Relaunch latencies by relaunch kind; the runner swaps in its accumulator's for
+    /// the run. The kinds partition relaunches, so all of them are the kinds merged
+    /// (`RelaunchKindLatencies.total`): each relaunch is recorded once.
     public var relaunchLatencyByKind = RelaunchKindLatencies()
     /// `--by archetype`: launches, relaunches, cold relaunches, kills and data loss
     /// counted again per archetype of the app (`byArchetype[archetypeOf[profile]]`).

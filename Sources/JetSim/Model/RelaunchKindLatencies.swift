@@ -2,7 +2,7 @@ import SimKernel
 
 /// The relaunch kinds the per-kind latency columns split (issue 12; README, "Relaunch
 /// kinds and their names elsewhere"). They partition relaunches: each relaunch is of
-/// exactly one kind, so their histograms merged give `Device.relaunchLatency`.
+/// exactly one kind, so their histograms merged give every relaunch's (`total`).
 public enum RelaunchKind: Int, Sendable, CaseIterable {
     /// Process created, files not in the page cache (`cold_relaunches` minus `cached_relaunches`).
     case cold
@@ -32,7 +32,7 @@ public enum RelaunchKind: Int, Sendable, CaseIterable {
 
 /// One latency histogram per relaunch kind. Fixed storage (six preallocated
 /// histograms, no array of them), so recording never allocates and the runner can
-/// swap a cell's set in and out of a device, as it does `relaunchLatency`.
+/// swap a cell's set in and out of a device.
 public struct RelaunchKindLatencies: Sendable, Equatable {
     public var cold = LatencyHistogram(), cached = LatencyHistogram(), resume = LatencyHistogram()
     public var decompressed = LatencyHistogram(), thaw = LatencyHistogram(), hot = LatencyHistogram()
@@ -74,6 +74,14 @@ public struct RelaunchKindLatencies: Sendable, Equatable {
         case .thaw: thaw.record(latency)
         case .hot: hot.record(latency)
         }
+    }
+
+    /// Every relaunch's latency: the six merged (exact, the same buckets: a relaunch
+    /// is recorded under its kind only, not again in a histogram of all).
+    public var total: LatencyHistogram {
+        var h = cold
+        h.merge(cached); h.merge(resume); h.merge(decompressed); h.merge(thaw); h.merge(hot)
+        return h
     }
 
     /// Adds every value of `other`, kind by kind (exact).

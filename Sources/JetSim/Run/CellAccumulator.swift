@@ -25,9 +25,19 @@ public struct CellAccumulator: Sendable, Equatable {
     public var sumColdSquared = 0
     public var sumColdTimesRelaunches = 0
     public var sumLossUnitsSquared = 0
-    public var latency = LatencyHistogram()
-    /// The same latencies by relaunch kind (the per-kind percentile columns).
+    /// The relaunch latencies by relaunch kind (the per-kind percentile columns).
     public var kindLatency = RelaunchKindLatencies()
+    /// Relaunch latencies of no known kind: those of a shard state written before the
+    /// per-kind lines (its total only). Empty otherwise.
+    public var latencyWithoutKind = LatencyHistogram()
+    /// Every relaunch latency (the percentile columns): the kinds merged, as a device
+    /// records each relaunch under its kind only, and any without a kind. Built when
+    /// read (a merge of seven histograms), not kept.
+    public var latency: LatencyHistogram {
+        var h = kindLatency.total
+        h.merge(latencyWithoutKind)
+        return h
+    }
     /// With `--baseline`: the per-device sums pairing this cell with the baseline
     /// cell at the same RAM (nil without a baseline).
     public var paired: PairedSums? = nil
@@ -92,7 +102,7 @@ public struct CellAccumulator: Sendable, Equatable {
         sumColdSquared = .saturatingSum(sumColdSquared, o.sumColdSquared)
         sumColdTimesRelaunches = .saturatingSum(sumColdTimesRelaunches, o.sumColdTimesRelaunches)
         sumLossUnitsSquared = .saturatingSum(sumLossUnitsSquared, o.sumLossUnitsSquared)
-        latency.merge(o.latency)
+        latencyWithoutKind.merge(o.latencyWithoutKind)
         kindLatency.merge(o.kindLatency)
         if let op = o.paired {
             if paired == nil { paired = PairedSums() }

@@ -136,14 +136,13 @@ public struct DeviceWorker {
     }
 
     static func simulate<P: EvictionPolicy, O: RunObserver>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
-                                                            _ latency: inout LatencyHistogram, _ kindLatency: inout RelaunchKindLatencies,
+                                                            _ kindLatency: inout RelaunchKindLatencies,
                                                             _ observer: inout O) -> (DeviceMetrics, Int) {
         sim.reset()
         // Lend the device this worker's buffers for the run, and take them back
         // after, so that they stay uniquely owned (no copy-on-write next device).
         sim.model.reset(profiles: io.shared.catalog.profiles, installed: io.installed, params: io.params,
                         timeline: io.timeline, context: io.context)
-        swap(&sim.model.relaunchLatency, &latency)
         swap(&sim.model.relaunchLatencyByKind, &kindLatency)
         if let tally = io.tally {
             for g in tally.values.indices { tally.values[g] = DeviceMetrics() }
@@ -159,7 +158,6 @@ public struct DeviceWorker {
             }
         }
         sim.run(until: io.until, observer: &observer)
-        swap(&sim.model.relaunchLatency, &latency)
         swap(&sim.model.relaunchLatencyByKind, &kindLatency)
         if let tally = io.tally { swap(&sim.model.byArchetype, &tally.values) }
         sim.model.releaseInputs()

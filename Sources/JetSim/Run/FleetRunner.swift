@@ -119,7 +119,7 @@ final class PolicyRunner<P: EvictionPolicy> {
     }
 
     func run<O: RunObserver>(_ io: DeviceWorker.CellInputs, _ acc: inout CellAccumulator, _ observer: inout O) -> (DeviceMetrics, Int) {
-        DeviceWorker.simulate(&sim, io, &acc.latency, &acc.kindLatency, &observer)
+        DeviceWorker.simulate(&sim, io, &acc.kindLatency, &observer)
     }
 }
 

@@ -311,7 +311,6 @@ public struct ShardState: Sendable {
             guard let h = LatencyHistogram(buckets: pairs, sum: lat[1], min: lat[2], max: lat[3]), h.count == lat[0] else {
                 i -= 1; throw fail("buckets: inconsistent with 'latency' (counts do not add up or an index is out of range)")
             }
-            a.latency = h
             // Per relaunch kind: all six lines, or none (a state written before them).
             if !accs.isEmpty && hasKind != peek("kind") { throw fail("kind: every cell must have the per-kind latency lines, or none") }
             hasKind = peek("kind")
@@ -332,6 +331,15 @@ public struct ShardState: Sendable {
                     }
                     a.kindLatency[k] = kh
                 }
+                // The total is kept from the kinds (a device records each relaunch
+                // under its kind only); the state's total line must be them merged,
+                // as every jetsim that wrote kind lines wrote it.
+                guard a.kindLatency.total == h else {
+                    i -= 1; throw fail("kind: the six kinds' latencies merged are not the 'latency' and 'buckets' lines")
+                }
+            } else {
+                // A state written before the per-kind lines: its total, of no kind.
+                a.latencyWithoutKind = h
             }
             if baseline != nil {
                 let v = try next("paired").split(separator: " ").map { Int128(String($0)) }

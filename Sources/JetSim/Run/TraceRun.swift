@@ -83,6 +83,6 @@ public enum TraceRun {
             $0 + (sim.model.apps[$1].state == .suspended && !sim.model.apps[$1].isPrewarmed ? sim.model.heldTotal(Int32($1)) : 0)
         }
         return Output(records: sim.model.trace.records, metrics: sim.model.metrics,
-                      latencies: sim.model.relaunchLatency, heldAtEnd: held, memory: memory)
+                      latencies: sim.model.relaunchLatencyByKind.total, heldAtEnd: held, memory: memory)
     }
 }

@@ -30,6 +30,10 @@ public struct DelimitedReader: ~Copyable {
     /// 1 for the bytes that end an unquoted field (the delimiter, LF, CR), else 0: one
     /// table load a byte instead of three compares.
     let stops: UnsafeMutablePointer<UInt8>
+    /// For callers that parse a record in one pass over the block (`UsageStream`'s
+    /// fast rows): 0 for a byte of an unquoted field's text, 1 for the delimiter, 2 for
+    /// LF, 3 for a byte the general rules treat specially (CR, `"`, space, tab).
+    let classes: UnsafeMutablePointer<UInt8>
     var pos = 0
     var end = 0
     var eof = false
@@ -58,6 +62,7 @@ public struct DelimitedReader: ~Copyable {
         block = .allocate(capacity: Self.blockSize + 1)
         block[0] = UInt8(ascii: "\n")
         stops = Self.stopTable(delimiter)
+        classes = Self.classTable(delimiter)
         ranges = .allocate(capacity: 2 * rangeCapacity)
         bytes.reserveCapacity(256)
         starts.reserveCapacity(16)
@@ -70,6 +75,7 @@ public struct DelimitedReader: ~Copyable {
         self.delimiter = delimiter
         block = .allocate(capacity: source.count + 1)
         stops = Self.stopTable(delimiter)
+        classes = Self.classTable(delimiter)
         ranges = .allocate(capacity: 2 * rangeCapacity)
         _ = block.initialize(from: source)
         end = source.count
@@ -81,6 +87,7 @@ public struct DelimitedReader: ~Copyable {
     deinit {
         block.deallocate()
         stops.deallocate()
+        classes.deallocate()
         ranges.deallocate()
         if let file { fclose(file) }
     }
@@ -92,6 +99,25 @@ public struct DelimitedReader: ~Copyable {
         t[Int(UInt8(ascii: "\n"))] = 1
         t[Int(UInt8(ascii: "\r"))] = 1
         return t
+    }
+
+    static func classTable(_ delimiter: UInt8) -> UnsafeMutablePointer<UInt8> {
+        let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        t.initialize(repeating: 0, count: 256)
+        for b: Unicode.Scalar in ["\r", "\"", " ", "\t"] { t[Int(UInt8(ascii: b))] = 3 }
+        t[Int(UInt8(ascii: "\n"))] = 2
+        t[Int(delimiter)] = 1
+        return t
+    }
+
+    /// A record parsed by the caller straight from the block (`UsageStream`'s fast
+    /// rows) ends just before `p`: the reader goes on after it, as `next()` would
+    /// have. The record's fields are not kept (`count` is 0 until the next record).
+    @inline(__always) mutating func consumed(upTo p: Int) {
+        line = nextLine
+        nextLine += 1
+        pos = p
+        fieldCount = 0
     }
 
     mutating func skipBOM() {
