@@ -311,11 +311,7 @@ extension Device {
             if kind == .warm || kind == .thaw {
                 running.append(app)
                 suspendedCount -= 1
-                if params.android.enabled {
-                    androidForget(app)
-                    if wasCompressed { swapIn = androidSwapIn(app, now) }
-                    if wasFrozen { swapIn = androidSwapIn(app, fromFlash: true, now) }
-                }
+                if params.android.enabled { swapIn = androidResume(app, compressed: wasCompressed, frozen: wasFrozen, now) }
                 let compressedKB = leaveCompressor(app, now)
                 if wasPart { partKB = compressedKB; wasCompressed = compressedKB > 0 }
                 unfreeze(app)
