@@ -10,9 +10,11 @@ public extension Int64 {
         else if x <= -9.223_372_036_854_775e18 { self = .min }
         else { self = Int64(x) }
     }
+}
 
-    /// `a + b`, clamped to Int64's range instead of trapping.
-    @inlinable static func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+public extension FixedWidthInteger where Self: SignedInteger {
+    /// `a + b`, clamped to the type's range instead of trapping (Int, Int64).
+    @inlinable static func saturatingSum(_ a: Self, _ b: Self) -> Self {
         let (s, o) = a.addingReportingOverflow(b)
         return o ? (b > 0 ? .max : .min) : s
     }
@@ -21,12 +23,6 @@ public extension Int64 {
 public extension Int {
     /// `x` rounded toward zero, clamped to Int's range; NaN reads as 0.
     @inlinable init(saturating x: Double) { self = Int(Int64(saturating: x)) }
-
-    /// `a + b`, clamped to Int's range instead of trapping.
-    @inlinable static func saturatingSum(_ a: Int, _ b: Int) -> Int {
-        let (s, o) = a.addingReportingOverflow(b)
-        return o ? (b > 0 ? .max : .min) : s
-    }
 
     /// `a * b`, clamped to Int's range instead of trapping.
     @inlinable static func saturatingProduct(_ a: Int, _ b: Int) -> Int {

@@ -244,6 +244,18 @@ struct TimeSeriesCLITests {
         let over = try CLI.run(["merge"] + states + ["--out", tmp + "/x.csv", "--timeseries", states[1]])
         #expect(over.status == 2 && over.stderr.contains("would replace the state file"), "\(over.stderr)")
         #expect(try String(contentsOfFile: states[1], encoding: .utf8).hasPrefix("# jetsim shard state"))
+        // However the path is spelled: relative with ./ against the state's plain name,
+        // through a directory's .., or a symbolic link to it.
+        try FileManager.default.createSymbolicLink(atPath: tmp + "/link.state", withDestinationPath: states[2])
+        let names = ["s1.csv.state", "s2.csv.state", "s3.csv.state"]
+        for (given, output) in [(names, "./s2.csv.state"), (names, "../\(URL(fileURLWithPath: tmp).lastPathComponent)/s3.csv.state"),
+                                (names, "link.state"), (["./s1.csv.state", "s2.csv.state", "link.state"], "s3.csv.state")] {
+            let r = try CLI.run(["merge"] + given + ["--out", tmp + "/x.csv", "--timeseries", output], cwd: tmp)
+            #expect(r.status == 2 && r.stderr.contains("--timeseries \(output) would replace the state file"), "\(output): \(r.stderr)")
+        }
+        for s in states { #expect(try String(contentsOfFile: s, encoding: .utf8).hasPrefix("# jetsim shard state")) }
+        #expect(!FileManager.default.fileExists(atPath: tmp + "/x.csv"))
+        try FileManager.default.removeItem(atPath: tmp + "/link.state")
         let m = try CLI.run(["merge"] + states.reversed() + ["--out", tmp + "/merged.csv", "--timeseries", tmp + "/merged-ts.csv"])
         #expect(m.status == 0, "\(m.stderr)")
         let seriesSidecar = try String(contentsOfFile: tmp + "/merged-ts.csv.provenance.json", encoding: .utf8)

@@ -184,6 +184,36 @@ struct RunCLITests {
         #expect(r.status == 2)
         #expect(r.stderr.contains("/nonexistent/dir"))
     }
+
+    /// `--duration` stands for `fleet.duration_days` and gets the key's checks: its
+    /// range and, after it is applied, the checks across keys (the action bound), in
+    /// `run`, `trace` and `sweep`. Before, Int64.max microseconds with --timeseries
+    /// trapped (arithmetic overflow in the series' hour count) and 36,500 days ran.
+    @Test("--duration is checked as fleet.duration_days is (range, action bound): exit 2 before any work, nothing written")
+    func durationCheckedAsTheKey() throws {
+        let tmp = try CLI.tempDir()
+        let range = "--duration: expected from 0.001d to 36500d (fleet.duration_days's range), got"
+        let bound = ": user: these rates over fleet.duration_days make about 291 million actions per device, and the system wakes about 3 million more; at most 50 million in all are accepted"
+        let cases: [([String], String)] = [
+            (["run", "--duration", "9223372036854775807us", "--timeseries", tmp + "/ts.csv", "--out", tmp + "/s.csv"], "\(range) 9223372036854.775807s"),
+            (["run", "--duration", "36501d", "--out", tmp + "/s.csv"], "\(range) 36501d"),
+            (["run", "--duration", "86s", "--out", tmp + "/s.csv"], "\(range) 86s"),
+            (["run", "--duration", "36500d", "--timeseries", tmp + "/ts.csv", "--out", tmp + "/s.csv"], "--duration 36500d\(bound)"),
+            (["trace", "--duration", "36500d"], "--duration 36500d\(bound)"),
+            (["sweep", "--out", tmp + "/sw", "--set", "user.notifications_per_day=1,2", "--duration", "36501d"], "\(range) 36501d"),
+        ]
+        for (args, message) in cases {
+            let r = try CLI.run(args + ["--devices", "1", "--policy", "lru", "--ram", "2GB", "--quiet"])
+            #expect(r.status == 2 && r.stderr.contains("jetsim: \(message)"), "\(args): \(r.status) \(r.stderr)")
+            #expect(r.stdout.isEmpty && CLI.files(in: tmp).isEmpty, "\(args)")
+        }
+        // The same bound, said the same way, as a --set of the key.
+        let set = try CLI.run(["run", "--set", "fleet.duration_days=36500", "--devices", "1", "--policy", "lru", "--ram", "2GB", "--quiet", "--out", tmp + "/s.csv"])
+        #expect(set.status == 2 && set.stderr.contains("--set fleet.duration_days=36500\(bound)"), "\(set.stderr)")
+        // The ends of the range run (0.001 days is 86.4 s).
+        let shortest = try CLI.run(["run", "--duration", "86400ms", "--devices", "1", "--policy", "lru", "--ram", "2GB", "--quiet", "--out", tmp + "/s.csv"])
+        #expect(shortest.status == 0, "\(shortest.stderr)")
+    }
 }
 
 @Suite("jetsim trace, policies, validate")

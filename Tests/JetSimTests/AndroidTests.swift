@@ -449,20 +449,7 @@ struct AndroidTests {
     @Test("zram writeback: with zram full, reclaim writes a cached app to flash within the daily limit; its resume reads it back")
     func writeback() throws {
         // zram holds 102.4 MB: A's 180 MB do not fit, so they go to flash.
-        let text = """
-            device ram=2GB reserve=512MB os=android policy=android-lmk zram-pct=5 writeback=true
-            app A footprint=600MB
-            app B footprint=600MB
-            app C footprint=1100MB
-            0s    launch A
-            5s    home
-            20s   launch B
-            25s   home
-            40s   launch C
-            45s   home
-            1m    launch A
-            2m    end
-            """
+        let text = Self.zramThree.replacingOccurrences(of: "policy=android-lmk", with: "policy=android-lmk zram-pct=5 writeback=true")
         let (sc, r) = try run(text)
         #expect(r.metrics[.flashWrittenKB] == 184_320)
         #expect(r.metrics[.swapIns] == 1 && r.metrics[.thawedRelaunches] == 1)

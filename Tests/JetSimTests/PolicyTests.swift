@@ -5,10 +5,11 @@ import JetSim
 /// A candidate with the given attributes (the rest neutral).
 func cand(_ state: AppState = .suspended, kb: Int64 = 100 * 1024, lastUsed: Int64 = 0, mode: BackgroundMode = .none,
           launches: Int = 1, cold: Int64 = 1_000, resident: Int64 = 200, unsaved: Int = 0, preserves: Bool = true,
-          nextUse: SimTime = .never, leftFront: Bool = false) -> EvictionCandidate {
+          nextUse: SimTime = .never, leftFront: Bool = false, previous: Bool = false) -> EvictionCandidate {
     EvictionCandidate(state: state, mode: mode, residentKB: kb, lastUsed: .seconds(lastUsed), launchCount: launches,
                       coldLaunchCost: .milliseconds(cold), residentLaunchCost: .milliseconds(resident),
-                      unsavedEdits: unsaved, preservesUIState: preserves, nextUse: nextUse, leftFront: leftFront)
+                      unsavedEdits: unsaved, preservesUIState: preserves, nextUse: nextUse, leftFront: leftFront,
+                      isPrevious: previous)
 }
 
 /// Kills victims one by one as the device does (victim, willEvict, remove) and
@@ -92,7 +93,7 @@ struct PolicyChoiceTests {
         p.update(5, cand(.background, lastUsed: 6, leftFront: true))
         p.update(5, cand(.suspended, lastUsed: 6))                      // cached, newer
         p.update(6, cand(.background, lastUsed: 7, leftFront: true))
-        p.update(6, cand(.suspended, lastUsed: 7))                      // the previous app: 700
+        p.update(6, cand(.suspended, lastUsed: 7, previous: true))      // the previous app: 700
         #expect(killOrder(&p) == [4, 5, 6, 2, 3, 1, 0])
     }
 
@@ -101,11 +102,16 @@ struct PolicyChoiceTests {
         var p = AndroidLMK()
         p.reset(appCount: 3, context: .init())
         p.update(0, cand(.background, lastUsed: 1, leftFront: true))
-        p.update(0, cand(.suspended, lastUsed: 1))   // previous
+        p.update(0, cand(.suspended, lastUsed: 1, previous: true))   // previous: 700
+        p.update(2, cand(.suspended, lastUsed: 3))                   // cached, though newer
+        #expect(p.victim() == 2)
+        // 1 enters the background: the device demotes 0 (`enterBackground`), then 1
+        // suspends as the previous app.
         p.update(1, cand(.background, lastUsed: 2, leftFront: true))
-        p.update(1, cand(.suspended, lastUsed: 2))   // now previous; 0 is cached
+        p.update(0, cand(.suspended, lastUsed: 1))                   // now cached
+        p.update(1, cand(.suspended, lastUsed: 2, previous: true))   // now previous
         #expect(p.victim() == 0)
-        #expect(killOrder(&p) == [0, 1])
+        #expect(killOrder(&p) == [0, 2, 1])
     }
 
     @Test("cost-aware kills the lowest relaunch penalty per MB first")

@@ -71,6 +71,33 @@ struct PrewarmTests {
         #expect(r.metrics[.systemLaunches] == 1 && r.metrics[.prewarmedLaunches] == 0 && r.metrics[.prewarmsKilled] == 0)
     }
 
+    @Test("a prewarmed app whose files are still cached launches cached when that is faster, and the prewarm is not counted as used")
+    func cachedBeatsPrewarm() throws {
+        // X is removed by the user at 5 s and prewarmed at 20 s; launched at 30 s.
+        // Cached: 700 + 500 ms restore = 1,200 ms; prewarmed: 2,000 less the pre-main part
+        // (240 ms, a scenario app's default) + 500 = 2,260 ms.
+        let script = "app X cold-launch=2s cached-launch=700ms state-restore=500ms\n0s launch X\n4s switcher\n5s switcher-remove X\n6s home\n20s wake X prewarm\n30s launch X\n1m end\n"
+        let (sc, r) = try run(script)
+        #expect(events(r, sc, app: "X").suffix(3) == ["system-launch prewarm", "didFinishLaunching", "didBecomeActive cached 1200ms"])
+        #expect(r.metrics[.prewarms] == 1 && r.metrics[.prewarmedLaunches] == 0 && r.metrics[.prewarmsKilled] == 0)
+        #expect(r.metrics[.cachedRelaunches] == 1)
+        // Past the window (counted from the prewarm, which read the files again), or
+        // with cached slower than the prewarm's launch: cold less the pre-main part.
+        for device in ["device cache-window=5s\n", ""] {
+            let text = device.isEmpty ? script.replacingOccurrences(of: "cached-launch=700ms", with: "cached-launch=1900ms") : device + script
+            let (sc2, r2) = try run(text)
+            #expect(events(r2, sc2, app: "X").last == "didBecomeActive cold 2260ms", "\(device)")
+            #expect(r2.metrics[.prewarmedLaunches] == 1 && r2.metrics[.cachedRelaunches] == 0)
+        }
+    }
+
+    @Test("a prewarmed app whose user launch fails for lack of memory is a failed launch, not a wasted prewarm")
+    func failedLaunchOfPrewarmed() throws {
+        let (_, r) = try run("device ram=1GB app-limit-pct=100\napp Huge footprint=2GB\n0s wake Huge prewarm\n10s launch Huge\n1m end\n")
+        #expect(r.metrics[.prewarms] == 1 && r.metrics[.launchFailures] == 1 && r.metrics[.foregroundKills] == 1)
+        #expect(r.metrics[.prewarmsKilled] == 0 && r.metrics[.prewarmedLaunches] == 0 && r.metrics[.killsPressure] == 1)
+    }
+
     @Test("prewarming=false (an iOS before 15, or the ablation): a prewarm does nothing")
     func switchedOff() throws {
         let (sc, r) = try run("device prewarming=false\napp Mail\n0s wake Mail prewarm\n1m launch Mail\n2m end\n")

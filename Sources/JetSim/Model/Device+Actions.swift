@@ -113,11 +113,8 @@ extension Device {
             metrics[.systemWakes] += 1
             suspendedCount -= 1
             if params.android.enabled {
-                // Out of reclaim's order (it runs now), its pages back from zram or
-                // flash, as a user's resume has them (launch).
-                androidForget(app)
-                if apps[a].has(AppRuntime.compressed) { _ = androidSwapIn(app, now) }
-                if apps[a].has(AppRuntime.frozen) { _ = androidSwapIn(app, fromFlash: true, now) }
+                // As a user's resume (launch), its stall without a launch to slow.
+                androidResume(app, compressed: apps[a].has(AppRuntime.compressed), frozen: apps[a].has(AppRuntime.frozen), now)
             }
             leaveCompressor(app, now)
             unfreeze(app)

@@ -231,6 +231,18 @@ extension Device {
         android.uncompressed.remove(app)
     }
 
+    /// A cached app resumes (a user's launch, or a system wake): out of reclaim's
+    /// order (it runs now), its pages back from zram (`compressed`) or flash
+    /// (`frozen`; the flash read is the time when both). Returns the swap-in time.
+    @discardableResult
+    mutating func androidResume(_ app: Int32, compressed: Bool, frozen: Bool, _ now: SimTime) -> SimTime {
+        androidForget(app)
+        var swapIn = SimTime.zero
+        if compressed { swapIn = androidSwapIn(app, now) }
+        if frozen { swapIn = androidSwapIn(app, fromFlash: true, now) }
+        return swapIn
+    }
+
     /// A resume of a cached app from zram: its pages come back (a swap-in), which
     /// stalls and counts as refaults for lmkd's thrashing measure. Returns the time.
     mutating func androidSwapIn(_ app: Int32, fromFlash: Bool = false, _ now: SimTime) -> SimTime {

@@ -87,7 +87,10 @@ extension Device {
         max(.zero, profiles[p].coldLaunch - profiles[p].prewarmSaving) + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero)
     }
 
-    @inline(__always) func coldLatency(_ p: Int) -> SimTime { profiles[p].coldLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero) }
+    @inline(__always) func coldLatency(_ p: Int) -> SimTime { profiles[p].coldLaunch + uiRestore(p) }
+
+    /// What every launch from no process adds: the state restore, if the app restores.
+    @inline(__always) func uiRestore(_ p: Int) -> SimTime { profiles[p].preservesUIState ? profiles[p].stateRestore : .zero }
 
     /// A thaw: the resume, plus its pages back from flash.
     @inline(__always) func thawLatency(_ p: Int) -> SimTime {
@@ -246,7 +249,8 @@ extension Device {
         let p = pi(app)
         // A prewarmed process (`prewarm`) is launched as from not running: it stopped
         // before main, so it gets didFinishLaunching now; its launch is `cold` less the
-        // pre-main part it already did.
+        // pre-main part it already did, or `cached` when its files are still in the
+        // page cache and that is faster (then the prewarm saved nothing: not counted).
         let wasPrewarmed = apps[a].isPrewarmed
         if wasPrewarmed {
             apps[a].freezerMarks &= ~AppRuntime.prewarmed
@@ -259,8 +263,10 @@ extension Device {
         // when it leaves the compressor below).
         let wasPart = apps[a].freezerMarks & AppRuntime.compressing != 0
         var partKB: Int64? = nil
-        let kind: LaunchKind = prior == .notRunning ? (!wasPrewarmed && filesCached(app, now) ? .cached : .cold)
+        let kind: LaunchKind = prior == .notRunning
+            ? (filesCached(app, now) && (!wasPrewarmed || profiles[p].cachedLaunch + uiRestore(p) <= prewarmedLatency(p)) ? .cached : .cold)
             : prior == .suspended ? (wasFrozen ? .thaw : .warm) : .hot
+        let usedPrewarm = wasPrewarmed && kind == .cold
         let isRelaunch = apps[a].launches > 0
         metrics[.launches] += 1
         countByArchetype(app, .launches)
@@ -288,7 +294,7 @@ extension Device {
             if wasPrewarmed {
                 apps[a].state = .suspended
                 apps[a].freezerMarks |= AppRuntime.prewarmed
-                terminate(app, .memoryPressure, now)
+                terminate(app, .memoryPressure, now, launchFailed: true)
             } else if prior.isResident {
                 terminate(app, .memoryPressure, now)
             } else {
@@ -299,7 +305,7 @@ extension Device {
             return
         }
         front = app
-        if wasPrewarmed { metrics[.prewarmedLaunches] += 1 }
+        if usedPrewarm { metrics[.prewarmedLaunches] += 1 }
         var swapIn = SimTime.zero
         if kind.createsProcess {
             apps[a].state = .inactive
@@ -311,11 +317,7 @@ extension Device {
             if kind == .warm || kind == .thaw {
                 running.append(app)
                 suspendedCount -= 1
-                if params.android.enabled {
-                    androidForget(app)
-                    if wasCompressed { swapIn = androidSwapIn(app, now) }
-                    if wasFrozen { swapIn = androidSwapIn(app, fromFlash: true, now) }
-                }
+                if params.android.enabled { swapIn = androidResume(app, compressed: wasCompressed, frozen: wasFrozen, now) }
                 let compressedKB = leaveCompressor(app, now)
                 if wasPart { partKB = compressedKB; wasCompressed = compressedKB > 0 }
                 unfreeze(app)
@@ -332,7 +334,7 @@ extension Device {
         }
         var latency: SimTime
         switch kind {
-        case .cold: latency = wasPrewarmed ? prewarmedLatency(p) : coldLatency(p)
+        case .cold: latency = usedPrewarm ? prewarmedLatency(p) : coldLatency(p)
         case .cached: latency = profiles[p].cachedLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero)
         case .warm: latency = wasCompressed || !params.xnuBands ? warmLatency(p, compressedKB: partKB) : profiles[p].warmLaunch
         case .thaw: latency = thawLatency(p)
@@ -392,7 +394,9 @@ extension Device {
     /// Terminates an app. An app still executing code gets willTerminate first when
     /// the kill is one the system announces (memory pressure, the user, shutdown); a
     /// suspended app gets nothing (seeds 000, 003, 004). Unsaved work is lost.
-    mutating func terminate(_ app: Int32, _ reason: KillReason, _ now: SimTime) {
+    /// `launchFailed`: a prewarmed app whose user launch found no room; it dies as a
+    /// prewarmed process but was not a wasted prewarm (`prewarms_killed`).
+    mutating func terminate(_ app: Int32, _ reason: KillReason, _ now: SimTime, launchFailed: Bool = false) {
         let a = Int(app)
         precondition(apps[a].state.isResident, "terminate: app \(app) is not running")
         accrueUnsaved(app, now)
@@ -408,9 +412,9 @@ extension Device {
         if apps[a].has(AppRuntime.saveInFlight) { metrics[.savesAbandoned] += 1 }
         let wasPrewarmed = apps[a].isPrewarmed
         if wasPrewarmed {
-            // Killed before any launch used it: a wasted prewarm. It held no events
-            // and was not counted as suspended.
-            metrics[.prewarmsKilled] += 1
+            // Killed before any launch used it: a wasted prewarm (not when the user's
+            // launch of it failed). It held no events and was not counted as suspended.
+            if !launchFailed { metrics[.prewarmsKilled] += 1 }
         } else if apps[a].state == .suspended {
             metrics[.coalescedDropped] += heldTotal(app)
             suspendedCount -= 1

@@ -46,9 +46,13 @@ public struct AndroidLMK: EvictionPolicy {
     @inline(__always)
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
         if c.state == .suspended && c.mode == .none && c.isPrevious {
-            // Suspended and the previous app: adj 700, outside the heaps.
+            // Suspended and the previous app: adj 700, outside the heaps. Held is
+            // this app or none: a held app is suspended and the device's previous
+            // one, and the device reports it again (no longer previous, so it leaves
+            // `held` below) when another becomes previous (`enterBackground`) or it
+            // changes state (`refreshCandidate`, or `removeCandidate`: `remove`).
+            assert(held < 0 || held == app, "the former previous app \(held) was not demoted before \(app)")
             heaps.remove(app)
-            if held >= 0 && held != app { heaps.set(held, heldLastUsed, in: Self.cached) }
             held = app
             heldLastUsed = c.lastUsed.microseconds
             return

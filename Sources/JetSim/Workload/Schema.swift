@@ -358,6 +358,10 @@ public enum Schema {
 
     public static let ramRangeMB: ClosedRange<Double> = 64...1_048_576
 
+    /// `fleet.duration_days` (and `--duration`), in days: a century is the longest
+    /// run; its hours, actions and times stay far inside Int64 (see above).
+    public static let durationRangeDays: ClosedRange<Double> = 0.001...36_500
+
     static func join(_ path: String, _ key: String) -> String {
         path.isEmpty ? key : key.isEmpty ? path : path + "." + key
     }
@@ -395,8 +399,8 @@ public enum Schema {
 
     static let fleet = Section<Workload.Fleet>(knobs: [
         .integer("devices", \.devices, Schema.devicesRange, source: "", "devices simulated (about 1 s for all 21 cells on 2 cores)"),
-        Knob(key: "duration_days", unit: "days", type: "number", range: 0.001...36_500, source: "", doc: "simulated time per device",
-             read: { e, f throws(InputError) in f.duration = SimTime(seconds: try WorkloadDecoder.number(e, 0.001...36_500) * 86_400) },
+        Knob(key: "duration_days", unit: "days", type: "number", range: Schema.durationRangeDays, source: "", doc: "simulated time per device",
+             read: { e, f throws(InputError) in f.duration = SimTime(seconds: try WorkloadDecoder.number(e, Schema.durationRangeDays) * 86_400) },
              text: { .inline(WorkloadPrinter.num($0.duration.seconds / 86_400)) }, copy: { $0.duration = $1.duration }),
     ], template: Workload.Fleet())
 

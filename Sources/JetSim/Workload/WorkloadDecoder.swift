@@ -14,6 +14,14 @@ public enum WorkloadDecoder {
         return w
     }
 
+    /// Checks a workload again after a command-line flag set a value in it
+    /// (`--devices`, `--duration`, `--seed`): the checks across keys that a file or a
+    /// `--set` of the same key gets (the action bound), the error named after `flag`.
+    /// The flag's own range is the caller's to check, against the key's.
+    public static func recheck(_ w: Workload, flag: String) throws(InputError) {
+        try Schema.workload.validate(w, at: SourceLocation(flag), path: "")
+    }
+
     public static func decode(_ root: ConfigNode) throws(InputError) -> Workload {
         var w = Schema.workload.template
         var f = try Fields(root, path: "")

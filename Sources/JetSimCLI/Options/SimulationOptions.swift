@@ -50,8 +50,21 @@ struct SimulationOptions: ParsableArguments {
             }
             w.fleet.devices = devices
         }
-        if let duration { w.fleet.duration = duration.time }
+        if let duration {
+            // fleet.duration_days's range: the longest run every other bound assumes.
+            let r = Schema.durationRangeDays, days = duration.time.seconds / 86_400
+            guard r.contains(days) else {
+                throw BadInput(description: "--duration: expected from \(WorkloadPrinter.num(r.lowerBound))d to \(WorkloadPrinter.num(r.upperBound))d (fleet.duration_days's range), got \(duration.time)")
+            }
+            w.fleet.duration = duration.time
+        }
         if let seed { w.seed = seed }
+        // The checks across keys (the action bound) again, as a --set of the key would.
+        if let flag = duration.map({ "--duration \($0.time)" }) ?? devices.map({ "--devices \($0)" }) {
+            do { try WorkloadDecoder.recheck(w, flag: flag) } catch {
+                throw BadInput(description: error.description)
+            }
+        }
         return w
     }
 

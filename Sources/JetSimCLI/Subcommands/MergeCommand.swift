@@ -28,10 +28,12 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         guard !states.isEmpty else { throw BadInput(description: "merge: give the .state files of every shard") }
-        // No output (or its sidecar) may replace one of the states it is merged from.
+        // No output (or its sidecar) may replace one of the states it is merged from,
+        // however either is spelled (`./a.state`, `a.state`, a link to it).
+        let stateFiles = Set(states.map(OutputFile.resolved))
         for (option, path) in [("--out", out), ("--by-out", byOut), ("--timeseries", timeseries)] {
             guard let path, path != "-" else { continue }
-            for p in [path, ProvenanceFile.path(for: path)] where states.contains(p) {
+            for p in [path, ProvenanceFile.path(for: path)] where stateFiles.contains(OutputFile.resolved(p)) {
                 throw BadInput(description: "merge: \(option) \(path) would replace the state file \(p); give another path")
             }
         }

@@ -215,6 +215,14 @@ struct OutputFile {
         }
     }
 
+    /// The file a path names: `realpath` (symbolic links resolved) when it exists,
+    /// else `normalized`. Two paths that name one existing file resolve the same.
+    static func resolved(_ path: String) -> String {
+        guard let r = realpath(path, nil) else { return normalized(path) }
+        defer { free(r) }
+        return String(cString: r)
+    }
+
     /// An absolute path without `.`, `..` or repeated slashes (symbolic links kept).
     static func normalized(_ path: String) -> String {
         var full = path
