@@ -28,13 +28,13 @@ struct PolicyPinTests {
     /// (issue 14): the 6 users' relaunches are unchanged; cold ones and kills move a
     /// little either way (prewarmed processes are killed, and hold memory meanwhile).
     static let pinned: [String: Pin] = [
-        "largest-first": Pin(relaunches: 109, cold: 34, killsPressure: 81, kills: 318, dataLossEvents: 19, dataLossUnits: 205),
-        "lru": Pin(relaunches: 109, cold: 39, killsPressure: 127, kills: 370, dataLossEvents: 25, dataLossUnits: 206),
-        "jetsam-bands": Pin(relaunches: 109, cold: 31, killsPressure: 64, kills: 327, dataLossEvents: 21, dataLossUnits: 206),
-        "android-lmk": Pin(relaunches: 109, cold: 36, killsPressure: 119, kills: 361, dataLossEvents: 22, dataLossUnits: 198),
-        "cost-aware": Pin(relaunches: 109, cold: 29, killsPressure: 76, kills: 316, dataLossEvents: 16, dataLossUnits: 197),
-        "random": Pin(relaunches: 109, cold: 38, killsPressure: 115, kills: 348, dataLossEvents: 23, dataLossUnits: 214),
-        "oracle": Pin(relaunches: 109, cold: 27, killsPressure: 75, kills: 323, dataLossEvents: 18, dataLossUnits: 204),
+        "largest-first": Pin(relaunches: 109, cold: 32, killsPressure: 140, kills: 288, dataLossEvents: 20, dataLossUnits: 205),
+        "lru": Pin(relaunches: 109, cold: 36, killsPressure: 186, kills: 340, dataLossEvents: 24, dataLossUnits: 206),
+        "jetsam-bands": Pin(relaunches: 109, cold: 37, killsPressure: 139, kills: 309, dataLossEvents: 21, dataLossUnits: 203),
+        "android-lmk": Pin(relaunches: 109, cold: 33, killsPressure: 181, kills: 339, dataLossEvents: 22, dataLossUnits: 198),
+        "cost-aware": Pin(relaunches: 109, cold: 24, killsPressure: 145, kills: 290, dataLossEvents: 15, dataLossUnits: 197),
+        "random": Pin(relaunches: 109, cold: 36, killsPressure: 187, kills: 336, dataLossEvents: 25, dataLossUnits: 214),
+        "oracle": Pin(relaunches: 109, cold: 22, killsPressure: 135, kills: 294, dataLossEvents: 17, dataLossUnits: 204),
     ]
 
     static func run() -> [(PolicyID, Pin)] {

@@ -260,6 +260,9 @@ public struct DeviceParameters: Sendable, Equatable {
     /// `freezeDemotionThaws` times.
     public var freezeDemotionsMax = 2
     public var freezeDemotionThaws = 5
+    /// With the most frozen apps reached, the freezer still runs (refreezing) while
+    /// at least this many apps are thawed with their state on flash.
+    public var freezeRefreezeThawed = 3
     /// Freeze only while available memory is below this (% of RAM).
     public var freezeAvailablePct = 50.0
     /// ...and more than this many unfrozen suspended apps exist.
@@ -269,7 +272,7 @@ public struct DeviceParameters: Sendable, Equatable {
     /// An app smaller than this is not frozen.
     public var freezeMinKB: Int64 = 8 * 1_024
     /// Flash the freezer may write per day.
-    public var freezeDailyKB: Int64 = 1_024 * 1_024
+    public var freezeDailyKB: Int64 = 2_048 * 1_024
     /// Time to bring one MiB back from flash on a thaw.
     public var thawPerMB: SimTime = .milliseconds(1)
     /// Compression over time: each suspended app's memory goes into the compressor

@@ -421,7 +421,7 @@ extension Device {
         metrics.countKill(reason)
         if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countKill(reason) }
         leaveCompressor(app, now)
-        unfreeze(app)
+        forgetFrozen(app)
         setResident(app, 0)
         let dockFlag = apps[a].flags & AppRuntime.inDock
         let launches = apps[a].launches
