@@ -28,13 +28,13 @@ struct PolicyPinTests {
     /// (issue 14): the 6 users' relaunches are unchanged; cold ones and kills move a
     /// little either way (prewarmed processes are killed, and hold memory meanwhile).
     static let pinned: [String: Pin] = [
-        "largest-first": Pin(relaunches: 109, cold: 32, killsPressure: 140, kills: 288, dataLossEvents: 20, dataLossUnits: 205),
-        "lru": Pin(relaunches: 109, cold: 36, killsPressure: 186, kills: 340, dataLossEvents: 24, dataLossUnits: 206),
-        "jetsam-bands": Pin(relaunches: 109, cold: 37, killsPressure: 139, kills: 309, dataLossEvents: 21, dataLossUnits: 203),
-        "android-lmk": Pin(relaunches: 109, cold: 33, killsPressure: 181, kills: 339, dataLossEvents: 22, dataLossUnits: 198),
-        "cost-aware": Pin(relaunches: 109, cold: 24, killsPressure: 145, kills: 290, dataLossEvents: 15, dataLossUnits: 197),
-        "random": Pin(relaunches: 109, cold: 36, killsPressure: 187, kills: 336, dataLossEvents: 25, dataLossUnits: 214),
-        "oracle": Pin(relaunches: 109, cold: 22, killsPressure: 135, kills: 294, dataLossEvents: 17, dataLossUnits: 204),
+        "largest-first": Pin(relaunches: 109, cold: 29, killsPressure: 126, kills: 279, dataLossEvents: 19, dataLossUnits: 206),
+        "lru": Pin(relaunches: 109, cold: 36, killsPressure: 178, kills: 331, dataLossEvents: 24, dataLossUnits: 206),
+        "jetsam-bands": Pin(relaunches: 109, cold: 29, killsPressure: 113, kills: 284, dataLossEvents: 20, dataLossUnits: 206),
+        "android-lmk": Pin(relaunches: 109, cold: 33, killsPressure: 154, kills: 323, dataLossEvents: 22, dataLossUnits: 198),
+        "cost-aware": Pin(relaunches: 109, cold: 23, killsPressure: 123, kills: 279, dataLossEvents: 15, dataLossUnits: 197),
+        "random": Pin(relaunches: 109, cold: 33, killsPressure: 151, kills: 308, dataLossEvents: 21, dataLossUnits: 205),
+        "oracle": Pin(relaunches: 109, cold: 22, killsPressure: 118, kills: 288, dataLossEvents: 17, dataLossUnits: 204),
     ]
 
     static func run() -> [(PolicyID, Pin)] {

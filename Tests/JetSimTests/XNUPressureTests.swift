@@ -202,21 +202,27 @@ struct XNUPressureTests {
         // With at most 3 apps with state on flash (A, B, C: A's thaw does not free its
         // slot), a wake-up only refreezes, and only with at least
         // `freeze-refreeze-thawed` thawed (1 here): A, the first thawed app in band 75,
-        // at D's suspension, writing 30 % of 30 MiB = 9 MiB.
+        // at D's suspension. A's thaw read back only what it touched (20 % of 60 MiB =
+        // 12,288 KiB, 6,144 KiB compressed; the rest stayed on flash), so the
+        // refreeze writes 30 % of 6,144 = 1,843 KiB (below the 8 MiB minimum, which
+        // only a first freeze checks).
         let full = "reaper=false freeze-max=3 freeze-refreeze-thawed=1"
         let (_, refrozen) = try run(text.replacingOccurrences(of: "reaper=false", with: full))
         #expect(frozen(refrozen) == ["A 15", "B 35", "C 55", "A 95"])
         #expect(refrozen.metrics[.freezes] == 4 && refrozen.metrics[.refreezes] == 1)
-        #expect(refrozen.metrics[.flashWrittenKB] == (3 * 30 + 9) * 1_024)
+        #expect(refrozen.metrics[.flashWrittenKB] == 3 * 30 * 1_024 + 1_843)
         // As shipped (3 thawed needed), one thawed app is not enough: nothing more.
         let (_, threshold) = try run(text.replacingOccurrences(of: "reaper=false", with: "reaper=false freeze-max=3"))
         #expect(frozen(threshold) == ["A 15", "B 35", "C 55"])
         let (_, whole) = try run(text.replacingOccurrences(of: "reaper=false", with: full + " refreeze-dirty-share=1"))
-        #expect(whole.metrics[.flashWrittenKB] == 4 * 30 * 1_024)
-        // A 99 MiB budget has room for the refreeze (90 + 9); 98 MiB does not.
-        let (_, budget) = try run(text.replacingOccurrences(of: "reaper=false", with: full + " freeze-daily=99MB"))
+        #expect(whole.metrics[.flashWrittenKB] == 3 * 30 * 1_024 + 6_144)
+        // A thaw that touches everything (the whole-app thaw) refreezes 30 % of 30 MiB.
+        let (_, all) = try run(text.replacingOccurrences(of: "reaper=false", with: full + " thaw-touch-share=1"))
+        #expect(all.metrics[.flashWrittenKB] == 3 * 30 * 1_024 + 9_216)
+        // A 92 MiB budget has room for the refreeze (92,160 + 1,843 KiB); 91 MiB does not.
+        let (_, budget) = try run(text.replacingOccurrences(of: "reaper=false", with: full + " freeze-daily=92MB"))
         #expect(frozen(budget) == ["A 15", "B 35", "C 55", "A 95"] && budget.metrics[.freezerDemotions] == 0)
-        let (_, tight) = try run(text.replacingOccurrences(of: "reaper=false", with: full + " freeze-daily=98MB"))
+        let (_, tight) = try run(text.replacingOccurrences(of: "reaper=false", with: full + " freeze-daily=91MB"))
         #expect(tight.metrics[.freezes] == 3 && tight.metrics[.freezerDemotions] == 0)
         // With the budget spent (90 MiB written of 90), A's suspension at 75 s wakes
         // the freezer in urgent mode: A, thawed, cannot be refrozen, so it is demoted

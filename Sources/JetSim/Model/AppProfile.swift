@@ -262,7 +262,12 @@ public struct DeviceParameters: Sendable, Equatable {
     public var freezeDemotionThaws = 5
     /// With the most frozen apps reached, the freezer still runs (refreezing) while
     /// at least this many apps are thawed with their state on flash.
-    public var freezeRefreezeThawed = 3
+    public var freezeRefreezeThawed: Int32 = 3
+    /// A thaw brings back from flash only this share of the app's frozen memory (what
+    /// it touches; the rest stays on flash, read on demand, xnu doc/vm/freezer.md:
+    /// 62-64), in parts per million. Default: the workload's. Beside
+    /// `freezeRefreezeThawed` (both 32 bits), so the parameters do not grow.
+    public var thawTouchPPM: Int32 = DeviceClass.ppm(DeviceClass.defaults.thawTouchShare)
     /// Freeze only while available memory is below this (% of RAM).
     public var freezeAvailablePct = 50.0
     /// ...and more than this many unfrozen suspended apps exist.

@@ -413,7 +413,7 @@ extension Device {
         if params.android.enabled { androidCached(app, now); return }
         let a = Int(app)
         let p = pi(app)
-        let plain = min(apps[a].residentKB, profiles[p].suspendedKB)
+        let plain = min(apps[a].residentKB, suspendedPlainKB(app))
         // The compressor off: the suspended footprint, nothing else to compute.
         guard params.compresses else {
             setResident(app, plain)
@@ -645,7 +645,7 @@ extension Device {
         let unfrozenSuspended = suspendedCount - Int(flashCopyCount)
         guard availableKB < kb.freezeKB, suspendedCount > 0,
               unfrozenSuspended < 0 || unfrozenSuspended > params.freezeSuspendedThreshold,
-              Int(flashCopyCount) < params.freezeMaxProcesses || Int(refreezeEligibleCount) >= params.freezeRefreezeThawed
+              Int(flashCopyCount) < params.freezeMaxProcesses || refreezeEligibleCount >= params.freezeRefreezeThawed
         else { return }
         if flashTodayKB >= params.freezeDailyKB {
             urgentDemotion(now)
@@ -655,8 +655,10 @@ extension Device {
             var app = idleOrder.head(1)
             while app >= 0 {
                 let a = Int(app)
-                if apps[a].state == .suspended && apps[a].freezerMarks & AppRuntime.refreezeEligible != 0
-                    && residentSettledKB(app) >= params.freezeMinKB {
+                // No minimum size for a refreeze: only a first freeze checks
+                // eligibility (memorystatus_freeze_process, kern_memorystatus_freeze.c:
+                // 1797-1830), and a thawed app holds only what it touched.
+                if apps[a].state == .suspended && apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 {
                     if flashTodayKB + flashWrite(app) <= params.freezeDailyKB { freeze(app, now) }
                     return
                 }
@@ -773,6 +775,9 @@ extension Device {
             frozenCount -= 1
         }
         guard apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return }
+        // On demand: it holds only what it touched ("On-demand thaw"), compressed at
+        // its next suspension to its own packed size (the profile's again at its exit).
+        apps[a].packedKB = Int32(clamping: packedKB(plainKB: thawTouchedKB(pi(app))))
         if apps[a].freezerMarks & AppRuntime.refreezeEligible == 0 {
             apps[a].freezerMarks |= AppRuntime.refreezeEligible
             refreezeEligibleCount += 1
@@ -787,5 +792,7 @@ extension Device {
         let marks = apps[a].freezerMarks
         if marks & AppRuntime.hasFlashCopy != 0 { flashCopyCount -= 1 }
         if marks & AppRuntime.refreezeEligible != 0 { refreezeEligibleCount -= 1 }
+        // Its state leaves flash: a next process holds the profile's suspended footprint.
+        if marks & AppRuntime.hasFlashCopy != 0 { apps[a].packedKB = Int32(clamping: suspendedResidentKB(pi(app))) }
     }
 }

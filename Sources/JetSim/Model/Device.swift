@@ -606,6 +606,16 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
                              "app \(i) is refreeze-eligible without its state on flash, or frozen")
                 eligible += 1
             }
+            // On-demand thaw: what a thawed app did not touch stays on flash; suspended,
+            // it holds at most what it touched, packed to its own size; any other app
+            // packs to its profile's.
+            let thawed = thawedWithFlashCopy(Int32(i))
+            let p = pi(Int32(i))
+            precondition(a.packedKB == Int32(clamping: thawed ? packedKB(plainKB: thawTouchedKB(p)) : suspendedResidentKB(p)),
+                         "app \(i) packs to \(a.packedKB) KiB, not its \(thawed ? "touched share's" : "profile's")")
+            if thawed && a.state == .suspended && !a.has(AppRuntime.frozen) {
+                precondition(a.residentKB <= thawTouchedKB(p), "thawed app \(i) holds \(a.residentKB) KiB suspended, more than the \(thawTouchedKB(p)) it touched")
+            }
             precondition(a.residentKB >= 0, "negative resident memory")
             precondition(a.state.isResident || a.residentKB == 0, "a terminated app holds memory")
             precondition(a.state.isResident || a.flags & (AppRuntime.frozen | AppRuntime.compressed) == 0, "a terminated app is frozen or compressed")

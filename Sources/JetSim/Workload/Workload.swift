@@ -89,6 +89,7 @@ public struct DeviceClass: Sendable, Equatable {
     public var freezeDemotionsMax = 2
     public var freezeDemotionThaws = 5
     public var freezeRefreezeThawed = 3
+    public var thawTouchShare = 0.2
     public var freezer = true
     public var freezeAvailablePct = 50.0
     public var freezeSuspendedThreshold = 4
@@ -152,7 +153,8 @@ public struct DeviceClass: Sendable, Equatable {
         p.refreezeDirtyPPM = Self.ppm(refreezeDirtyShare)
         p.freezeDemotionsMax = freezeDemotionsMax
         p.freezeDemotionThaws = freezeDemotionThaws
-        p.freezeRefreezeThawed = freezeRefreezeThawed
+        p.freezeRefreezeThawed = Int32(clamping: freezeRefreezeThawed)
+        p.thawTouchPPM = Self.ppm(thawTouchShare)
         p.freezer = freezer
         p.pageCacheWindow = SimTime(seconds: pageCacheWindowS)
         p.systemWakeRun = SimTime(seconds: systemWakeRunS)
