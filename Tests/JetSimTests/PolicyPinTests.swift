@@ -28,13 +28,13 @@ struct PolicyPinTests {
     /// (issue 14): the 6 users' relaunches are unchanged; cold ones and kills move a
     /// little either way (prewarmed processes are killed, and hold memory meanwhile).
     static let pinned: [String: Pin] = [
-        "largest-first": Pin(relaunches: 109, cold: 34, killsPressure: 81, kills: 318, dataLossEvents: 19, dataLossUnits: 205),
-        "lru": Pin(relaunches: 109, cold: 39, killsPressure: 127, kills: 370, dataLossEvents: 25, dataLossUnits: 206),
-        "jetsam-bands": Pin(relaunches: 109, cold: 31, killsPressure: 64, kills: 327, dataLossEvents: 21, dataLossUnits: 206),
-        "android-lmk": Pin(relaunches: 109, cold: 36, killsPressure: 119, kills: 361, dataLossEvents: 22, dataLossUnits: 198),
-        "cost-aware": Pin(relaunches: 109, cold: 29, killsPressure: 76, kills: 316, dataLossEvents: 16, dataLossUnits: 197),
-        "random": Pin(relaunches: 109, cold: 38, killsPressure: 115, kills: 348, dataLossEvents: 23, dataLossUnits: 214),
-        "oracle": Pin(relaunches: 109, cold: 27, killsPressure: 75, kills: 323, dataLossEvents: 18, dataLossUnits: 204),
+        "largest-first": Pin(relaunches: 109, cold: 29, killsPressure: 126, kills: 279, dataLossEvents: 19, dataLossUnits: 206),
+        "lru": Pin(relaunches: 109, cold: 36, killsPressure: 178, kills: 331, dataLossEvents: 24, dataLossUnits: 206),
+        "jetsam-bands": Pin(relaunches: 109, cold: 29, killsPressure: 113, kills: 284, dataLossEvents: 20, dataLossUnits: 206),
+        "android-lmk": Pin(relaunches: 109, cold: 33, killsPressure: 154, kills: 323, dataLossEvents: 22, dataLossUnits: 198),
+        "cost-aware": Pin(relaunches: 109, cold: 23, killsPressure: 123, kills: 279, dataLossEvents: 15, dataLossUnits: 197),
+        "random": Pin(relaunches: 109, cold: 33, killsPressure: 151, kills: 308, dataLossEvents: 21, dataLossUnits: 205),
+        "oracle": Pin(relaunches: 109, cold: 22, killsPressure: 118, kills: 288, dataLossEvents: 17, dataLossUnits: 204),
     ]
 
     static func run() -> [(PolicyID, Pin)] {

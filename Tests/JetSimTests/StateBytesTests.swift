@@ -45,7 +45,9 @@ struct FixedOverheadTests {
         // the KiB thresholds the parameters derive kept beside them
         // (`DeviceThresholds`, 14 x 8 bytes: the triggers read them after every memory
         // change; issue 12's event rate), and 128 more with issue 14's prewarming (the
-        // counter storage raised from 64 to 80 slots).
+        // counter storage raised from 64 to 80 slots). Plus the
+        // freezer's counts of apps with state on flash and of thawed ones, and the
+        // refreeze threshold (issue 12, the freezer as XNU runs it).
         #expect(small < 2_048)
         print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
     }

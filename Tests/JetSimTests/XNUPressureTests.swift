@@ -166,14 +166,15 @@ struct XNUPressureTests {
         #expect(none.records.contains { TraceCSV.detail($0) == "warm 250ms" })
     }
 
-    @Test("a refreeze writes only the thawed app's dirty share, against the budget")
+    @Test("a thawed app keeps band 75; with the freezer full it is refrozen (dirty share only), or demoted when the budget is spent")
     func refreeze() throws {
-        // 60 MiB suspended, 30 MiB compressed. A, B, C are frozen in turn (30 MiB
-        // each); A thaws at 60 s and is suspended again at 75 s; D's suspension at 95 s
-        // wakes the freezer with A the oldest idle unfrozen app: a refreeze, 30 % of
-        // 30 MiB = 9 MiB.
+        // 60 MiB suspended, 30 MiB compressed; every suspension wakes the freezer.
+        // A, B, C are frozen at their suspensions (30 MiB each); A thaws at 60 s and
+        // is suspended again at 75 s, back in band 75 with its state on flash (XNU
+        // keeps P_MEMSTAT_FROZEN on resume), so the freezer, picking from the idle
+        // band, freezes D at 95 s, not A.
         let text = """
-            device dock=0 freeze-pct=100 freeze-suspended=1 reaper=false
+            device dock=0 freeze-pct=100 freeze-suspended=0 reaper=false
             app A
             app B
             app C
@@ -188,21 +189,46 @@ struct XNUPressureTests {
             65s   home
             80s   launch D
             85s   home
+            100s  launch D
+            105s  home
             2m    end
             """
         let (sc, r) = try run(text)
-        #expect(r.records.filter { $0.event == .frozen }.map { "\(sc.appNames[Int($0.app)]) \($0.time.microseconds / 1_000_000)" }
-                == ["A 35", "B 55", "C 75", "A 95"])
-        #expect(r.metrics[.freezes] == 4 && r.metrics[.refreezes] == 1)
-        #expect(r.metrics[.flashWrittenKB] == (3 * 30 + 9) * 1_024)
-        let (_, whole) = try run(text.replacingOccurrences(of: "reaper=false", with: "reaper=false refreeze-dirty-share=1"))
-        #expect(whole.metrics[.flashWrittenKB] == 4 * 30 * 1_024)
-        // A 95 MiB budget has room for the refreeze (99 MiB in all would not fit
-        // as a fourth full freeze: 120).
-        let (_, budget) = try run(text.replacingOccurrences(of: "reaper=false", with: "reaper=false freeze-daily=99MB"))
-        #expect(budget.metrics[.freezes] == 4)
-        let (_, tight) = try run(text.replacingOccurrences(of: "reaper=false", with: "reaper=false freeze-daily=98MB"))
-        #expect(tight.metrics[.freezes] == 3)
+        func frozen(_ r: ScenarioRunner.Result) -> [String] {
+            r.records.filter { $0.event == .frozen }.map { "\(sc.appNames[Int($0.app)]) \($0.time.microseconds / 1_000_000)" }
+        }
+        #expect(frozen(r) == ["A 15", "B 35", "C 55", "D 95"])
+        #expect(r.metrics[.freezes] == 4 && r.metrics[.refreezes] == 0 && r.metrics[.freezerDemotions] == 0)
+        // With at most 3 apps with state on flash (A, B, C: A's thaw does not free its
+        // slot), a wake-up only refreezes, and only with at least
+        // `freeze-refreeze-thawed` thawed (1 here): A, the first thawed app in band 75,
+        // at D's suspension. A's thaw read back only what it touched (20 % of 60 MiB =
+        // 12,288 KiB, 6,144 KiB compressed; the rest stayed on flash), so the
+        // refreeze writes 30 % of 6,144 = 1,843 KiB (below the 8 MiB minimum, which
+        // only a first freeze checks).
+        let full = "reaper=false freeze-max=3 freeze-refreeze-thawed=1"
+        let (_, refrozen) = try run(text.replacingOccurrences(of: "reaper=false", with: full))
+        #expect(frozen(refrozen) == ["A 15", "B 35", "C 55", "A 95"])
+        #expect(refrozen.metrics[.freezes] == 4 && refrozen.metrics[.refreezes] == 1)
+        #expect(refrozen.metrics[.flashWrittenKB] == 3 * 30 * 1_024 + 1_843)
+        // As shipped (3 thawed needed), one thawed app is not enough: nothing more.
+        let (_, threshold) = try run(text.replacingOccurrences(of: "reaper=false", with: "reaper=false freeze-max=3"))
+        #expect(frozen(threshold) == ["A 15", "B 35", "C 55"])
+        let (_, whole) = try run(text.replacingOccurrences(of: "reaper=false", with: full + " refreeze-dirty-share=1"))
+        #expect(whole.metrics[.flashWrittenKB] == 3 * 30 * 1_024 + 6_144)
+        // A thaw that touches everything (the whole-app thaw) refreezes 30 % of 30 MiB.
+        let (_, all) = try run(text.replacingOccurrences(of: "reaper=false", with: full + " thaw-touch-share=1"))
+        #expect(all.metrics[.flashWrittenKB] == 3 * 30 * 1_024 + 9_216)
+        // A 92 MiB budget has room for the refreeze (92,160 + 1,843 KiB); 91 MiB does not.
+        let (_, budget) = try run(text.replacingOccurrences(of: "reaper=false", with: full + " freeze-daily=92MB"))
+        #expect(frozen(budget) == ["A 15", "B 35", "C 55", "A 95"] && budget.metrics[.freezerDemotions] == 0)
+        let (_, tight) = try run(text.replacingOccurrences(of: "reaper=false", with: full + " freeze-daily=91MB"))
+        #expect(tight.metrics[.freezes] == 3 && tight.metrics[.freezerDemotions] == 0)
+        // With the budget spent (90 MiB written of 90), A's suspension at 75 s wakes
+        // the freezer in urgent mode: A, thawed, cannot be refrozen, so it is demoted
+        // to the idle band (one a wake-up), and is refreeze-eligible no more.
+        let (_, spent) = try run(text.replacingOccurrences(of: "reaper=false", with: full + " freeze-daily=90MB"))
+        #expect(spent.metrics[.freezes] == 3 && spent.metrics[.freezerDemotions] == 1)
     }
 
     @Test("each freezer day demotes at most 2 frozen apps thawed fewer than 5 times to the idle band")

@@ -31,7 +31,8 @@ struct XNUTests {
         // 200 MB apps keep 60 MB suspended, compressed 2:1: 30 MiB each to flash.
         #expect(r.metrics[.flashWrittenKB] == 2 * 30 * 1_024)
         #expect(r.metrics[.thawedRelaunches] == 1 && r.metrics[.warmRelaunches] == 1 && r.metrics[.decompressedRelaunches] == 0)
-        #expect(r.records.contains { TraceCSV.detail($0) == "thaw 310ms" })
+        // The thaw reads back only what A touches: 20 % of its 60 MiB, 12 ms at 1 ms/MiB.
+        #expect(r.records.contains { TraceCSV.detail($0) == "thaw 262ms" })
         // Switched off, nothing is frozen and A resumes from the compressor.
         let (_, off) = try run(try Self.file("27-freeze-oldest-idle-then-thaw.scenario").replacingOccurrences(of: "device dock=0", with: "device dock=0 freezer=false"))
         #expect(off.metrics[.freezes] == 0 && off.metrics[.thawedRelaunches] == 0 && off.metrics[.decompressedRelaunches] == 1)
@@ -43,10 +44,11 @@ struct XNUTests {
         // 30 MiB per freeze: a 40 MB budget allows one.
         let (_, budget) = try run(text.replacingOccurrences(of: "device dock=0", with: "device dock=0 freeze-daily=40MB"))
         #expect(budget.metrics[.freezes] == 1)
-        // One frozen app at most: B waits until A's thaw frees the slot (the wake-up
-        // after that launch).
+        // One frozen app at most: A's thaw does not free its slot (its state stays on
+        // flash; XNU does not decrement memorystatus_frozen_count on a resume,
+        // bsd/kern/kern_memorystatus.c:3780-3792), so B is never frozen.
         let (sc, most) = try run(text.replacingOccurrences(of: "device dock=0", with: "device dock=0 freeze-max=1"))
-        #expect(most.records.filter { $0.event == .frozen }.map { "\(sc.appNames[Int($0.app)]) \($0.time.microseconds / 1_000_000)" } == ["A 35", "B 60"])
+        #expect(most.records.filter { $0.event == .frozen }.map { "\(sc.appNames[Int($0.app)]) \($0.time.microseconds / 1_000_000)" } == ["A 35"])
     }
 
     @Test("the compressor holds suspended memory at ratio 2 within its bound; a resume decompresses it")

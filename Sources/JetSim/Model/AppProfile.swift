@@ -260,6 +260,14 @@ public struct DeviceParameters: Sendable, Equatable {
     /// `freezeDemotionThaws` times.
     public var freezeDemotionsMax = 2
     public var freezeDemotionThaws = 5
+    /// With the most frozen apps reached, the freezer still runs (refreezing) while
+    /// at least this many apps are thawed with their state on flash.
+    public var freezeRefreezeThawed: Int32 = 3
+    /// A thaw brings back from flash only this share of the app's frozen memory (what
+    /// it touches; the rest stays on flash, read on demand, xnu doc/vm/freezer.md:
+    /// 62-64), in parts per million. Default: the workload's. Beside
+    /// `freezeRefreezeThawed` (both 32 bits), so the parameters do not grow.
+    public var thawTouchPPM: Int32 = DeviceClass.ppm(DeviceClass.defaults.thawTouchShare)
     /// Freeze only while available memory is below this (% of RAM).
     public var freezeAvailablePct = 50.0
     /// ...and more than this many unfrozen suspended apps exist.
@@ -269,7 +277,7 @@ public struct DeviceParameters: Sendable, Equatable {
     /// An app smaller than this is not frozen.
     public var freezeMinKB: Int64 = 8 * 1_024
     /// Flash the freezer may write per day.
-    public var freezeDailyKB: Int64 = 1_024 * 1_024
+    public var freezeDailyKB: Int64 = 2_048 * 1_024
     /// Time to bring one MiB back from flash on a thaw.
     public var thawPerMB: SimTime = .milliseconds(1)
     /// Compression over time: each suspended app's memory goes into the compressor

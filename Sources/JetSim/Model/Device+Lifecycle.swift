@@ -40,9 +40,57 @@ extension Device {
 
     /// What a suspended app keeps resident after the device's compression.
 
-    @inline(__always) func suspendedResidentKB(_ p: Int) -> Int64 {
-        params.suspendedCompressionRatio <= 1 ? profiles[p].suspendedKB
-            : Int64((Double(profiles[p].suspendedKB) / params.suspendedCompressionRatio).rounded())
+    @inline(__always) func suspendedResidentKB(_ p: Int) -> Int64 { packedKB(plainKB: profiles[p].suspendedKB) }
+
+    /// `plainKB` of suspended memory after the device's compression.
+    @inline(__always) func packedKB(plainKB: Int64) -> Int64 {
+        params.suspendedCompressionRatio <= 1 ? plainKB
+            : Int64((Double(plainKB) / params.suspendedCompressionRatio).rounded())
+    }
+
+    // MARK: On-demand thaw
+
+    // A thaw loads nothing from flash proactively: the app's pages come back as it
+    // touches them, and what it does not touch stays on flash ("We do not proactively
+    // load any of the dirty memory out of the swap file ... consider a suspended &
+    // frozen app with 100MB of dirty memory on NAND. On resume it may only touch 20MB
+    // and thus the other 80MB stays on NAND", xnu doc/vm/freezer.md:62-64). A refreeze
+    // skips what is already on flash (freezer.md:70, vm_compressor_relocate).
+    //
+    // The model: a thaw brings back the share `thawTouchPPM` of the app's suspended
+    // footprint (`thawTouchedKB`, the same share at every thaw: its whole state is on
+    // flash again after a refreeze); only that share is read (its latency) and only
+    // it is resident; the rest (`onFlashKB`) stays on flash for as long as the app's
+    // state is (until it exits: a demotion keeps it, kern_memorystatus_freeze.c:
+    // 2301-2336). In front the app holds its active footprint less that rest, and
+    // grows from there as any app does; at its next suspension it keeps at most the
+    // touched share (`suspendedPlainKB`), compressed to its own `packedKB` (set at the
+    // thaw, the profile's again at its exit). What a refreeze writes is the dirty
+    // share of that (`flashWrite`).
+
+    /// What a thaw brings back from flash: the touched share of the suspended footprint.
+    @inline(__always) func thawTouchedKB(_ p: Int) -> Int64 {
+        profiles[p].suspendedKB * Int64(params.thawTouchPPM) / 1_000_000
+    }
+
+    /// Whether the app was thawed with its state still on flash (frozen once and
+    /// resumed since; `thaws` counts only those and is reset only at its exit).
+    @inline(__always) func thawedWithFlashCopy(_ app: Int32) -> Bool {
+        let a = Int(app)
+        return apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 && apps[a].thaws > 0
+    }
+
+    /// What of its suspended footprint a thawed app leaves on flash (0 for any other).
+    @inline(__always) func onFlashKB(_ app: Int32) -> Int64 {
+        guard thawedWithFlashCopy(app) else { return 0 }
+        let p = pi(app)
+        return profiles[p].suspendedKB - thawTouchedKB(p)
+    }
+
+    /// The suspended footprint an app can hold in RAM (uncompressed): the profile's,
+    /// or for a thawed app only what it touched.
+    @inline(__always) func suspendedPlainKB(_ app: Int32) -> Int64 {
+        thawedWithFlashCopy(app) ? thawTouchedKB(pi(app)) : profiles[pi(app)].suspendedKB
     }
 
     /// The policy's view of a candidate.
@@ -66,7 +114,7 @@ extension Device {
             residentKB: residentNowKB(app),
             lastUsed: apps[a].lastUsed, launchCount: Int(apps[a].launches),
             coldLaunchCost: coldLatency(p),
-            residentLaunchCost: state == .suspended ? (apps[a].isPrewarmed ? prewarmedLatency(p) : apps[a].has(AppRuntime.frozen) ? thawLatency(p) : warmLatency(p)) : profiles[p].hotLaunch,
+            residentLaunchCost: state == .suspended ? (apps[a].isPrewarmed ? prewarmedLatency(p) : apps[a].has(AppRuntime.frozen) ? thawLatency(p) : warmLatency(p, compressedKB: suspendedPlainKB(app))) : profiles[p].hotLaunch,
             unsavedEdits: unsavedEdits(app), preservesUIState: profiles[p].preservesUIState,
             nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == android.previous, band: apps[a].band)
     }
@@ -92,9 +140,12 @@ extension Device {
     /// What every launch from no process adds: the state restore, if the app restores.
     @inline(__always) func uiRestore(_ p: Int) -> SimTime { profiles[p].preservesUIState ? profiles[p].stateRestore : .zero }
 
-    /// A thaw: the resume, plus its pages back from flash.
+    /// A thaw: the resume, plus the pages it touches back from flash (`thawTouchedKB`;
+    /// the rest stays there, "On-demand thaw").
+    /// (Android reads its whole cached footprint back, `androidSwapIn`.)
     @inline(__always) func thawLatency(_ p: Int) -> SimTime {
-        profiles[p].warmLaunch + SimTime(microseconds: params.thawPerMB.microseconds * profiles[p].suspendedKB / 1_024)
+        let readKB = params.android.enabled ? profiles[p].suspendedKB : thawTouchedKB(p)
+        return profiles[p].warmLaunch + SimTime(microseconds: params.thawPerMB.microseconds * readKB / 1_024)
     }
 
     @inline(__always) func warmLatency(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
@@ -283,8 +334,13 @@ extension Device {
         // Room for its active footprint, which it reaches during launch. An app over
         // the per-app limit grows only to the limit (others are killed to make room as
         // it grows, as jetsam would) and is then killed for exceeding it.
+        // A thaw (or a resume of an app thawed before) leaves on flash what it does not
+        // touch ("On-demand thaw"): its footprint in front is the rest.
         let overLimit = profiles[p].activeKB > kb.perAppLimitKB
-        let reach = overLimit ? kb.perAppLimitKB : profiles[p].activeKB
+        let reach = overLimit ? kb.perAppLimitKB
+            : kind == .thaw && apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0
+                ? max(0, profiles[p].activeKB - (profiles[p].suspendedKB - thawTouchedKB(p)))
+            : max(0, profiles[p].activeKB - onFlashKB(app))
         let need = max(0, reach - residentNowKB(app))
         makeRoom(needKB: need, launching: app, now)
         if availableKB < need {
@@ -321,7 +377,7 @@ extension Device {
                 let compressedKB = leaveCompressor(app, now)
                 if wasPart { partKB = compressedKB; wasCompressed = compressedKB > 0 }
                 unfreeze(app)
-                if wasCompressed { metrics[.decompressedKB] += Int(partKB ?? profiles[p].suspendedKB) }
+                if wasCompressed { metrics[.decompressedKB] += Int(partKB ?? suspendedPlainKB(app)) }
             }
             setResident(app, max(reach, apps[a].residentKB))
             send(.willEnterForeground, to: app, now)
@@ -336,7 +392,7 @@ extension Device {
         switch kind {
         case .cold: latency = usedPrewarm ? prewarmedLatency(p) : coldLatency(p)
         case .cached: latency = profiles[p].cachedLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero)
-        case .warm: latency = wasCompressed || !params.xnuBands ? warmLatency(p, compressedKB: partKB) : profiles[p].warmLaunch
+        case .warm: latency = wasCompressed || !params.xnuBands ? warmLatency(p, compressedKB: partKB ?? suspendedPlainKB(app)) : profiles[p].warmLaunch
         case .thaw: latency = thawLatency(p)
         case .hot: latency = profiles[p].hotLaunch
         }
@@ -424,7 +480,7 @@ extension Device {
         metrics.countKill(reason)
         if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countKill(reason) }
         leaveCompressor(app, now)
-        unfreeze(app)
+        forgetFrozen(app)
         setResident(app, 0)
         let dockFlag = apps[a].flags & AppRuntime.inDock
         let launches = apps[a].launches

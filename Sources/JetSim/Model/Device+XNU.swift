@@ -36,9 +36,21 @@ extension Device {
     @inline(__always) func xnuBand(_ app: Int32, _ now: SimTime) -> UInt8 {
         let a = Int(app)
         // Band 75 is XNU's: an Android app written back to flash (marked frozen) has none.
-        if params.xnuBands && apps[a].has(AppRuntime.frozen) {
-            return apps[a].freezerMarks & AppRuntime.demoted != 0 ? XNUBand.idle : XNUBand.frozen
-        }
+        // An app frozen once keeps its state on flash, and with it the elevated
+        // inactive band, through its thaws until it is demoted or exits: any band up to
+        // 75 it would have becomes 75 (bsd/kern/kern_memorystatus.c:2868-2879,
+        // memstat_update_priority_locked; P_MEMSTAT_FROZEN is kept on resume,
+        // kern_memorystatus.c:3780-3796; the elevated band is set at freeze,
+        // kern_memorystatus_freeze.c:1912-1918, and cleared by a demotion, :2308).
+        let elevated = params.xnuBands && apps[a].freezerMarks & (AppRuntime.hasFlashCopy | AppRuntime.demoted) == AppRuntime.hasFlashCopy
+        if params.xnuBands && apps[a].has(AppRuntime.frozen) && !elevated { return XNUBand.idle }
+        let band = naturalBand(app, now)
+        return elevated && band <= XNUBand.frozen ? XNUBand.frozen : band
+    }
+
+    /// The band without the freezer's elevation.
+    @inline(__always) func naturalBand(_ app: Int32, _ now: SimTime) -> UInt8 {
+        let a = Int(app)
         // A prewarmed process sits where an idle process sits (`Device.prewarm`).
         if apps[a].isPrewarmed { return XNUBand.idle }
         if apps[a].state == .background {
@@ -401,7 +413,7 @@ extension Device {
         if params.android.enabled { androidCached(app, now); return }
         let a = Int(app)
         let p = pi(app)
-        let plain = min(apps[a].residentKB, profiles[p].suspendedKB)
+        let plain = min(apps[a].residentKB, suspendedPlainKB(app))
         // The compressor off: the suspended footprint, nothing else to compute.
         guard params.compresses else {
             setResident(app, plain)
@@ -615,9 +627,15 @@ extension Device {
 
     // MARK: Freezer
 
-    /// One freezer wake-up: below the freeze level, with more unfrozen suspended apps
-    /// than the threshold and a slot and budget left, freezes the oldest idle
-    /// suspended app of at least the minimum size. At most one per wake-up.
+    /// One freezer wake-up (bsd/kern/kern_memorystatus_freeze.c:2902-2958,
+    /// memorystatus_freeze_thread), at most one freeze per wake-up. Below the freeze
+    /// level, with more suspended apps than apps with state on flash plus the
+    /// threshold (memorystatus_can_freeze_processes, :2222-2243), and while fewer than
+    /// the most apps have state on flash or at least `freezeRefreezeThawed` of them
+    /// are thawed (:2923-2925): with no budget left, demote one thawed app (urgent
+    /// mode, :2936-2938); with the freezer full, refreeze the first thawed app in
+    /// the frozen band (kern_memorystatus_policy.c:600-647, 659-671); otherwise
+    /// freeze the oldest idle suspended app of at least the minimum size.
     mutating func freezerWake(_ now: SimTime) {
         if params.android.enabled { cachedCap(now); return }
         pressureCheck(now)
@@ -630,9 +648,32 @@ extension Device {
             flashTodayKB = 0
             demoteFrozen(now)
         }
-        guard availableKB < kb.freezeKB,
-              Int(frozenCount) < params.freezeMaxProcesses,
-              suspendedCount - Int(frozenCount) > params.freezeSuspendedThreshold else { return }
+        // XNU's counts are unsigned: more apps with state on flash than suspended
+        // apps wraps the difference to a large number, which passes (:2231).
+        let unfrozenSuspended = suspendedCount - Int(flashCopyCount)
+        guard availableKB < kb.freezeKB, suspendedCount > 0,
+              unfrozenSuspended < 0 || unfrozenSuspended > params.freezeSuspendedThreshold,
+              Int(flashCopyCount) < params.freezeMaxProcesses || refreezeEligibleCount >= params.freezeRefreezeThawed
+        else { return }
+        if flashTodayKB >= params.freezeDailyKB {
+            urgentDemotion(now)
+            return
+        }
+        if Int(flashCopyCount) >= params.freezeMaxProcesses {
+            var app = idleOrder.head(1)
+            while app >= 0 {
+                let a = Int(app)
+                // No minimum size for a refreeze: only a first freeze checks
+                // eligibility (memorystatus_freeze_process, kern_memorystatus_freeze.c:
+                // 1797-1830), and a thawed app holds only what it touched.
+                if apps[a].state == .suspended && apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 {
+                    if flashTodayKB + flashWrite(app) <= params.freezeDailyKB { freeze(app, now) }
+                    return
+                }
+                app = idleOrder.next(app)
+            }
+            return
+        }
         var app = idleOrder.head(0)
         while app >= 0 {
             let a = Int(app)
@@ -655,38 +696,70 @@ extension Device {
     /// Normal-mode demotions (bsd/kern/kern_memorystatus_freeze.c:2339-2387,
     /// memorystatus_demote_frozen_processes_using_thaw_count): XNU walks the frozen
     /// band from its first entry (memorystatus_get_first_proc_locked on
-    /// memorystatus_freeze_jetsam_band) and demotes each frozen app thawed fewer than
+    /// memorystatus_freeze_jetsam_band) and demotes each app with state on flash
+    /// (frozen, or thawed and back in the band) thawed fewer than
     /// `freezeDemotionThaws` times to the idle band, at most `freezeDemotionsMax`; the
     /// band is a list in the order apps entered it (bsd/kern/kern_memorystatus.c:
-    /// 2918-2922), so the app frozen longest ago goes first. A demoted app enters the
-    /// idle band at its tail (kern_memorystatus_freeze.c:2302-2315, no aging). Once
-    /// per freezer day (memorystatus_freeze_start_normal_throttle_interval,
-    /// kern_memorystatus_freeze.c:1597). O(frozen apps).
+    /// 2918-2922), so the app that entered it longest ago goes first. A demoted app
+    /// enters the idle band at its tail (kern_memorystatus_freeze.c:2302-2315, no
+    /// aging). Once per freezer day (memorystatus_freeze_start_normal_throttle_interval,
+    /// kern_memorystatus_freeze.c:1596-1598). O(apps in the band).
     mutating func demoteFrozen(_ now: SimTime) {
-        guard frozenCount > 0 else { return }
+        guard flashCopyCount > 0 else { return }
         var demoted = 0
         var app = idleOrder.head(1)
         while app >= 0 && demoted < params.freezeDemotionsMax {
             let next = idleOrder.next(app)
-            let a = Int(app)
-            if apps[a].has(AppRuntime.frozen) && apps[a].freezerMarks & AppRuntime.demoted == 0
-                && Int(apps[a].thaws) < params.freezeDemotionThaws {
-                apps[a].freezerMarks |= AppRuntime.demoted
-                metrics[.freezerDemotions] += 1
+            if Int(apps[Int(app)].thaws) < params.freezeDemotionThaws {
+                demote(app, now)
                 demoted += 1
-                refreshCandidate(app, now)
             }
             app = next
         }
     }
 
+    /// Urgent-mode demotion (kern_memorystatus_freeze.c:2357-2366 and 2378-2381): the
+    /// budget is spent, so a thawed app cannot be refrozen and its memory would stay
+    /// in RAM up in band 75; the first thawed app in the band goes to the idle band.
+    mutating func urgentDemotion(_ now: SimTime) {
+        var app = idleOrder.head(1)
+        while app >= 0 {
+            if apps[Int(app)].freezerMarks & AppRuntime.refreezeEligible != 0 {
+                demote(app, now)
+                return
+            }
+            app = idleOrder.next(app)
+        }
+    }
+
+    /// memorystatus_demote_frozen_process (kern_memorystatus_freeze.c:2301-2336): the
+    /// elevated band is cleared and the app is no longer refreeze-eligible; its state
+    /// stays on flash (it still counts as frozen).
+    mutating func demote(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        apps[a].freezerMarks |= AppRuntime.demoted
+        if apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 {
+            apps[a].freezerMarks &= ~AppRuntime.refreezeEligible
+            refreezeEligibleCount -= 1
+        }
+        metrics[.freezerDemotions] += 1
+        refreshCandidate(app, now)
+    }
+
     /// Writes a suspended app's (compressed) memory to flash: it leaves RAM and moves
-    /// to the frozen band.
+    /// to the frozen band (elevated again if it had been demoted,
+    /// kern_memorystatus_freeze.c:1912-1918).
     mutating func freeze(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         finishCompressionNow(app, now)
         let writeKB = flashWrite(app)
-        if apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 { metrics[.refreezes] += 1 }
+        if apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 {
+            metrics[.refreezes] += 1
+        } else {
+            flashCopyCount += 1
+        }
+        if apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 { refreezeEligibleCount -= 1 }
+        apps[a].freezerMarks = (apps[a].freezerMarks & ~(AppRuntime.demoted | AppRuntime.refreezeEligible)) | AppRuntime.hasFlashCopy
         leaveCompressor(app, now)
         flashTodayKB += writeKB
         metrics[.flashWrittenKB] += Int(writeKB)
@@ -698,26 +771,46 @@ extension Device {
         refreshCandidate(app, now)
     }
 
-    /// A frozen app resumes (a thaw; or it is killed, and its record is reset): it is
-    /// frozen no more, but its state stays on flash, so a refreeze writes only what
-    /// it dirties (kern_memorystatus_freeze.c: P_MEMSTAT_REFREEZE_ELIGIBLE), and the
-    /// thaw counts against demotion.
+    /// A suspended app resumes (memorystatus_on_resume, bsd/kern/kern_memorystatus.c:
+    /// 3770-3815). If its memory was on flash, it comes back (a thaw). If its state is
+    /// on flash (frozen once, XNU's P_MEMSTAT_FROZEN, kept on resume), the resume counts
+    /// as a thaw against demotion and makes it refreeze-eligible (a refreeze writes only
+    /// what it dirties); it keeps band 75 unless demoted.
     /// Inline up to the check (every resume and kill passes here, and with the
-    /// freezer off no app is frozen): the rest out of line.
+    /// freezer off no app is frozen or on flash): the rest out of line.
     @inline(__always)
     mutating func unfreeze(_ app: Int32) {
-        if apps[Int(app)].has(AppRuntime.frozen) { unfreezeNow(app) }
+        let a = Int(app)
+        if apps[a].has(AppRuntime.frozen) || apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 { unfreezeNow(app) }
     }
 
-    /// `unfreeze` for a frozen app.
+    /// `unfreeze` for an app frozen or with its state on flash.
     @inline(never)
     mutating func unfreezeNow(_ app: Int32) {
         let a = Int(app)
-        apps[a].clear(AppRuntime.frozen)
-        // The freezer's own marks: a flash copy now, no longer demoted; the lifecycle's
-        // committed-termination and compressing marks in the same byte stay.
-        apps[a].freezerMarks = (apps[a].freezerMarks & ~AppRuntime.demoted) | AppRuntime.hasFlashCopy
+        if apps[a].has(AppRuntime.frozen) {
+            apps[a].clear(AppRuntime.frozen)
+            frozenCount -= 1
+        }
+        guard apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return }
+        // On demand: it holds only what it touched ("On-demand thaw"), compressed at
+        // its next suspension to its own packed size (the profile's again at its exit).
+        apps[a].packedKB = Int32(clamping: packedKB(plainKB: thawTouchedKB(pi(app))))
+        if apps[a].freezerMarks & AppRuntime.refreezeEligible == 0 {
+            apps[a].freezerMarks |= AppRuntime.refreezeEligible
+            refreezeEligibleCount += 1
+        }
         if apps[a].thaws < .max { apps[a].thaws += 1 }
-        frozenCount -= 1
+    }
+
+    /// An app exits: the freezer forgets it (its record is then reset).
+    mutating func forgetFrozen(_ app: Int32) {
+        let a = Int(app)
+        if apps[a].has(AppRuntime.frozen) { frozenCount -= 1 }
+        let marks = apps[a].freezerMarks
+        if marks & AppRuntime.hasFlashCopy != 0 { flashCopyCount -= 1 }
+        if marks & AppRuntime.refreezeEligible != 0 { refreezeEligibleCount -= 1 }
+        // Its state leaves flash: a next process holds the profile's suspended footprint.
+        if marks & AppRuntime.hasFlashCopy != 0 { apps[a].packedKB = Int32(clamping: suspendedResidentKB(pi(app))) }
     }
 }

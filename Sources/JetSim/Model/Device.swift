@@ -59,8 +59,9 @@ public struct AppRuntime: Sendable, Equatable {
     @usableFromInline static let frozen: UInt8 = 8, inDock: UInt8 = 16, compressed: UInt8 = 32
     /// Notified in the current pressure-warning round; over its inactive (soft) limit.
     @usableFromInline static let pressureNotified: UInt8 = 64, overSoftLimit: UInt8 = 128
-    /// Freezer marks: thawed, its state still on flash (a refreeze writes only what
-    /// it dirtied); demoted from the frozen band to the idle band.
+    /// Freezer marks: frozen once, its state still on flash (XNU's P_MEMSTAT_FROZEN,
+    /// kept through thaws until it exits; a refreeze writes only what it dirtied);
+    /// demoted from the frozen band to the idle band.
     @usableFromInline static let hasFlashCopy: UInt8 = 1, demoted: UInt8 = 2
     /// A termination is committed (issue 14): an exits-on-suspend exit after its
     /// didEnterBackground, or the watchdog for a didEnterBackground that overran. The
@@ -75,6 +76,9 @@ public struct AppRuntime: Sendable, Equatable {
     /// `suspended`, stopped before main, no delegate message yet.
     @usableFromInline static let prewarmed: UInt8 = 32
     @inlinable var isPrewarmed: Bool { freezerMarks & Self.prewarmed != 0 }
+    /// In `freezerMarks`: resumed since it was frozen, its state still on flash:
+    /// XNU's P_MEMSTAT_REFREEZE_ELIGIBLE (bsd/kern/kern_memorystatus.c:3793-3796).
+    @usableFromInline static let refreezeEligible: UInt8 = 64
     public var isFrozen: Bool { has(Self.frozen) }
 
     @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
@@ -311,8 +315,14 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var warned = false
     /// Verify the memory invariant after every event (tests).
     public var checksInvariants = false
-    /// Frozen apps now.
+    /// Frozen apps now (their memory on flash).
     var frozenCount: Int32 = 0
+    /// Apps with state on flash (frozen, or thawed since): XNU's
+    /// memorystatus_frozen_count, which a thaw does not decrement
+    /// (bsd/kern/kern_memorystatus.c:3780-3792); and those of them resumed since
+    /// (memorystatus_refreeze_eligible_count).
+    var flashCopyCount: Int32 = 0
+    var refreezeEligibleCount: Int32 = 0
     /// The freezer's budget day (days since the start).
     var flashDay: Int32 = 0
     /// The reaper sweeps no earlier than this, in whole seconds (rounded up).
@@ -402,6 +412,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         idleOrder.reset(appCount: n)
         dock.removeAll(keepingCapacity: true)
         frozenCount = 0
+        flashCopyCount = 0; refreezeEligibleCount = 0
         compressorKB = 0; compressorSince = .zero; compressorShort = false
         compressing.removeAll(keepingCapacity: true)
         for a in 0..<n { apps[a].packedKB = Int32(clamping: suspendedResidentKB(Int(installed[a]))) }
@@ -585,10 +596,26 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         var resident: Int64 = 0
         var pool: Int64 = 0
         var committed: Int64 = 0
-        var frozen = 0
+        var frozen = 0, flashCopies = 0, eligible = 0
         var inProgress = 0
         for i in apps.indices {
             let a = apps[i]
+            if a.freezerMarks & AppRuntime.hasFlashCopy != 0 { flashCopies += 1 }
+            if a.freezerMarks & AppRuntime.refreezeEligible != 0 {
+                precondition(a.freezerMarks & AppRuntime.hasFlashCopy != 0 && !a.has(AppRuntime.frozen),
+                             "app \(i) is refreeze-eligible without its state on flash, or frozen")
+                eligible += 1
+            }
+            // On-demand thaw: what a thawed app did not touch stays on flash; suspended,
+            // it holds at most what it touched, packed to its own size; any other app
+            // packs to its profile's.
+            let thawed = thawedWithFlashCopy(Int32(i))
+            let p = pi(Int32(i))
+            precondition(a.packedKB == Int32(clamping: thawed ? packedKB(plainKB: thawTouchedKB(p)) : suspendedResidentKB(p)),
+                         "app \(i) packs to \(a.packedKB) KiB, not its \(thawed ? "touched share's" : "profile's")")
+            if thawed && a.state == .suspended && !a.has(AppRuntime.frozen) {
+                precondition(a.residentKB <= thawTouchedKB(p), "thawed app \(i) holds \(a.residentKB) KiB suspended, more than the \(thawTouchedKB(p)) it touched")
+            }
             precondition(a.residentKB >= 0, "negative resident memory")
             precondition(a.state.isResident || a.residentKB == 0, "a terminated app holds memory")
             precondition(a.state.isResident || a.flags & (AppRuntime.frozen | AppRuntime.compressed) == 0, "a terminated app is frozen or compressed")
@@ -614,6 +641,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         precondition(params.android.enabled ? zramStoredKB <= params.android.zramKB + 4 * Int64(apps.count)
                         : compressorKB <= compressorCommittedKB && compressorCommittedKB <= max(params.compressorPoolKB, 0), "compressor pool over its bound")
         precondition(frozen == Int(frozenCount), "frozen count \(frozenCount) != \(frozen)")
+        precondition(flashCopies == Int(flashCopyCount) && eligible == Int(refreezeEligibleCount),
+                     "freezer counts \(flashCopyCount)/\(refreezeEligibleCount) != \(flashCopies)/\(eligible)")
         precondition(availableKB + resident + params.osReserveKB == params.ramKB,
                      "memory not conserved: available \(availableKB) + resident \(resident) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
         precondition(availableKB >= 0, "available memory is negative: \(availableKB) KiB")

@@ -88,12 +88,14 @@ public struct DeviceClass: Sendable, Equatable {
     public var refreezeDirtyShare = 0.3
     public var freezeDemotionsMax = 2
     public var freezeDemotionThaws = 5
+    public var freezeRefreezeThawed = 3
+    public var thawTouchShare = 0.2
     public var freezer = true
     public var freezeAvailablePct = 50.0
     public var freezeSuspendedThreshold = 4
     public var freezeMaxProcesses = 20
     public var freezeMinKB: Int64 = 8 * 1_024
-    public var freezeDailyKB: Int64 = 1_024 * 1_024
+    public var freezeDailyKB: Int64 = 2_048 * 1_024
     public var thawMsPerMB = 1.0
     /// Compression over time, uncompressed MiB per second per suspended app
     /// (*assumption*; DeviceParameters.compressionKBPerS).
@@ -151,6 +153,8 @@ public struct DeviceClass: Sendable, Equatable {
         p.refreezeDirtyPPM = Self.ppm(refreezeDirtyShare)
         p.freezeDemotionsMax = freezeDemotionsMax
         p.freezeDemotionThaws = freezeDemotionThaws
+        p.freezeRefreezeThawed = Int32(clamping: freezeRefreezeThawed)
+        p.thawTouchPPM = Self.ppm(thawTouchShare)
         p.freezer = freezer
         p.pageCacheWindow = SimTime(seconds: pageCacheWindowS)
         p.systemWakeRun = SimTime(seconds: systemWakeRunS)
