@@ -51,6 +51,11 @@ extension Device {
         // Fields are read in place: copying the whole app record here showed up as
         // memcpy in profiles.
         let a = Int(app)
+        if Policy.readsBandOnly {
+            // The band alone (`EvictionPolicy.readsBandOnly`): no profile, no resident size.
+            return EvictionCandidate(state: apps[a].state, residentKB: 0, launchCount: 0, preservesUIState: false,
+                                     leftFront: leftFront, band: apps[a].band)
+        }
         let p = pi(app)
         let state = apps[a].state
         guard Policy.readsCosts else {
