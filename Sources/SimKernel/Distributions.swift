@@ -91,9 +91,9 @@ public enum Exponential {
 /// a draw depends on nothing but the two uniforms it consumes).
 public enum StandardNormal {
     @inlinable @inline(__always)
-    public static func sample(_ g: inout Xoshiro256StarStar) -> Double {
-        let u1 = g.nextOpenUnit()
-        let u2 = g.nextUnit()
+    public static func sample<G: RandomNumberGenerator>(_ g: inout G) -> Double {
+        let u1 = Double((g.next() >> 11) &+ 1) * 0x1.0p-53  // (0, 1]
+        let u2 = Double(g.next() >> 11) * 0x1.0p-53  // [0, 1)
         return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 }
