@@ -460,7 +460,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     mutating func drawNextWake(after t: SimTime) {
         guard let total = wakeCumulative.last, total > 0 else { nextWake = .never; return }
         var g = deviceDraws(Self.drawSystemWake, wakeCount)
-        nextWake = t + SimTime(seconds: -log(g.nextOpenUnit()) / total * 86_400)
+        nextWake = t + SimTime(seconds: Exponential.standard(&g) / total * 86_400)
         let x = g.nextUnit() * total
         var lo = 0, hi = wakeCumulative.count - 1
         while lo < hi {
