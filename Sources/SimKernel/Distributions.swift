@@ -78,23 +78,108 @@ public enum RealDistribution: Sendable, Equatable {
     }
 }
 
-/// Exponential variates by inversion.
+/// The ziggurat method for the standard normal and the standard exponential
+/// (Marsaglia and Tsang, "The Ziggurat Method for Generating Random Variables",
+/// Journal of Statistical Software 5(8), 2000), with 256 layers, one 64-bit number
+/// giving both the layer and the abscissa as Doornik lays it out ("An Improved
+/// Ziggurat Method to Generate Normal Random Samples", 2005).
+///
+/// A draw takes one 64-bit number: its low 8 bits pick a layer, its high 53 bits the
+/// abscissa (disjoint bits). About 99 % of draws return after that, a multiplication
+/// and a comparison; the rest test the density at the layer's edge (one `exp`) or, in
+/// the base layer, draw from the tail (Marsaglia 1964 for the normal; R plus a fresh
+/// exponential for the exponential, by memorylessness). The draws are exact (up to the
+/// 53-bit uniforms), not an approximation: the layers cover the density and the
+/// rejection steps remove the excess. It replaced inversion (`-log U`) and Box-Muller
+/// (`log`, `cos`), which cost a libm call or two per draw.
+public struct ZigguratTable: @unchecked Sendable {
+    /// Layer edges x[0...256], decreasing (x[0] = V / f(R), the base layer's width with
+    /// its tail counted; x[1] = R; x[256] = 0), and the density at each, f[i] = f(x[i]).
+    /// Allocated once per process, read-only after `init`, never freed.
+    @usableFromInline let x: UnsafeMutablePointer<Double>
+    @usableFromInline let f: UnsafeMutablePointer<Double>
+    /// Where the tail starts (R).
+    @usableFromInline let r: Double
+
+    /// The layers of the decreasing density `density` (without its constant) with
+    /// inverse `inverse`: every layer has area `v`, the base layer's counting the tail
+    /// past `r`; x[i+1] = f⁻¹(f(x[i]) + v / x[i]) (Marsaglia and Tsang 2000, section 2).
+    init(r: Double, v: Double, density: (Double) -> Double, inverse: (Double) -> Double) {
+        x = .allocate(capacity: 257)
+        f = .allocate(capacity: 257)
+        x[0] = v / density(r)
+        x[1] = r
+        for i in 2..<256 { x[i] = inverse(density(x[i - 1]) + v / x[i - 1]) }
+        x[256] = 0
+        for i in 0...256 { f[i] = density(x[i]) }
+        self.r = r
+    }
+
+    /// The standard normal's 256 layers (density e^(-x²/2)): R = 3.6541528853610088,
+    /// V = 0.00492867323399 (Marsaglia and Tsang 2000, section 3, the 256-layer constants).
+    public static let normal = ZigguratTable(r: 3.6541528853610088, v: 0.00492867323399,
+                                             density: { exp(-0.5 * $0 * $0) }, inverse: { (-2 * log($0)).squareRoot() })
+    /// The standard exponential's 256 layers (density e^(-x)): R = 7.69711747013104972,
+    /// V = 0.0039496598225815571993 (Marsaglia and Tsang 2000, section 3).
+    public static let exponential = ZigguratTable(r: 7.69711747013104972, v: 0.0039496598225815571993,
+                                                  density: { exp(-$0) }, inverse: { -log($0) })
+}
+
+/// Exponential variates by the ziggurat (`ZigguratTable`).
 public enum Exponential {
-    /// One draw with the given mean: −mean · ln U, U uniform on (0, 1].
+    /// One draw with the given mean. Usually one 64-bit number; O(1) expected.
     @inlinable @inline(__always)
-    public static func sample(mean: Double, _ g: inout Xoshiro256StarStar) -> Double {
-        -mean * log(g.nextOpenUnit())
+    public static func sample<G: RandomNumberGenerator>(mean: Double, _ g: inout G) -> Double {
+        mean * standard(&g)
+    }
+
+    /// One draw with mean 1.
+    @inlinable
+    public static func standard<G: RandomNumberGenerator>(_ g: inout G) -> Double {
+        let t = ZigguratTable.exponential
+        var base = 0.0
+        while true {
+            let bits = g.next()
+            let i = Int(truncatingIfNeeded: bits & 0xFF)
+            let x = Double(bits >> 11) * 0x1.0p-53 * t.x[i]
+            if x < t.x[i &+ 1] { return base + x }
+            if i == 0 {
+                // The tail past R: by memorylessness, R plus a fresh exponential.
+                base += t.r
+                continue
+            }
+            // The wedge: a height uniform between the layer's edges, under the density.
+            let u = Double(g.next() >> 11) * 0x1.0p-53
+            if t.f[i &+ 1] + (t.f[i] - t.f[i &+ 1]) * u < exp(-x) { return base + x }
+        }
     }
 }
 
-/// Standard normal variates by the Box–Muller transform (one of the pair is used, so
-/// a draw depends on nothing but the two uniforms it consumes).
+/// Standard normal variates by the ziggurat (`ZigguratTable`).
 public enum StandardNormal {
-    @inlinable @inline(__always)
-    public static func sample(_ g: inout Xoshiro256StarStar) -> Double {
-        let u1 = g.nextOpenUnit()
-        let u2 = g.nextUnit()
-        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+    /// One draw. Usually one 64-bit number; O(1) expected.
+    @inlinable
+    public static func sample<G: RandomNumberGenerator>(_ g: inout G) -> Double {
+        let t = ZigguratTable.normal
+        while true {
+            let bits = g.next()
+            let i = Int(truncatingIfNeeded: bits & 0xFF)
+            // Uniform on [-1, 1) from the high 53 bits: the sign and the abscissa.
+            let u = Double(bits >> 11) * 0x1.0p-52 - 1
+            let x = u * t.x[i]
+            if abs(x) < t.x[i &+ 1] { return x }
+            if i == 0 {
+                // The tail past R (Marsaglia 1964): e = -ln(U1) / R, y = -ln(U2), accepted
+                // when 2y > e²; the value is R + e, with u's sign.
+                while true {
+                    let e = -log(Double((g.next() >> 11) &+ 1) * 0x1.0p-53) / t.r
+                    let y = -log(Double((g.next() >> 11) &+ 1) * 0x1.0p-53)
+                    if 2 * y > e * e { return u < 0 ? -(t.r + e) : t.r + e }
+                }
+            }
+            let h = Double(g.next() >> 11) * 0x1.0p-53
+            if t.f[i &+ 1] + (t.f[i] - t.f[i &+ 1]) * h < exp(-0.5 * x * x) { return x }
+        }
     }
 }
 

@@ -9,6 +9,14 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return SplitMix64.mix(state)
     }
 
+    /// A uniform real in [0, 1) with 53 random bits.
+    @inlinable @inline(__always)
+    public mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+
+    /// A uniform real in (0, 1]: safe to take the logarithm of.
+    @inlinable @inline(__always)
+    public mutating func nextOpenUnit() -> Double { Double((next() >> 11) &+ 1) * 0x1.0p-53 }
+
     /// The SplitMix64 output function: a bijective avalanche of 64 bits.
     @inlinable public static func mix(_ x: UInt64) -> UInt64 {
         var z = x

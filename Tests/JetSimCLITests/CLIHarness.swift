@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// Runs the built `jetsim` binary (it sits beside the test bundle) and captures what
@@ -24,13 +27,27 @@ enum CLI {
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
-        if let stdin {
-            let inPipe = Pipe()
-            p.standardInput = inPipe
-            inPipe.fileHandleForWriting.write(Data(stdin.utf8))
-            try inPipe.fileHandleForWriting.close()
+        // Standard input is written once the child runs, from another thread: written
+        // before, an input over the pipe's buffer (64 KiB) blocked the test forever.
+        final class Feed: @unchecked Sendable {
+            let pipe = Pipe()
+            let data: Data
+            init(_ text: String) { data = Data(text.utf8) }
         }
+        let feed = stdin.map(Feed.init)
+        if let feed { p.standardInput = feed.pipe }
         try p.run()
+        let fed = DispatchGroup()
+        if let feed {
+            fed.enter()
+            DispatchQueue.global().async {
+                // A child that exits without reading it all: EPIPE, not a signal.
+                signal(SIGPIPE, SIG_IGN)
+                try? feed.pipe.fileHandleForWriting.write(contentsOf: feed.data)
+                try? feed.pipe.fileHandleForWriting.close()
+                fed.leave()
+            }
+        }
         // Read both pipes before waiting so a large output cannot block the child.
         final class Box: @unchecked Sendable { var data = Data() }
         let outBox = Box()
@@ -39,6 +56,7 @@ enum CLI {
         DispatchQueue.global().async { outBox.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         group.wait()
+        fed.wait()
         let outData = outBox.data
         p.waitUntilExit()
         return Output(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),

@@ -158,14 +158,18 @@ struct UsageStatsTests {
         #expect(read.csv == direct.csv)
     }
 
-    /// Issue 14: the default workload's users, measured as the issue measured them
-    /// (200 devices x 7 days, every device of the fleet; the user's actions only, so
-    /// about a second), meet the published figures within 10 %. Users who were all
-    /// alike (every sigma 0) do not spread: the spread test can fail.
+    /// Issue 14: the default workload's users (1,000 devices x 7 days, every device
+    /// of the fleet; the user's actions only, so a few seconds) meet the published
+    /// figures within 10 %. Users who were all alike (every sigma 0) do not spread:
+    /// the spread test can fail. 1,000 devices, not the issue's 200: the mean over
+    /// users of a lognormal factor with sigma 1.17 is noisy, and on 200 devices the
+    /// mean app session moved 64-80 s between seeds 1-5 (foreground 48-63 min a day),
+    /// so one fixed sample could fall outside 10 % with no change in the model (seed 1
+    /// did when the variates became the ziggurat's); 1,000 devices shrink that √5 times.
     @Test("the default workload meets the published usage figures within 10 %")
     func defaultMeetsPublished() throws {
         var w = try WorkloadDecoder.load(defaultWorkloadText, source: "default")
-        w.fleet.devices = 200
+        w.fleet.devices = 1_000
         w.fleet.duration = .days(7)
         let s = UsageStats.synthetic(w)
         func within(_ value: Double, _ target: Double) -> Bool { abs(value - target) <= 0.1 * target }

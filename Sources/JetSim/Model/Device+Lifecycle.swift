@@ -99,6 +99,11 @@ extension Device {
         // Fields are read in place: copying the whole app record here showed up as
         // memcpy in profiles.
         let a = Int(app)
+        if Policy.readsBandOnly {
+            // The band alone (`EvictionPolicy.readsBandOnly`): no profile, no resident size.
+            return EvictionCandidate(state: apps[a].state, residentKB: 0, launchCount: 0, preservesUIState: false,
+                                     leftFront: leftFront, band: apps[a].band)
+        }
         let p = pi(app)
         let state = apps[a].state
         guard Policy.readsCosts else {
@@ -215,7 +220,7 @@ extension Device {
             let trip = UInt64(apps[a].backgroundEntries)
             // A background task, with the work it needs.
             if profiles[p].bgTaskProbability > 0 {
-                var g = Xoshiro256StarStar(seed: drawKey, UInt64(app), trip, Self.drawBackgroundTask)
+                var g = appDraws(app, Self.drawBackgroundTask, trip)
                 if profiles[p].bgTaskProbability >= 1 || g.nextUnit() < profiles[p].bgTaskProbability {
                     let work = lognormal(profiles[p].bgTaskMedian, profiles[p].bgTaskSigma, &g)
                     apps[a].set(AppRuntime.bgTask)
@@ -228,7 +233,7 @@ extension Device {
             }
             // A background mode's activity.
             if profiles[p].mode != .none {
-                var g = Xoshiro256StarStar(seed: drawKey, UInt64(app), trip, Self.drawModeActivity)
+                var g = appDraws(app, Self.drawModeActivity, trip)
                 let activity = lognormal(profiles[p].modeActivityMedian, profiles[p].modeActivitySigma, &g)
                 if activity > .zero {
                     apps[a].set(AppRuntime.modeActive)
@@ -243,7 +248,7 @@ extension Device {
 
     /// A lognormal duration by median and sigma (sigma 0: the median itself).
 
-    @inline(__always) func lognormal(_ median: SimTime, _ sigma: Double, _ g: inout Xoshiro256StarStar) -> SimTime {
+    @inline(__always) func lognormal(_ median: SimTime, _ sigma: Double, _ g: inout SplitMix64) -> SimTime {
         if sigma == 0 { return median }
         return SimTime(saturatingMicroseconds: Double(median.microseconds) * exp(sigma * StandardNormal.sample(&g)))
     }
@@ -400,7 +405,7 @@ extension Device {
         if params.launchJitterSigma > 0 {
             // Keyed by the app's launch number, which the user alone decides: the
             // same jitter for this launch under every policy and RAM size.
-            var g = Xoshiro256StarStar(seed: drawKey, UInt64(app), UInt64(apps[a].launches), Self.drawLaunchJitter)
+            var g = appDraws(app, Self.drawLaunchJitter, UInt64(apps[a].launches))
             latency = lognormal(latency, params.launchJitterSigma, &g)
         }
         if params.android.enabled {

@@ -470,8 +470,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// number, so every policy and RAM size sees the same arrivals.
     mutating func drawNextWake(after t: SimTime) {
         guard let total = wakeCumulative.last, total > 0 else { nextWake = .never; return }
-        var g = Xoshiro256StarStar(seed: drawKey, wakeCount, Self.drawSystemWake)
-        nextWake = t + SimTime(seconds: -log(g.nextOpenUnit()) / total * 86_400)
+        var g = deviceDraws(Self.drawSystemWake, wakeCount)
+        nextWake = t + SimTime(seconds: Exponential.standard(&g) / total * 86_400)
         let x = g.nextUnit() * total
         var lo = 0, hi = wakeCumulative.count - 1
         while lo < hi {
@@ -499,7 +499,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// like the arrivals.
     mutating func prewarmTarget() -> Int32 {
         guard nextAction > 0 else { return -1 }
-        var g = Xoshiro256StarStar(seed: drawKey, wakeCount, Self.drawPrewarmTarget)
+        var g = deviceDraws(Self.drawPrewarmTarget, wakeCount)
         for _ in 0..<8 {
             let i = min(nextAction - 1, Int(g.nextUnit() * Double(nextAction)))
             let action = timeline.actions[i]
@@ -508,6 +508,24 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
             }
         }
         return -1
+    }
+
+    /// The device's random numbers for `purpose` (system arrivals, prewarm targets)
+    /// at arrival `n`: a SplitMix64 sequence started at a hash of (device key,
+    /// purpose, n), so arrival n's draws depend on nothing else (every policy and RAM
+    /// size sees the same arrivals) and no generator is kept between arrivals. Two
+    /// mixes to start and one per number; a keyed xoshiro256** cost twelve to start.
+    /// Sequences for different keys start at independent points of SplitMix64's
+    /// 2^64 cycle (Steele, Lea and Flood 2014), so they do not overlap in practice.
+    @inline(__always) func deviceDraws(_ purpose: UInt64, _ n: UInt64) -> SplitMix64 {
+        SplitMix64(state: SplitMix64.mix(drawKey ^ purpose) &+ SplitMix64.mix(n))
+    }
+
+    /// An app's random numbers for `purpose` (background task, mode activity, launch
+    /// jitter) at its `n`-th trip or launch, as `deviceDraws`: three mixes to start.
+    @inline(__always) func appDraws(_ app: Int32, _ purpose: UInt64, _ n: UInt64) -> SplitMix64 {
+        SplitMix64(state: SplitMix64.mix(drawKey ^ SplitMix64.mix(UInt64(UInt32(bitPattern: app)) << 8 | purpose))
+                   &+ SplitMix64.mix(n))
     }
 
     /// Whether this device prewarms: iOS 15 and later (`prewarming`), never Android.

@@ -136,6 +136,12 @@ public protocol EvictionPolicy: SendableMetatype {
     /// former previous app when the previous app changes (its adj drops from 700 to
     /// cached); other policies get no such update. Default false.
     static var readsPrevious: Bool { get }
+
+    /// Whether `update` reads nothing of a candidate but its `band` (and whether it
+    /// is one at all). When true the device passes the band alone (the other fields
+    /// zero or default) and skips every other figure per update (its resident size
+    /// with the compression credited, its mode, its previous-app mark). Default false.
+    static var readsBandOnly: Bool { get }
 }
 
 extension EvictionPolicy {
@@ -143,4 +149,5 @@ extension EvictionPolicy {
     @inline(__always) public mutating func willEvict(_ app: Int32) {}
     @inline(__always) public static var readsCosts: Bool { true }
     @inline(__always) public static var readsPrevious: Bool { false }
+    @inline(__always) public static var readsBandOnly: Bool { false }
 }

@@ -22,6 +22,8 @@ public struct JetsamBands: EvictionPolicy {
     public static let name = "jetsam-bands"
     /// Reads no costs from a candidate (`EvictionPolicy.readsCosts`).
     public static var readsCosts: Bool { false }
+    /// Reads only the band (`EvictionPolicy.readsBandOnly`).
+    public static var readsBandOnly: Bool { true }
     public static let summary = "XNU memorystatus: the lowest priority band first, first in first out within it"
 
     /// Band priorities, lowest first; the list index is the position here.
