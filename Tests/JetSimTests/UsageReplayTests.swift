@@ -168,6 +168,14 @@ struct UsageStreamTests {
         let prefixes = "device,time_s,app,duration_s\nab,0,x,1\nab,1,x,1\nabc,2,x,1\nabc,3,y,1\nab2,4,x,1\nab2,5,x,1\na,6,x,1\na,7,x,1\n"
         #expect(Self.replayed(prefixes) == ("ab:0 x 1000000,1000000 x 1000000\nabc:2000000 x 1000000,3000000 y 1000000\n"
                                             + "ab2:4000000 x 1000000,5000000 x 1000000\na:6000000 x 1000000,7000000 x 1000000\n", 4))
+        // A quoted id with a blank, a delimiter or a newline in it: the unquoted rows after
+        // it are read by the general rules (trimmed, split), never matched byte for byte.
+        #expect(Self.replayed("device,time_s,app,duration_s\n\" a\",0,x,1\n a,5,y,2\n")
+                == (" a:0 x 1000000\na:5000000 y 2000000\n", 0))
+        #expect(Self.replayed("device,time_s,app,duration_s\n\"a,b\",0,x,1\na,b,5,y,2\n").0 == "t.csv:3: time_s: expected seconds (a non-negative number below 1e10), got 'b'",
+                "\(Self.replayed("device,time_s,app,duration_s\n\"a,b\",0,x,1\na,b,5,y,2\n"))")
+        #expect(Self.replayed("device,time_s,app,duration_s\n\"a\nb\",0,x,1\na\nb,1,x,1\n").0 == "t.csv:4: time_s: missing value (the row has 1 fields)",
+                "\(Self.replayed("device,time_s,app,duration_s\n\"a\nb\",0,x,1\na\nb,1,x,1\n"))")
     }
 
     @Test("app names are looked up by their bytes: indices in first-seen order, past the table's first size")
