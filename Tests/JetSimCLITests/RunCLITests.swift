@@ -214,6 +214,22 @@ struct RunCLITests {
         let shortest = try CLI.run(["run", "--duration", "86400ms", "--devices", "1", "--policy", "lru", "--ram", "2GB", "--quiet", "--out", tmp + "/s.csv"])
         #expect(shortest.status == 0, "\(shortest.stderr)")
     }
+
+    @Test("two outputs that name one file, however spelled (./, .., a symbolic link), are refused before any work")
+    func outputsDistinct() throws {
+        let tmp = try CLI.tempDir()
+        FileManager.default.createFile(atPath: tmp + "/a.csv", contents: Data("keep\n".utf8))
+        try FileManager.default.createSymbolicLink(atPath: tmp + "/link.csv", withDestinationPath: tmp + "/a.csv")
+        for other in [tmp + "/./a.csv", tmp + "/sub/../a.csv", tmp + "/link.csv"] {
+            let r = try CLI.run(["run", "--devices", "1", "--policy", "lru", "--ram", "2GB", "--duration", "1d", "--quiet",
+                                 "--out", tmp + "/a.csv", "--timeseries", other])
+            #expect(r.status == 2 && r.stderr.contains("--out and --timeseries both write to"), "\(other): \(r.status) \(r.stderr)")
+            #expect(try String(contentsOfFile: tmp + "/a.csv", encoding: .utf8) == "keep\n")
+        }
+        let fine = try CLI.run(["run", "--devices", "1", "--policy", "lru", "--ram", "2GB", "--duration", "1d", "--quiet",
+                                "--out", tmp + "/a.csv", "--timeseries", tmp + "/b.csv"])
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
 }
 
 @Suite("jetsim trace, policies, validate")

@@ -49,9 +49,13 @@ struct RunCommand: ParsableCommand {
         if shard != nil, out == nil || out == "-" {
             throw ValidationError("--shard: needs --out PATH (the shard's state goes to PATH.state)")
         }
-        try OutputFile.checkDistinct([("--out", out), ("--per-device", perDevice), ("--perf", perf),
-                                      ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", outputs.byOut), ("--timeseries", outputs.timeseries)]
-                                     + sidecars.map { ("a provenance sidecar", $0) })
+        // A BadInput thrown here would reach main wrapped by the parser (exit 1): as a
+        // validation error it is bad input (exit 2), like the checks above.
+        do {
+            try OutputFile.checkDistinct([("--out", out), ("--per-device", perDevice), ("--perf", perf),
+                                          ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", outputs.byOut), ("--timeseries", outputs.timeseries)]
+                                         + sidecars.map { ("a provenance sidecar", $0) })
+        } catch let e as BadInput { throw ValidationError(e.description) }
     }
 
     /// The provenance sidecars of the file outputs (README, "Provenance").

@@ -206,7 +206,8 @@ struct OutputFile {
         var seen: [String: String] = [:]
         for (option, path) in named {
             guard let path else { continue }
-            let key = path == "-" ? "-" : normalized(path)
+            // Resolved: `./a.csv`, `a.csv` and a symbolic link to it are one file.
+            let key = path == "-" ? "-" : resolved(path)
             if let other = seen[key] {
                 let what = path == "-" ? "standard output (-)" : path
                 throw BadInput(description: "\(other) and \(option) both write to \(what); give each its own path")
