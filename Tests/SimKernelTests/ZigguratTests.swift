@@ -79,12 +79,14 @@ struct ZigguratTests {
         #expect(abs(tail - Double(Self.n) * p) < 4.5 * sd, "\(tail) draws past R, expected \(Double(Self.n) * p)")
     }
 
-    @Test("a draw depends only on the generator's numbers: the same seed, the same draws")
-    func repeatable() {
-        var a = Xoshiro256StarStar(seed: 9, 3), b = Xoshiro256StarStar(seed: 9, 3)
-        for _ in 0..<1_000 {
-            #expect(StandardNormal.sample(&a) == StandardNormal.sample(&b))
-            #expect(Exponential.sample(mean: 2, &a) == Exponential.sample(mean: 2, &b))
-        }
+    @Test("the first draws of a seed are pinned: a change to the tables, the layer's bits or the tails shows here")
+    func pinnedDraws() {
+        // Recorded from this implementation (seed 9, stream 3): the statistics tests above
+        // check the distributions; this pins the stream every golden output rests on.
+        var g = Xoshiro256StarStar(seed: 9, 3)
+        let normals = (0..<4).map { _ in StandardNormal.sample(&g) }
+        let exponentials = (0..<4).map { _ in Exponential.sample(mean: 2, &g) }
+        #expect(normals.map { ($0 * 1e12).rounded() } == [-728_177_427_899, -157_615_940_752, 2_155_163_633_712, 120_371_158_489])
+        #expect(exponentials.map { ($0 * 1e12).rounded() } == [1_619_483_067_415, 3_763_453_807_158, 419_058_109_221, 1_876_599_969_717])
     }
 }
