@@ -104,7 +104,7 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .warningsAtWarning: .init("memory_warnings_warning", "memory warnings sent at the warning pressure level (compressor occupancy)")
         case .warningsAtCritical: .init("memory_warnings_critical", "memory warnings sent at the critical pressure level (compressor occupancy)")
         case .refreezes: .init("refreezes", "freezes of a thawed app whose state was still on flash: only its dirty share written (included in freezes)")
-        case .freezerDemotions: .init("freezer_demotions", "frozen apps demoted from the frozen band (75) to the idle band (0)")
+        case .freezerDemotions: .init("freezer_demotions", "apps with state on flash demoted from the frozen band (75) to the idle band (0), urgent-mode demotions of thawed apps included")
         case .swapIns: .init("swap_ins", "Android: resumes of a cached app whose memory came back from zram")
         case .swapInLatencySumMicros: .init("swap_in_latency_sum_us", "Android: time those swap-ins took, microseconds")
         case .killsPsiPartial: .init("kills_psi_partial", kill: .lmkdPsiPartial, "Android lmkd: low memory, woken by a partial (some) stall over the limit")
