@@ -261,7 +261,7 @@ public struct ShardState: Sendable {
         var hours: Int? = nil
         if peek("timeseries") {
             let h = try int(try next("timeseries"), "timeseries")
-            guard (1...36_500 * 24).contains(h) else { i -= 1; throw fail("timeseries: expected a number of hours, got \(h)") }
+            guard (1...Int(Schema.durationRangeDays.upperBound) * 24).contains(h) else { i -= 1; throw fail("timeseries: expected a number of hours, got \(h)") }
             hours = h
         }
         var seriesValues: [Int] = []
