@@ -149,7 +149,7 @@ public enum Exponential {
                 continue
             }
             // The wedge: a height uniform between the layer's edges, under the density.
-            let u = Double(g.next() >> 11) * 0x1.0p-53
+            let u = g.nextUnit()
             if t.f[i &+ 1] + (t.f[i] - t.f[i &+ 1]) * u < exp(-x) { return base + x }
         }
     }
@@ -172,12 +172,12 @@ public enum StandardNormal {
                 // The tail past R (Marsaglia 1964): e = -ln(U1) / R, y = -ln(U2), accepted
                 // when 2y > e²; the value is R + e, with u's sign.
                 while true {
-                    let e = -log(Double((g.next() >> 11) &+ 1) * 0x1.0p-53) / t.r
-                    let y = -log(Double((g.next() >> 11) &+ 1) * 0x1.0p-53)
+                    let e = -log(g.nextOpenUnit()) / t.r
+                    let y = -log(g.nextOpenUnit())
                     if 2 * y > e * e { return u < 0 ? -(t.r + e) : t.r + e }
                 }
             }
-            let h = Double(g.next() >> 11) * 0x1.0p-53
+            let h = g.nextUnit()
             if t.f[i &+ 1] + (t.f[i] - t.f[i &+ 1]) * h < exp(-0.5 * x * x) { return x }
         }
     }

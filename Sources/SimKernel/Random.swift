@@ -1,3 +1,15 @@
+/// Uniform reals from any of the generators (SplitMix64, xoshiro256**, and the
+/// ziggurat's generic draws): written once.
+extension RandomNumberGenerator {
+    /// A uniform real in [0, 1) with 53 random bits.
+    @inlinable @inline(__always)
+    public mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+
+    /// A uniform real in (0, 1]: safe to take the logarithm of.
+    @inlinable @inline(__always)
+    public mutating func nextOpenUnit() -> Double { Double((next() >> 11) &+ 1) * 0x1.0p-53 }
+}
+
 /// SplitMix64: a tiny generator used to seed others and to mix stream ids.
 /// (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014.)
 public struct SplitMix64: RandomNumberGenerator, Sendable {
@@ -8,14 +20,6 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         state &+= 0x9E37_79B9_7F4A_7C15
         return SplitMix64.mix(state)
     }
-
-    /// A uniform real in [0, 1) with 53 random bits.
-    @inlinable @inline(__always)
-    public mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-
-    /// A uniform real in (0, 1]: safe to take the logarithm of.
-    @inlinable @inline(__always)
-    public mutating func nextOpenUnit() -> Double { Double((next() >> 11) &+ 1) * 0x1.0p-53 }
 
     /// The SplitMix64 output function: a bijective avalanche of 64 bits.
     @inlinable public static func mix(_ x: UInt64) -> UInt64 {
@@ -76,18 +80,6 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
 
     @inlinable @inline(__always)
     func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 &- k)) }
-
-    /// A uniform real in [0, 1) with 53 random bits.
-    @inlinable @inline(__always)
-    public mutating func nextUnit() -> Double {
-        Double(next() >> 11) * 0x1.0p-53
-    }
-
-    /// A uniform real in (0, 1]: safe to take the logarithm of.
-    @inlinable @inline(__always)
-    public mutating func nextOpenUnit() -> Double {
-        Double((next() >> 11) &+ 1) * 0x1.0p-53
-    }
 
     /// A uniform integer in 0..<n (n > 0), by Lemire's multiply-shift with rejection:
     /// unbiased, usually one multiplication.
