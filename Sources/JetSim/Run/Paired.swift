@@ -174,9 +174,10 @@ public enum Paired {
     /// widens the true interval). Two cells whose per-device results and histograms are
     /// identical (a cell against itself) differ by exactly 0, with interval 0.
     public static func p99Millis(_ a: CellAccumulator, _ b: CellAccumulator, _ p: PairedSums) -> PairedDelta {
-        guard a.latency.count > 0, b.latency.count > 0 else { return PairedDelta(value: .nan, ci95: .nan) }
-        let value = (Double(a.latency.percentile(99)) - Double(b.latency.percentile(99))) / 1_000
-        if a.latency == b.latency, identicalDevices(p) { return PairedDelta(value: value, ci95: 0) }
+        let la = a.latency, lb = b.latency  // each the kinds merged: once
+        guard la.count > 0, lb.count > 0 else { return PairedDelta(value: .nan, ci95: .nan) }
+        let value = (Double(la.percentile(99)) - Double(lb.percentile(99))) / 1_000
+        if la == lb, identicalDevices(p) { return PairedDelta(value: value, ci95: 0) }
         func h(_ x: LatencyHistogram) -> Double {
             let n = Double(x.count), q = 0.99
             let spread = Student.z975 * (n * q * (1 - q)).squareRoot()
@@ -185,7 +186,7 @@ public enum Paired {
             let mid = Double(x.percentile(99))
             return max(mid - Double(x.percentile(max(lo, 1e-9))), Double(x.percentile(hi)) - mid) / 1_000
         }
-        let ha = h(a.latency), hb = h(b.latency)
+        let ha = h(la), hb = h(lb)
         return PairedDelta(value: value, ci95: (ha * ha + hb * hb).squareRoot())
     }
 

@@ -155,8 +155,9 @@ public struct ShardState: Sendable {
         for (ci, (cell, a)) in zip(cells, accumulators).enumerated() {
             o += "cell: \(cell.policy.rawValue) \(cell.ramKB.map { SizeText.mebibytes($0) } ?? "class")\n"
             o += "counters: " + a.counters.map(String.init).joined(separator: " ") + "\n"
-            o += "latency: \(a.latency.count) \(a.latency.sum) \(a.latency.min) \(a.latency.max)\n"
-            o += "buckets:" + a.latency.nonEmptyBuckets.map { " \($0.index):\($0.count)" }.joined() + "\n"
+            let latency = a.latency  // the kinds merged: once
+            o += "latency: \(latency.count) \(latency.sum) \(latency.min) \(latency.max)\n"
+            o += "buckets:" + latency.nonEmptyBuckets.map { " \($0.index):\($0.count)" }.joined() + "\n"
             if hasKindLatency {
                 for k in RelaunchKind.allCases {
                     let h = a.kindLatency[k]

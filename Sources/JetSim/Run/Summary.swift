@@ -64,9 +64,9 @@ public enum Summary {
         .counter(.launches), .counter(.relaunches), .counter(.coldRelaunches),
         .init("relaunch_cold_ratio") { fixed(coldRatio($0.acc), 6) },
         .init("relaunch_cold_ratio_ci95") { fixed(ratioCI95($0.acc), 6) },
-        .init("relaunch_p50_ms") { millis($0.acc.latency.count > 0 ? $0.acc.latency.percentile(50) : nil) },
-        .init("relaunch_p90_ms") { millis($0.acc.latency.count > 0 ? $0.acc.latency.percentile(90) : nil) },
-        .init("relaunch_p99_ms") { millis($0.acc.latency.count > 0 ? $0.acc.latency.percentile(99) : nil) },
+        .init("relaunch_p50_ms") { percentileMillis($0.acc.latency, 50) },
+        .init("relaunch_p90_ms") { percentileMillis($0.acc.latency, 90) },
+        .init("relaunch_p99_ms") { percentileMillis($0.acc.latency, 99) },
         .init("relaunch_mean_ms", shows: [.relaunchLatencySumMicros]) { meanMillis($0) },
         .init("kills") { String($0.acc.totals.totalKills) },
         .counter(.killsPressure), .counter(.killsBgExpired), .counter(.killsWatchdog), .counter(.killsUser),
@@ -103,7 +103,7 @@ public enum Summary {
     /// The appended latency columns: `cdfPercentiles` of all relaunches, then p50 and
     /// p99 per relaunch kind (issue 12; `nan` for a kind with no relaunches).
     static let percentileColumns: [CSVColumn<Row>] = cdfPercentiles.map { p in
-        CSVColumn<Row>("relaunch_\(percentileName(p))_ms") { millis($0.acc.latency.count > 0 ? $0.acc.latency.percentile(p) : nil) }
+        CSVColumn<Row>("relaunch_\(percentileName(p))_ms") { percentileMillis($0.acc.latency, p) }
     } + RelaunchKind.allCases.flatMap { k in
         [50.0, 99].map { p in
             CSVColumn<Row>("relaunch_\(k.name)_\(percentileName(p))_ms") {
@@ -224,6 +224,12 @@ public enum Summary {
     }
 
     /// Microseconds as milliseconds with three decimals.
+    /// Percentile `p` of `h` in milliseconds (`nan` when empty); `h` read once (a
+    /// cell's total latency is its kinds merged, `CellAccumulator.latency`).
+    static func percentileMillis(_ h: LatencyHistogram, _ p: Double) -> String {
+        millis(h.count > 0 ? h.percentile(p) : nil)
+    }
+
     static func millis(_ us: UInt64?) -> String {
         guard let us else { return "nan" }
         let frac = String(us % 1_000)
@@ -237,7 +243,8 @@ public enum Summary {
         let days = workload.fleet.duration.seconds / 86_400
         func num(_ x: Double, _ decimals: Int) -> String { x.isFinite ? String(format: "%.\(decimals)f", x) : "nan" }
         func ms(_ p: Double, _ a: CellAccumulator) -> String {
-            a.latency.count > 0 ? num(Double(a.latency.percentile(p)) / 1_000, 1) : "nan"
+            let h = a.latency  // the kinds merged: once
+            return h.count > 0 ? num(Double(h.percentile(p)) / 1_000, 1) : "nan"
         }
         var rows: [[String]] = []
         for (cell, a) in zip(result.cells, result.accumulators) {
