@@ -19,7 +19,7 @@ struct SimulationOptions: ParsableArguments {
     @Option(name: .long, help: "Devices in the fleet (default: the workload's fleet.devices).")
     var devices: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Simulated time per device, e.g. 1d, 12h (default: the workload's fleet.duration_days).", valueName: "dur"),
+    @Option(name: .long, help: ArgumentHelp("Simulated time per device, e.g. 1d, 12h, from 0.001d to 36500d like fleet.duration_days (default: that key).", valueName: "dur"),
             transform: DurationArgument.parse)
     var duration: DurationArgument?
 
@@ -59,9 +59,10 @@ struct SimulationOptions: ParsableArguments {
             w.fleet.duration = duration.time
         }
         if let seed { w.seed = seed }
-        // The checks across keys (the action bound) again, as a --set of the key would.
-        if let flag = duration.map({ "--duration \($0.time)" }) ?? devices.map({ "--devices \($0)" }) {
-            do { try WorkloadDecoder.recheck(w, flag: flag) } catch {
+        // The checks across keys (the action bound: rates over the duration; the devices
+        // and the seed take no part) again, as a --set of the key would.
+        if let duration {
+            do { try WorkloadDecoder.recheck(w, flag: "--duration \(duration.time)") } catch {
                 throw BadInput(description: error.description)
             }
         }
