@@ -808,9 +808,11 @@ extension Device {
         let a = Int(app)
         if apps[a].has(AppRuntime.frozen) { frozenCount -= 1 }
         let marks = apps[a].freezerMarks
-        if marks & AppRuntime.hasFlashCopy != 0 { flashCopyCount -= 1 }
         if marks & AppRuntime.refreezeEligible != 0 { refreezeEligibleCount -= 1 }
-        // Its state leaves flash: a next process holds the profile's suspended footprint.
-        if marks & AppRuntime.hasFlashCopy != 0 { apps[a].packedKB = Int32(clamping: suspendedResidentKB(pi(app))) }
+        if marks & AppRuntime.hasFlashCopy != 0 {
+            flashCopyCount -= 1
+            // Its state leaves flash: a next process holds the profile's suspended footprint.
+            apps[a].packedKB = Int32(clamping: suspendedResidentKB(pi(app)))
+        }
     }
 }
