@@ -80,9 +80,10 @@ extension Device {
         return apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 && apps[a].thaws > 0
     }
 
-    /// What of its suspended footprint a thawed app leaves on flash (0 for any other).
+    /// What of its suspended footprint an app with its state on flash leaves there
+    /// once thawed (0 for any other): a thawed app's, or a frozen app's at its thaw.
     @inline(__always) func onFlashKB(_ app: Int32) -> Int64 {
-        guard thawedWithFlashCopy(app) else { return 0 }
+        guard apps[Int(app)].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return 0 }
         let p = pi(app)
         return profiles[p].suspendedKB - thawTouchedKB(p)
     }
@@ -137,10 +138,13 @@ extension Device {
 
     /// A launch of a prewarmed app: cold, less the pre-main part the prewarm did.
     @inline(__always) func prewarmedLatency(_ p: Int) -> SimTime {
-        max(.zero, profiles[p].coldLaunch - profiles[p].prewarmSaving) + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero)
+        max(.zero, profiles[p].coldLaunch - profiles[p].prewarmSaving) + uiRestore(p)
     }
 
     @inline(__always) func coldLatency(_ p: Int) -> SimTime { profiles[p].coldLaunch + uiRestore(p) }
+
+    /// A launch from no process whose files are still in the page cache.
+    @inline(__always) func cachedLatency(_ p: Int) -> SimTime { profiles[p].cachedLaunch + uiRestore(p) }
 
     /// What every launch from no process adds: the state restore, if the app restores.
     @inline(__always) func uiRestore(_ p: Int) -> SimTime { profiles[p].preservesUIState ? profiles[p].stateRestore : .zero }
@@ -320,7 +324,7 @@ extension Device {
         let wasPart = apps[a].freezerMarks & AppRuntime.compressing != 0
         var partKB: Int64? = nil
         let kind: LaunchKind = prior == .notRunning
-            ? (filesCached(app, now) && (!wasPrewarmed || profiles[p].cachedLaunch + uiRestore(p) <= prewarmedLatency(p)) ? .cached : .cold)
+            ? (filesCached(app, now) && (!wasPrewarmed || cachedLatency(p) <= prewarmedLatency(p)) ? .cached : .cold)
             : prior == .suspended ? (wasFrozen ? .thaw : .warm) : .hot
         let usedPrewarm = wasPrewarmed && kind == .cold
         let isRelaunch = apps[a].launches > 0
@@ -342,10 +346,7 @@ extension Device {
         // A thaw (or a resume of an app thawed before) leaves on flash what it does not
         // touch ("On-demand thaw"): its footprint in front is the rest.
         let overLimit = profiles[p].activeKB > kb.perAppLimitKB
-        let reach = overLimit ? kb.perAppLimitKB
-            : kind == .thaw && apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0
-                ? max(0, profiles[p].activeKB - (profiles[p].suspendedKB - thawTouchedKB(p)))
-            : max(0, profiles[p].activeKB - onFlashKB(app))
+        let reach = overLimit ? kb.perAppLimitKB : max(0, profiles[p].activeKB - onFlashKB(app))
         let need = max(0, reach - residentNowKB(app))
         makeRoom(needKB: need, launching: app, now)
         if availableKB < need {
@@ -396,7 +397,7 @@ extension Device {
         var latency: SimTime
         switch kind {
         case .cold: latency = usedPrewarm ? prewarmedLatency(p) : coldLatency(p)
-        case .cached: latency = profiles[p].cachedLaunch + (profiles[p].preservesUIState ? profiles[p].stateRestore : .zero)
+        case .cached: latency = cachedLatency(p)
         case .warm: latency = wasCompressed || !params.xnuBands ? warmLatency(p, compressedKB: partKB ?? suspendedPlainKB(app)) : profiles[p].warmLaunch
         case .thaw: latency = thawLatency(p)
         case .hot: latency = profiles[p].hotLaunch
