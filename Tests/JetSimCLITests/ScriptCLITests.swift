@@ -42,6 +42,38 @@ struct ScriptCLITests {
         #expect(after.stdout.split(separator: "\n").count == 2)
     }
 
+    @Test("group-usage.sh on a trace without quotes (its fast path): ids trimmed, any line end, the byte-order mark dropped, rows as written")
+    func groupUsageWithoutQuotes() throws {
+        let dir = try CLI.tempDir()
+        // The device column second; " b " and "b" are one device, as jetsim trims
+        // unquoted fields; CRLF, CR and LF line ends; a blank and an all-blank line
+        // (no records); no line end after the last row.
+        let rows = [
+            "time_s,device,app,duration_s\r\n",
+            "100, b ,chat,60\r\n",
+            "100,a,maps,60\n",
+            "\n",
+            "200,b,game,60\r",
+            " \t\n",
+            "200, a,chat,60",
+        ]
+        try ("\u{FEFF}" + rows.joined()).write(toFile: dir + "/in.csv", atomically: true, encoding: .utf8)
+        let r = try Self.script("group-usage.sh", ["in.csv"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == [rows[0], rows[2], rows[6] + "\n", rows[1], rows[4]].joined())
+        try r.stdout.write(toFile: dir + "/out.csv", atomically: true, encoding: .utf8)
+        let run = ["run", "--policy", "lru", "--ram", "2GB", "--duration", "1d", "--quiet", "--usage"]
+        let before = try CLI.run(run + [dir + "/in.csv"])
+        #expect(before.status == 2, "\(before.stderr)")
+        #expect(before.stderr.contains("in.csv"), "\(before.stderr)")
+        let after = try CLI.run(run + [dir + "/out.csv", "--out", dir + "/o.csv", "--per-device", dir + "/d.csv"])
+        #expect(after.status == 0, "\(after.stderr)")
+        // Two devices, named as the trace names them (trimmed): the last column.
+        let devices = try String(contentsOfFile: dir + "/d.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).last! }
+        #expect(devices == ["a", "b"])
+    }
+
     @Test("the scripts read relative path arguments from the caller's directory, not the repository's")
     func relativePathsAreTheCallers() throws {
         let dir = try CLI.tempDir()
