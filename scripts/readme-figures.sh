@@ -3,8 +3,10 @@
 # that they can be updated together after a change to the model:
 #   - the headline table (`jetsim run --format table`);
 #   - "What makes jetsam-bands and lru differ": cold ratios at 2, 3 and 4 GB, as
-#     shipped, with the freezer off and with XNU's bands off, the paired difference,
-#     and the counts the prose cites (reaper kills, system launches, thaws, warnings);
+#     shipped, with the freezer off and with XNU's bands off; the paired difference at
+#     each RAM as shipped, with the freezer off and with whole-app thaws
+#     (thaw_touch_share=1); the counts the prose cites (reaper kills, system launches,
+#     thaws, warnings);
 #   - "What android-lmk and lru do on android.yaml": four runs and the paired figures.
 # Seed 1, 500 devices x 7 days (the workloads' own settings). About 10 runs of the
 # default fleet: a few minutes on 2 idle cores.
@@ -41,9 +43,11 @@ echo; echo '## jetsam-bands vs lru, default workload'; echo
 set_all() { echo "--set device_classes.iphone-11.$1"; }
 run --policy jetsam-bands,lru --baseline lru --quiet --out "$T/shipped.csv"
 # shellcheck disable=SC2046
-run --policy jetsam-bands,lru --quiet $(set_all freezer=false) --out "$T/nofreeze.csv"
+run --policy jetsam-bands,lru --baseline lru --quiet $(set_all freezer=false) --out "$T/nofreeze.csv"
 # shellcheck disable=SC2046
 run --policy jetsam-bands,lru --quiet $(set_all xnu_bands=false) --out "$T/nobands.csv"
+# shellcheck disable=SC2046
+run --policy jetsam-bands,lru --baseline lru --quiet $(set_all thaw_touch_share=1) --out "$T/wholethaw.csv"
 echo '| RAM | jetsam-bands | lru | freezer off: jetsam-bands | lru | `xnu_bands: false`: jetsam-bands | lru |'
 echo '|---|---|---|---|---|---|---|'
 for r in 2048 3072 4096; do
@@ -55,9 +59,17 @@ for r in 2048 3072 4096; do
   echo "$row |"
 done
 echo
-echo "paired (--baseline lru), jetsam-bands at 2 GB: cold ratio delta and 95 % half-width:"
-col "$T/shipped.csv" jetsam-bands 2048 delta_relaunch_cold_ratio delta_relaunch_cold_ratio_ci95 \
-  | awk '{ printf "  %.2f +- %.2f points\n", 100 * $1, 100 * $2 }'
+echo "paired (--baseline lru), jetsam-bands minus lru: cold ratio delta and 95 % half-width, points:"
+echo '| RAM | as shipped | freezer off | whole-app thaws (`thaw_touch_share=1`) |'
+echo '|---|---|---|---|'
+for r in 2048 3072 4096; do
+  row="| $((r / 1024)) GB"
+  for f in shipped nofreeze wholethaw; do
+    row="$row | $(col "$T/$f.csv" jetsam-bands "$r" delta_relaunch_cold_ratio delta_relaunch_cold_ratio_ci95 \
+      | awk '{ printf "%.2f +- %.2f", 100 * $1, 100 * $2 }')"
+  done
+  echo "$row |"
+done
 echo "counts at 2 GB (policy: kills kills_reaper thawed_relaunches system_launches system_wakes memory_warnings freezer_demotions refreezes compressor_peak_kb/device):"
 for p in jetsam-bands lru; do
   echo "  $p: $(col "$T/shipped.csv" "$p" 2048 kills kills_reaper thawed_relaunches system_launches system_wakes memory_warnings freezer_demotions refreezes compressor_peak_kb devices)"
