@@ -44,11 +44,12 @@ struct PrewarmTests {
     func memoryAndBand() throws {
         let (sc, d) = try XNUDemotionTests.device("app Mail footprint=300MB\n0s wake Mail prewarm\n1s end\n")
         let mail = Int(sc.app(named: "Mail")!)
-        let p = AppProfile()  // a scenario app's pre-main footprint is the default's: 20 MiB
-        #expect(p.prewarmKB == 20 * 1_024)
+        // A scenario app's pre-main footprint is the default archetype's share of its
+        // footprint (prewarm_footprint_share 0.1): 30 MiB of 300.
+        #expect(sc.profiles[mail].prewarmKB == 30 * 1_024)
         #expect(d.apps[mail].state == .suspended && d.apps[mail].isPrewarmed)
-        #expect(d.apps[mail].residentKB == 20 * 1_024)
-        #expect(d.availableKB == d.params.ramKB - d.params.osReserveKB - 20 * 1_024)
+        #expect(d.apps[mail].residentKB == 30 * 1_024)
+        #expect(d.availableKB == d.params.ramKB - d.params.osReserveKB - 30 * 1_024)
         #expect(d.apps[mail].band == XNUBand.idle)
         #expect(d.running.isEmpty && d.suspendedCount == 0)
         #expect(d.metrics[.prewarms] == 1)
@@ -75,7 +76,7 @@ struct PrewarmTests {
     func cachedBeatsPrewarm() throws {
         // X is removed by the user at 5 s and prewarmed at 20 s; launched at 30 s.
         // Cached: 700 + 500 ms restore = 1,200 ms; prewarmed: 2,000 less the pre-main part
-        // (240 ms, a scenario app's default) + 500 = 2,260 ms.
+        // (prewarm_saving_share 0.2 of it: 400 ms) + 500 = 2,100 ms.
         let script = "app X cold-launch=2s cached-launch=700ms state-restore=500ms\n0s launch X\n4s switcher\n5s switcher-remove X\n6s home\n20s wake X prewarm\n30s launch X\n1m end\n"
         let (sc, r) = try run(script)
         #expect(events(r, sc, app: "X").suffix(3) == ["system-launch prewarm", "didFinishLaunching", "didBecomeActive cached 1200ms"])
@@ -86,7 +87,7 @@ struct PrewarmTests {
         for device in ["device cache-window=5s\n", ""] {
             let text = device.isEmpty ? script.replacingOccurrences(of: "cached-launch=700ms", with: "cached-launch=1900ms") : device + script
             let (sc2, r2) = try run(text)
-            #expect(events(r2, sc2, app: "X").last == "didBecomeActive cold 2260ms", "\(device)")
+            #expect(events(r2, sc2, app: "X").last == "didBecomeActive cold 2100ms", "\(device)")
             #expect(r2.metrics[.prewarmedLaunches] == 1 && r2.metrics[.cachedRelaunches] == 0)
         }
     }

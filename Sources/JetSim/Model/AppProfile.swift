@@ -80,6 +80,14 @@ public struct AppProfile: Sendable, Equatable {
     public var prewarmsPerDay = 0.0
     public var prewarmKB: Int64 = 20 * 1_024
     public var prewarmSaving: SimTime = .milliseconds(240)
+    /// Sets what a prewarmed process holds and what a launch of it saves from the
+    /// footprint and the cold launch (the catalog's archetype shares; a scenario's app
+    /// uses the default archetype's, so overriding its footprint or cold launch scales
+    /// them as it does `cachedLaunch`).
+    public mutating func derivePrewarm(footprintShare: Double, savingShare: Double) {
+        prewarmKB = Int64((Double(activeKB) * footprintShare).rounded())
+        prewarmSaving = SimTime(saturatingMicroseconds: Double(coldLaunch.microseconds) * savingShare)
+    }
     /// All of them but prewarms, per day.
     @inlinable public var wakesWithoutPrewarmsPerDay: Double { locationWakesPerDay + voipPushesPerDay + silentPushesPerDay + backgroundRefreshesPerDay }
     /// All of them, per day.

@@ -58,7 +58,7 @@ public struct Scenario: Sendable {
         ("exits-on-suspend", "UIApplicationExitsOnSuspend: terminated on every trip to the background"),
         ("ends-task-on-expiry", "its expiration handler ends the background task: suspended, not killed, when the allowance runs out (default: killed)"),
         ("bg-handler=DUR", "how long didEnterBackground runs, before any save (default 50ms)"),
-        ("cold-launch=DUR", "launch time from no process (default 1.2s)"),
+        ("cold-launch=DUR", "launch time from no process (default 1.2s); a prewarmed launch saves 20 % of it, and a prewarm holds 10 % of the footprint (the workload's default prewarm_saving_share and prewarm_footprint_share)"),
         ("cached-launch=DUR", "launch time from no process within the device's cache-window of a kill, files still cached (default half of cold-launch)"),
         ("state-restore=DUR", "extra cold-launch time to restore saved UI state (default 300ms)"),
         ("warm-launch=DUR", "resume time from suspended (default 250ms)"),
@@ -250,6 +250,7 @@ public struct Scenario: Sendable {
         }
         if p.mode != .none { p.modeActivityMedian = modeTime ?? .minutes(5) }
         p.cachedLaunch = cached ?? SimTime(microseconds: p.coldLaunch.microseconds / 2)
+        p.derivePrewarm(footprintShare: Archetype.defaultPrewarmFootprintShare, savingShare: Archetype.defaultPrewarmSavingShare)
         return p
     }
 

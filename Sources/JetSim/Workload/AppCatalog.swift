@@ -75,8 +75,7 @@ public struct AppCatalog: Sendable {
         p.silentPushesPerDay = a.silentPushesPerDay
         p.backgroundRefreshesPerDay = a.backgroundRefreshesPerDay
         p.prewarmsPerDay = a.prewarmsPerDay
-        p.prewarmKB = Int64((Double(p.activeKB) * a.prewarmFootprintShare).rounded())
-        p.prewarmSaving = SimTime(saturatingMicroseconds: Double(p.coldLaunch.microseconds) * a.prewarmSavingShare)
+        p.derivePrewarm(footprintShare: a.prewarmFootprintShare, savingShare: a.prewarmSavingShare)
         p.peakKB = min(AppProfile.maxFootprintKB, Int64(saturating: (Double(p.activeKB) * max(1, a.peakShare.sample(&g))).rounded()))
         return p
     }

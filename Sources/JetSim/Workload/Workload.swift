@@ -248,8 +248,10 @@ public struct Archetype: Sendable, Equatable {
     /// measurement: 74 ms pre-main, useyourloaf.com after WWDC16 406, against
     /// Apple's 400 ms launch target, WWDC19 423).
     public var prewarmsPerDay = 0.1
-    public var prewarmFootprintShare = 0.1
-    public var prewarmSavingShare = 0.2
+    public var prewarmFootprintShare = Archetype.defaultPrewarmFootprintShare
+    public var prewarmSavingShare = Archetype.defaultPrewarmSavingShare
+    /// The defaults, also a scenario app's (`Scenario.parseApp`).
+    public static let defaultPrewarmFootprintShare = 0.1, defaultPrewarmSavingShare = 0.2
     /// Share of this kind's apps whose expiration handler ends the background task
     /// (then suspended, not killed, when the allowance runs out). *Assumption*: Apple's
     /// documentation and sample code end the task in the handler, so most apps do;
