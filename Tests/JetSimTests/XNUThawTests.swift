@@ -82,7 +82,7 @@ struct XNUThawTests {
         // kills it. Relaunched at 60 s, a new process: frozen at 75 s with the
         // profile's 200 MiB (a thawed T would have written 50).
         let text = """
-            device ram=1GB reserve=400MB dock=0 freeze-pct=100 freeze-suspended=0 thaw-touch-share=0.25 compression-mb-per-s=0 reaper=false
+            device ram=1GB reserve=400MB dock=0 freeze-pct=100 freeze-suspended=0 freezer-idle-delay=0s thaw-touch-share=0.25 compression-mb-per-s=0 reaper=false
             app S footprint=4MB background-footprint=4MB suspended-footprint=4MB
             app T footprint=400MB background-footprint=400MB suspended-footprint=400MB
             app Big footprint=550MB
