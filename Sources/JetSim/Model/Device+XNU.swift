@@ -704,7 +704,8 @@ extension Device {
     /// :2222-2243), with no budget left, demote one thawed app (urgent mode,
     /// :2936-2938); with the freezer full, refreeze the first thawed app in the frozen
     /// band (kern_memorystatus_policy.c:600-647, 659-671); otherwise freeze the oldest
-    /// idle suspended app of at least the minimum size. Then the thread's next run:
+    /// idle suspended app of at least the minimum size, or with none left refreeze as
+    /// when full if enough apps are thawed (:718-727). Then the thread's next run:
     /// now + `freezerIdleDelay` x the multiplier (:2945-2954); the slow one only with
     /// the dynamic delay, after a run that froze nothing while apps are frozen. With a
     /// delay of zero every wake-up runs it (no throttle). Whether it froze or demoted.
@@ -729,26 +730,36 @@ extension Device {
         if flashTodayKB >= params.freezeDailyKB {
             return (false, urgentDemotion(now))
         }
-        if Int(flashCopyCount) >= params.freezeMaxProcesses {
-            var app = idleOrder.head(1)
-            while app >= 0 {
-                let a = Int(app)
-                // No minimum size for a refreeze: only a first freeze checks
-                // eligibility (memorystatus_freeze_process, kern_memorystatus_freeze.c:
-                // 1797-1830), and a thawed app holds only what it touched.
-                if apps[a].state == .suspended && apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 {
-                    guard flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
-                    freeze(app, now)
-                    return (true, true)
-                }
-                app = idleOrder.next(app)
-            }
-            return (false, false)
-        }
+        // The freezer full: refreezes only (kern_memorystatus_policy.c:659-671).
+        if Int(flashCopyCount) >= params.freezeMaxProcesses { return refreezeFirstThawed(now) }
         var app = idleOrder.head(0)
         while app >= 0 {
             let a = Int(app)
             if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && !apps[a].isPrewarmed && residentSettledKB(app) >= params.freezeMinKB {
+                guard flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
+                freeze(app, now)
+                return (true, true)
+            }
+            app = idleOrder.next(app)
+        }
+        // No new candidate left: a refreeze, with enough apps thawed
+        // (kern_memorystatus_policy.c:718-727; doc/vm/freezer.md:66-68: "Once the
+        // freezer is full or we have no more candidate processes we will do a
+        // re-freeze").
+        guard refreezeEligibleCount >= params.freezeRefreezeThawed else { return (false, false) }
+        return refreezeFirstThawed(now)
+    }
+
+    /// A refreeze (memorystatus_freeze_pick_refreeze_process,
+    /// kern_memorystatus_policy.c:600-647): the first thawed app in the frozen band.
+    mutating func refreezeFirstThawed(_ now: SimTime) -> (froze: Bool, acted: Bool) {
+        var app = idleOrder.head(1)
+        while app >= 0 {
+            let a = Int(app)
+            // No minimum size for a refreeze: only a first freeze checks
+            // eligibility (memorystatus_freeze_process, kern_memorystatus_freeze.c:
+            // 1797-1830), and a thawed app holds only what it touched.
+            if apps[a].state == .suspended && apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 {
                 guard flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
                 freeze(app, now)
                 return (true, true)
