@@ -735,7 +735,13 @@ extension Device {
         var app = idleOrder.head(0)
         while app >= 0 {
             let a = Int(app)
-            if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && !apps[a].isPrewarmed && residentSettledKB(app) >= params.freezeMinKB {
+            // A demoted thawed app (its state on flash, no longer refreeze-eligible)
+            // is passed over: memorystatus_freeze_process returns EINVAL for it
+            // (kern_memorystatus_freeze.c:1799-1803) and memorystatus_freeze_top_process
+            // tries the next candidate (:2160-2172).
+            if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && !apps[a].isPrewarmed
+                && apps[a].freezerMarks & (AppRuntime.hasFlashCopy | AppRuntime.refreezeEligible) != AppRuntime.hasFlashCopy
+                && residentSettledKB(app) >= params.freezeMinKB {
                 guard flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
                 freeze(app, now)
                 return (true, true)
