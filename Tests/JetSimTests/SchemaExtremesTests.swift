@@ -20,7 +20,7 @@ struct SchemaExtremesTests {
         "catalog.archetypes.0.name", "catalog.archetypes.0.modes", "catalog.archetypes.0.save_strategy",
         "user.app_choice",
         // Switches: both values are cases (below), not a range.
-        "device_classes.0.xnu_bands", "device_classes.0.reaper", "device_classes.0.prewarming", "device_classes.0.freezer", "device_classes.0.memory_growth",
+        "device_classes.0.xnu_bands", "device_classes.0.reaper", "device_classes.0.prewarming", "device_classes.0.freezer", "device_classes.0.freezer_dynamic_delay", "device_classes.0.memory_growth",
         "device_classes.0.pressure_levels", "device_classes.0.sustained_pressure_kills", "device_classes.0.compressor_shortage_kills",
         "device_classes.0.android_zram", "device_classes.0.android_lmkd_psi", "device_classes.0.android_zram_writeback",
         "device_classes.0.android_kill_heaviest_task",

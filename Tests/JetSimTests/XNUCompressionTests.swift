@@ -76,7 +76,7 @@ struct XNUCompressionTests {
         // Freezing at any level with one suspended app: A is frozen as it is suspended
         // (15 s, nothing compressed yet) and writes its final 30 MiB, as the instant
         // model does; nothing stays in RAM or in the pool.
-        let text = "device dock=0 freeze-pct=100 freeze-suspended=0\napp A\n0s launch A\n5s home\n30s end\n"
+        let text = "device dock=0 freeze-pct=100 freeze-suspended=0 freezer-idle-delay=0s\napp A\n0s launch A\n5s home\n30s end\n"
         let (_, s, metrics) = try Self.states(text)
         #expect(metrics[.freezes] == 1 && metrics[.flashWrittenKB] == Int(30 * Self.mib))
         #expect(s[15]!.pool == 0 && s[15]!.resident[0] == 0)

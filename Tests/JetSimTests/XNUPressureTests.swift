@@ -172,9 +172,10 @@ struct XNUPressureTests {
         // A, B, C are frozen at their suspensions (30 MiB each); A thaws at 60 s and
         // is suspended again at 75 s, back in band 75 with its state on flash (XNU
         // keeps P_MEMSTAT_FROZEN on resume), so the freezer, picking from the idle
-        // band, freezes D at 95 s, not A.
+        // band, freezes D at 95 s, not A. No throttle (freezer-idle-delay=0s: every
+        // wake-up runs the freezer; the throttle is XNUFreezerThrottleTests').
         let text = """
-            device dock=0 freeze-pct=100 freeze-suspended=0 reaper=false
+            device dock=0 freeze-pct=100 freeze-suspended=0 freezer-idle-delay=0s reaper=false
             app A
             app B
             app C

@@ -82,7 +82,7 @@ struct XNUThawTests {
         // kills it. Relaunched at 60 s, a new process: frozen at 75 s with the
         // profile's 200 MiB (a thawed T would have written 50).
         let text = """
-            device ram=1GB reserve=400MB dock=0 freeze-pct=100 freeze-suspended=0 thaw-touch-share=0.25 compression-mb-per-s=0 reaper=false
+            device ram=1GB reserve=400MB dock=0 freeze-pct=100 freeze-suspended=0 freezer-idle-delay=0s thaw-touch-share=0.25 compression-mb-per-s=0 reaper=false
             app S footprint=4MB background-footprint=4MB suspended-footprint=4MB
             app T footprint=400MB background-footprint=400MB suspended-footprint=400MB
             app Big footprint=550MB
@@ -104,5 +104,27 @@ struct XNUThawTests {
         #expect(s[35]!.resident == 50 * Self.mib && s[35]!.packed == Int32(50 * Self.mib))
         #expect(s[40]!.resident == 0 && s[40]!.packed == Int32(200 * Self.mib))
         #expect(s[75]!.resident == 0 && s[75]!.flashWritten - s[55]!.flashWritten == Int(200 * Self.mib))
+    }
+
+    @Test("a system wake of a frozen app reserves its background footprint less what stays on flash")
+    func systemWakeOfFrozen() throws {
+        // T (400 MB in every state, 200 compressed) is frozen at 15 s. A location wake
+        // at 20 s brings it into the background: it touches 20 % of its 400 MB (80 MiB)
+        // and the other 320 MiB stay on flash, so it holds 400 - 320 = 80 MiB, not
+        // 400. Suspended again at 50 s it keeps what it touched, 40 MiB compressed.
+        let text = """
+            device ram=2GB reserve=512MB dock=0 freeze-pct=100 freeze-suspended=0 freezer-idle-delay=0s compression-mb-per-s=0 reaper=false
+            app S footprint=4MB background-footprint=4MB suspended-footprint=4MB
+            app T footprint=400MB background-footprint=400MB suspended-footprint=400MB
+            0s    launch S
+            1s    launch T
+            5s    home
+            20s   wake T location
+            60s   end
+            """
+        let (_, s) = try Self.states(text)
+        #expect(s[15]!.resident == 0 && s[15]!.flashWritten == Int(200 * Self.mib))
+        #expect(s[20]!.resident == 80 * Self.mib)
+        #expect(s[50]!.resident == 40 * Self.mib && s[50]!.packed == Int32(40 * Self.mib))
     }
 }

@@ -276,6 +276,16 @@ public struct DeviceParameters: Sendable, Equatable {
     /// 62-64), in parts per million. Default: the workload's. Beside
     /// `freezeRefreezeThawed` (both 32 bits), so the parameters do not grow.
     public var thawTouchPPM: Int32 = DeviceClass.ppm(DeviceClass.defaults.thawTouchShare)
+    /// The freezer thread's throttle (bsd/kern/kern_memorystatus_freeze.c:2945-2954):
+    /// after every run it may not run again for `freezerIdleDelay` (XNU's
+    /// memorystatus_apps_idle_delay_time, memstat_idle_deferral_time_s 10 s,
+    /// bsd/kern/kern_memorystatus.c:409, 2001) times a multiplier: FAST (1), or with
+    /// the dynamic delay (watchOS only, kern_memorystatus_freeze.c:111-116) SLOW (30)
+    /// after a run that froze nothing while apps are frozen (:119-120, 2947-2952).
+    public var freezerIdleDelay: SimTime = .seconds(10)
+    public var freezerFastMultiplier: Int32 = 1
+    public var freezerSlowMultiplier: Int32 = 30
+    public var freezerDynamicDelay = false
     /// Freeze only while available memory is below this (% of RAM).
     public var freezeAvailablePct = 50.0
     /// ...and more than this many unfrozen suspended apps exist.

@@ -627,62 +627,152 @@ extension Device {
 
     // MARK: Freezer
 
-    /// One freezer wake-up (bsd/kern/kern_memorystatus_freeze.c:2902-2958,
-    /// memorystatus_freeze_thread), at most one freeze per wake-up. Below the freeze
-    /// level, with more suspended apps than apps with state on flash plus the
-    /// threshold (memorystatus_can_freeze_processes, :2222-2243), and while fewer than
-    /// the most apps have state on flash or at least `freezeRefreezeThawed` of them
-    /// are thawed (:2923-2925): with no budget left, demote one thawed app (urgent
-    /// mode, :2936-2938); with the freezer full, refreeze the first thawed app in
-    /// the frozen band (kern_memorystatus_policy.c:600-647, 659-671); otherwise
-    /// freeze the oldest idle suspended app of at least the minimum size.
+    /// A freezer wake-up (XNU's memorystatus_pages_update waking the freezer thread,
+    /// bsd/kern/kern_memorystatus.c:5845-5852): at every suspension, band change and
+    /// fall of memory. The pressure checks (and Android's cached-process cap) run at
+    /// every call; the freezer itself only when `memorystatus_freeze_thread_should_run`
+    /// says so (kern_memorystatus_policy.c:741-781): below the freeze level, while
+    /// fewer than the most apps have state on flash or at least
+    /// `freezeRefreezeThawed` of them are thawed, and not before the thread's next-run
+    /// time (:774-778). A wake-up before that time is not lost: XNU's page counts keep
+    /// changing, so its next check at or after the next-run time wakes the thread if
+    /// the conditions still hold. jetsim's memory changes only at events, so the state
+    /// at the next-run time is the state after the last event before it:
+    /// `freezerCatchUp` runs the freezer at that time, at the start of the first event
+    /// (timer or input) at or after it, before the event acts.
     mutating func freezerWake(_ now: SimTime) {
         if params.android.enabled { cachedCap(now); return }
         pressureCheck(now)
         guard params.freezer, params.xnuBands else { return }
+        freezerNewDay(now)
+        // Throttled: `freezerDue` is set (by the last run), so the first event at or
+        // after `freezerNextRun` runs `freezerCatchUp`.
+        guard freezerShouldRun, now >= freezerNextRun else { return }
+        freezerRun(now)
+    }
+
+    /// memorystatus_freeze_thread_should_run's checks of memory and of the frozen
+    /// count (kern_memorystatus_policy.c:751-771); the time is checked by the callers.
+    @inline(__always) var freezerShouldRun: Bool {
+        availableKB < kb.freezeKB
+            && (Int(flashCopyCount) < params.freezeMaxProcesses || refreezeEligibleCount >= params.freezeRefreezeThawed)
+    }
+
+    /// A new budget interval: the budget resets and frozen apps are demoted
+    /// (kern_memorystatus_freeze.c, memorystatus_freeze_start_normal_throttle_interval).
+    @inline(__always) mutating func freezerNewDay(_ now: SimTime) {
         let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
         if day != flashDay {
-            // A new budget interval: the budget resets and frozen apps are demoted
-            // (kern_memorystatus_freeze.c, memorystatus_freeze_start_normal_throttle_interval).
             flashDay = day
             flashTodayKB = 0
             demoteFrozen(now)
         }
+    }
+
+    /// The freezer's wake-ups that fell before its next-run time: at that time (the
+    /// state is the one the last event left), the thread runs if `freezerShouldRun`,
+    /// and again at each next-run time up to `now` while it holds (one run per
+    /// `freezerIdleDelay` x multiplier, as XNU's thread on a device whose page counts
+    /// keep moving). A run that changes nothing leaves the same state to the next
+    /// one, so the runs up to the next budget day (or up to `now`) are skipped: the
+    /// loop is bounded by what the runs change, not by the length of the gap.
+    @inline(never)
+    mutating func freezerCatchUp(_ now: SimTime) {
+        while freezerDue && freezerNextRun <= now {
+            freezerDue = false
+            let t = freezerNextRun
+            guard params.freezer, params.xnuBands else { return }
+            freezerNewDay(t)
+            guard freezerShouldRun else { return }
+            if freezerRun(t) || !freezerDue { continue }
+            let step = (freezerNextRun - t).microseconds
+            let nextDay = (Int64(flashDay) + 1) * 86_400_000_000
+            if nextDay <= now.microseconds {
+                // The first run in the next budget day.
+                freezerNextRun = SimTime(microseconds: t.microseconds + (nextDay - t.microseconds + step - 1) / step * step)
+            } else {
+                // The first run after now (the last run before it set this).
+                freezerNextRun = SimTime(microseconds: t.microseconds + ((now.microseconds - t.microseconds) / step + 1) * step)
+                return
+            }
+        }
+    }
+
+    /// One run of the freezer thread (bsd/kern/kern_memorystatus_freeze.c:2902-2958,
+    /// memorystatus_freeze_thread), at most one freeze: with more suspended apps than
+    /// apps with state on flash plus the threshold (memorystatus_can_freeze_processes,
+    /// :2222-2243), with no budget left, demote one thawed app (urgent mode,
+    /// :2936-2938); with the freezer full, refreeze the first thawed app in the frozen
+    /// band (kern_memorystatus_policy.c:600-647, 659-671); otherwise freeze the oldest
+    /// idle suspended app of at least the minimum size, or with none left refreeze as
+    /// when full if enough apps are thawed (:718-727). Then the thread's next run:
+    /// now + `freezerIdleDelay` x the multiplier (:2945-2954); the slow one only with
+    /// the dynamic delay, after a run that froze nothing while apps are frozen. With a
+    /// delay of zero every wake-up runs it (no throttle). Whether it froze or demoted.
+    @discardableResult
+    mutating func freezerRun(_ now: SimTime) -> Bool {
+        let (froze, acted) = freezerPass(now)
+        let slow = params.freezerDynamicDelay && !froze && flashCopyCount > 0
+        let delay = params.freezerIdleDelay * Int64(slow ? params.freezerSlowMultiplier : params.freezerFastMultiplier)
+        freezerNextRun = now + delay
+        freezerDue = delay > .zero
+        return acted
+    }
+
+    /// The freezer thread's loop, once (`freezerRun`): whether it froze an app, and
+    /// whether it froze or demoted one.
+    mutating func freezerPass(_ now: SimTime) -> (froze: Bool, acted: Bool) {
         // XNU's counts are unsigned: more apps with state on flash than suspended
         // apps wraps the difference to a large number, which passes (:2231).
         let unfrozenSuspended = suspendedCount - Int(flashCopyCount)
-        guard availableKB < kb.freezeKB, suspendedCount > 0,
-              unfrozenSuspended < 0 || unfrozenSuspended > params.freezeSuspendedThreshold,
-              Int(flashCopyCount) < params.freezeMaxProcesses || refreezeEligibleCount >= params.freezeRefreezeThawed
-        else { return }
+        guard suspendedCount > 0, unfrozenSuspended < 0 || unfrozenSuspended > params.freezeSuspendedThreshold
+        else { return (false, false) }
         if flashTodayKB >= params.freezeDailyKB {
-            urgentDemotion(now)
-            return
+            return (false, urgentDemotion(now))
         }
-        if Int(flashCopyCount) >= params.freezeMaxProcesses {
-            var app = idleOrder.head(1)
-            while app >= 0 {
-                let a = Int(app)
-                // No minimum size for a refreeze: only a first freeze checks
-                // eligibility (memorystatus_freeze_process, kern_memorystatus_freeze.c:
-                // 1797-1830), and a thawed app holds only what it touched.
-                if apps[a].state == .suspended && apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 {
-                    if flashTodayKB + flashWrite(app) <= params.freezeDailyKB { freeze(app, now) }
-                    return
-                }
-                app = idleOrder.next(app)
-            }
-            return
-        }
+        // The freezer full: refreezes only (kern_memorystatus_policy.c:659-671).
+        if Int(flashCopyCount) >= params.freezeMaxProcesses { return refreezeFirstThawed(now) }
         var app = idleOrder.head(0)
         while app >= 0 {
             let a = Int(app)
-            if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && !apps[a].isPrewarmed && residentSettledKB(app) >= params.freezeMinKB {
-                if flashTodayKB + flashWrite(app) <= params.freezeDailyKB { freeze(app, now) }
-                return
+            // A demoted thawed app (its state on flash, no longer refreeze-eligible)
+            // is passed over: memorystatus_freeze_process returns EINVAL for it
+            // (kern_memorystatus_freeze.c:1799-1803) and memorystatus_freeze_top_process
+            // tries the next candidate (:2160-2172).
+            if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && !apps[a].isPrewarmed
+                && apps[a].freezerMarks & (AppRuntime.hasFlashCopy | AppRuntime.refreezeEligible) != AppRuntime.hasFlashCopy
+                && residentSettledKB(app) >= params.freezeMinKB {
+                guard flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
+                freeze(app, now)
+                return (true, true)
             }
             app = idleOrder.next(app)
         }
+        // No new candidate left: a refreeze, with enough apps thawed
+        // (kern_memorystatus_policy.c:718-727; doc/vm/freezer.md:66-68: "Once the
+        // freezer is full or we have no more candidate processes we will do a
+        // re-freeze").
+        guard refreezeEligibleCount >= params.freezeRefreezeThawed else { return (false, false) }
+        return refreezeFirstThawed(now)
+    }
+
+    /// A refreeze (memorystatus_freeze_pick_refreeze_process,
+    /// kern_memorystatus_policy.c:600-647): the first thawed app in the frozen band.
+    mutating func refreezeFirstThawed(_ now: SimTime) -> (froze: Bool, acted: Bool) {
+        var app = idleOrder.head(1)
+        while app >= 0 {
+            let a = Int(app)
+            // No minimum size for a refreeze: only a first freeze checks
+            // eligibility (memorystatus_freeze_process, kern_memorystatus_freeze.c:
+            // 1797-1830), and a thawed app holds only what it touched.
+            if apps[a].state == .suspended && apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 {
+                guard flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
+                freeze(app, now)
+                return (true, true)
+            }
+            app = idleOrder.next(app)
+        }
+        return (false, false)
     }
 
     /// What freezing an app writes to flash: all of its memory, or for a refreeze
@@ -721,15 +811,17 @@ extension Device {
     /// Urgent-mode demotion (kern_memorystatus_freeze.c:2357-2366 and 2378-2381): the
     /// budget is spent, so a thawed app cannot be refrozen and its memory would stay
     /// in RAM up in band 75; the first thawed app in the band goes to the idle band.
-    mutating func urgentDemotion(_ now: SimTime) {
+    /// Whether it demoted one.
+    mutating func urgentDemotion(_ now: SimTime) -> Bool {
         var app = idleOrder.head(1)
         while app >= 0 {
             if apps[Int(app)].freezerMarks & AppRuntime.refreezeEligible != 0 {
                 demote(app, now)
-                return
+                return true
             }
             app = idleOrder.next(app)
         }
+        return false
     }
 
     /// memorystatus_demote_frozen_process (kern_memorystatus_freeze.c:2301-2336): the

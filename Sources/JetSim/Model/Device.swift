@@ -315,6 +315,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var warned = false
     /// Verify the memory invariant after every event (tests).
     public var checksInvariants = false
+    /// A freezer wake-up came before `freezerNextRun` with the freezer's conditions
+    /// met: the freezer runs at `freezerNextRun` (`freezerCatchUp`). In the padding
+    /// after the flags above.
+    var freezerDue = false
     /// Frozen apps now (their memory on flash).
     var frozenCount: Int32 = 0
     /// Apps with state on flash (frozen, or thawed since): XNU's
@@ -325,6 +329,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var refreezeEligibleCount: Int32 = 0
     /// The freezer's budget day (days since the start).
     var flashDay: Int32 = 0
+    /// The freezer thread runs no earlier than this (XNU's
+    /// memorystatus_freezer_thread_next_run_ts, kern_memorystatus_freeze.c:2954).
+    var freezerNextRun: SimTime = .zero
     /// The reaper sweeps no earlier than this, in whole seconds (rounded up).
     var nextReaperSweepS: Int32 = 0
     /// Idle-band (0) apps in the order they entered it (list 0): the reaper's and the
@@ -418,6 +425,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         for a in 0..<n { apps[a].packedKB = Int32(clamping: suspendedResidentKB(Int(installed[a]))) }
         compressTick = 0; compressNextDone = .max; compressorCommittedKB = 0
         flashDay = 0; flashTodayKB = 0
+        freezerNextRun = .zero; freezerDue = false
         nextReaperSweepS = 0
         pressureLevel = 0; overSoftLimitCount = 0
         warningRestUntil = .zero; sustainedDue = .never
@@ -443,6 +451,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     /// Performs the next user action, or the next system launch or wake.
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
+        if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
         if !compressing.isEmpty { advanceCompression(s.now) }
         if nextAction < timeline.actions.count && timeline.actions[nextAction].time <= nextWake {
             let i = nextAction
@@ -551,6 +560,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
+        if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
         if !compressing.isEmpty { advanceCompression(s.now) }
         switch e.kind {
         case .suspendDue:

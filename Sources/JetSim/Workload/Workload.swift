@@ -91,6 +91,10 @@ public struct DeviceClass: Sendable, Equatable {
     public var freezeRefreezeThawed = 3
     public var thawTouchShare = 0.2
     public var freezer = true
+    public var freezerIdleDelayS = 10.0
+    public var freezerFastMultiplier = 1
+    public var freezerSlowMultiplier = 30
+    public var freezerDynamicDelay = false
     public var freezeAvailablePct = 50.0
     public var freezeSuspendedThreshold = 4
     public var freezeMaxProcesses = 20
@@ -156,6 +160,10 @@ public struct DeviceClass: Sendable, Equatable {
         p.freezeRefreezeThawed = Int32(clamping: freezeRefreezeThawed)
         p.thawTouchPPM = Self.ppm(thawTouchShare)
         p.freezer = freezer
+        p.freezerIdleDelay = SimTime(seconds: freezerIdleDelayS)
+        p.freezerFastMultiplier = Int32(clamping: freezerFastMultiplier)
+        p.freezerSlowMultiplier = Int32(clamping: freezerSlowMultiplier)
+        p.freezerDynamicDelay = freezerDynamicDelay
         p.pageCacheWindow = SimTime(seconds: pageCacheWindowS)
         p.systemWakeRun = SimTime(seconds: systemWakeRunS)
         p.prewarming = prewarming
