@@ -332,7 +332,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// apps in the order they entered it (list 1): the demotions' order. XNU keeps each
     /// band as a list and appends an app that enters it at the tail
     /// (bsd/kern/kern_memorystatus.c:2918-2922, memstat_update_priority_locked).
-    var idleOrder = MultiList(lists: 2)
+    /// Read through `idleOrder`: a policy whose own index is this order
+    /// (`EvictionPolicy.ordersIdleBands`: jetsam-bands) lends it, and this copy is
+    /// not kept.
+    var ownIdleOrder = MultiList(lists: 2)
     /// The dock: the device's most-launched apps (at most `params.dockSize`).
     var dock = ContiguousArray<Int32>()
     /// The compressor pool now (physical KiB: what compressed apps keep resident).
@@ -409,7 +412,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         refusedActions = 0
         warned = false
         nextAction = 0
-        idleOrder.reset(appCount: n)
+        ownIdleOrder.reset(appCount: n)
         dock.removeAll(keepingCapacity: true)
         frozenCount = 0
         flashCopyCount = 0; refreezeEligibleCount = 0
@@ -674,7 +677,7 @@ extension Device {
         apps.reserveCapacity(n)
         policy.reset(appCount: n, context: PolicyContext())
         running.reserveCapacity(64)
-        idleOrder.reset(appCount: n)
+        ownIdleOrder.reset(appCount: n)
         dock.reserveCapacity(64)
         compressing.reserveCapacity(n)
         wakeCumulative.reserveCapacity(n)
@@ -688,7 +691,7 @@ extension Device {
     public var stateBytes: (perApp: Int, fixed: Int) {
         let apps = self.apps.capacity * MemoryLayout<AppRuntime>.stride
             + installed.capacity * MemoryLayout<Int32>.stride
-            + policy.stateBytes + idleOrder.stateBytes + android.uncompressed.stateBytes
+            + policy.stateBytes + ownIdleOrder.stateBytes + android.uncompressed.stateBytes
             + compressing.capacity * MemoryLayout<Int32>.stride
         let fixed = MemoryLayout<Self>.size
         return (apps, fixed)
