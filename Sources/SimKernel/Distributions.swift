@@ -138,41 +138,67 @@ public enum Exponential {
         mean * standard(&g)
     }
 
-    /// One draw with mean 1.
-    @inlinable
+    /// One draw with mean 1. The common case (the point falls inside its layer's
+    /// rectangle: 97.8 % of draws, the mean of x[i+1]/x[i]) is inlined where it is called; the rest goes on
+    /// out of line (`standardAfterReject`) with the same numbers, in the same order.
+    @inlinable @inline(__always)
     public static func standard<G: RandomNumberGenerator>(_ g: inout G) -> Double {
         let t = ZigguratTable.exponential
+        let bits = g.next()
+        let i = Int(truncatingIfNeeded: bits & 0xFF)
+        let x = Double(bits >> 11) * 0x1.0p-53 * t.x[i]
+        if x < t.x[i &+ 1] { return x }
+        return standardAfterReject(layer: i, x: x, &g)
+    }
+
+    /// `standard` after its first number fell outside its layer's rectangle (layer `i`,
+    /// abscissa `x`): the tail or the wedge, then further numbers until one is accepted.
+    @inlinable @inline(never)
+    static func standardAfterReject<G: RandomNumberGenerator>(layer first: Int, x firstX: Double, _ g: inout G) -> Double {
+        let t = ZigguratTable.exponential
         var base = 0.0
+        var i = first, x = firstX
         while true {
-            let bits = g.next()
-            let i = Int(truncatingIfNeeded: bits & 0xFF)
-            let x = Double(bits >> 11) * 0x1.0p-53 * t.x[i]
-            if x < t.x[i &+ 1] { return base + x }
             if i == 0 {
                 // The tail past R: by memorylessness, R plus a fresh exponential.
                 base += t.r
-                continue
+            } else {
+                // The wedge: a height uniform between the layer's edges, under the density.
+                let u = g.nextUnit()
+                if t.f[i &+ 1] + (t.f[i] - t.f[i &+ 1]) * u < exp(-x) { return base + x }
             }
-            // The wedge: a height uniform between the layer's edges, under the density.
-            let u = g.nextUnit()
-            if t.f[i &+ 1] + (t.f[i] - t.f[i &+ 1]) * u < exp(-x) { return base + x }
+            let bits = g.next()
+            i = Int(truncatingIfNeeded: bits & 0xFF)
+            x = Double(bits >> 11) * 0x1.0p-53 * t.x[i]
+            if x < t.x[i &+ 1] { return base + x }
         }
     }
 }
 
 /// Standard normal variates by the ziggurat (`ZigguratTable`).
 public enum StandardNormal {
-    /// One draw. Usually one 64-bit number; O(1) expected.
-    @inlinable
+    /// One draw. Usually one 64-bit number; O(1) expected. The common case (inside
+    /// the layer's rectangle: 98.5 % of draws) is inlined; the rest goes on out of line
+    /// (`sampleAfterReject`) with the same numbers, in the same order.
+    @inlinable @inline(__always)
     public static func sample<G: RandomNumberGenerator>(_ g: inout G) -> Double {
         let t = ZigguratTable.normal
+        let bits = g.next()
+        let i = Int(truncatingIfNeeded: bits & 0xFF)
+        // Uniform on [-1, 1) from the high 53 bits: the sign and the abscissa.
+        let u = Double(bits >> 11) * 0x1.0p-52 - 1
+        let x = u * t.x[i]
+        if abs(x) < t.x[i &+ 1] { return x }
+        return sampleAfterReject(layer: i, u: u, x: x, &g)
+    }
+
+    /// `sample` after its first number fell outside its layer's rectangle.
+    @inlinable @inline(never)
+    static func sampleAfterReject<G: RandomNumberGenerator>(layer first: Int, u firstU: Double, x firstX: Double,
+                                                            _ g: inout G) -> Double {
+        let t = ZigguratTable.normal
+        var i = first, u = firstU, x = firstX
         while true {
-            let bits = g.next()
-            let i = Int(truncatingIfNeeded: bits & 0xFF)
-            // Uniform on [-1, 1) from the high 53 bits: the sign and the abscissa.
-            let u = Double(bits >> 11) * 0x1.0p-52 - 1
-            let x = u * t.x[i]
-            if abs(x) < t.x[i &+ 1] { return x }
             if i == 0 {
                 // The tail past R (Marsaglia 1964): e = -ln(U1) / R, y = -ln(U2), accepted
                 // when 2y > e²; the value is R + e, with u's sign.
@@ -184,6 +210,11 @@ public enum StandardNormal {
             }
             let h = g.nextUnit()
             if t.f[i &+ 1] + (t.f[i] - t.f[i &+ 1]) * h < exp(-0.5 * x * x) { return x }
+            let bits = g.next()
+            i = Int(truncatingIfNeeded: bits & 0xFF)
+            u = Double(bits >> 11) * 0x1.0p-52 - 1
+            x = u * t.x[i]
+            if abs(x) < t.x[i &+ 1] { return x }
         }
     }
 }

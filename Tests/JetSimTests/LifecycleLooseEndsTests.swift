@@ -99,4 +99,50 @@ struct SystemWakeArrivalTests {
         let rq = FleetRunner.run(RunPlan(workload: q, cells: [cells[0]], threads: 1), catalog: AppCatalog(q))
         #expect(rq.accumulators[0][.systemLaunches] == 0 && rq.accumulators[0][.systemWakes] == 0)
     }
+
+    @Test("the alias table gives each (app, kind) pair its rate's share of the total, to 1e-12 (Walker 1977, Vose 1991)")
+    func aliasTableIsExact() {
+        // 40 apps with rates of every size, some kinds off, one app with none; prewarms on and off.
+        var g = Xoshiro256StarStar(seed: 11)
+        func rate() -> Double { g.nextUnit() < 0.4 ? 0 : g.nextUnit() < 0.5 ? g.nextUnit() * 0.01 : g.nextUnit() * 50 }
+        var profiles = ContiguousArray<AppProfile>()
+        for i in 0..<40 {
+            var p = AppProfile()
+            if i != 3 {
+                p.locationWakesPerDay = rate(); p.voipPushesPerDay = rate(); p.silentPushesPerDay = rate()
+                p.backgroundRefreshesPerDay = rate(); p.prewarmsPerDay = rate()
+            }
+            profiles.append(p)
+        }
+        let kinds = SystemWakeKind.allCases
+        for prewarming in [true, false] {
+            var params = DeviceParameters()
+            params.prewarming = prewarming
+            var d = Device<LRU, NoTrace>(trace: NoTrace())
+            d.reset(profiles: profiles, installed: ContiguousArray(0..<40), params: params, timeline: Timeline(), context: PolicyContext(seed: 5))
+            var want = [[Double]](repeating: [Double](repeating: 0, count: kinds.count), count: 40)
+            var total = 0.0
+            for a in 0..<40 {
+                for k in kinds where !(k == .prewarm && !prewarming) {
+                    want[a][Int(k.rawValue)] = profiles[a].wakesPerDay(k)
+                    total += profiles[a].wakesPerDay(k)
+                }
+            }
+            let m = d.wakeTable.count - 1
+            #expect(m == want.joined().filter { $0 > 0 }.count)
+            #expect(d.wakeTable[0].cut == total)
+            var got = [[Double]](repeating: [Double](repeating: 0, count: kinds.count), count: 40)
+            for c in 1...m {
+                let column = d.wakeTable[c]
+                #expect(column.cut >= 0 && column.cut <= 1)
+                got[Int(column.app)][Int(column.kind.rawValue)] += column.cut / Double(m)
+                got[Int(column.aliasApp)][Int(column.aliasKind.rawValue)] += (1 - column.cut) / Double(m)
+            }
+            for a in 0..<40 {
+                for k in 0..<kinds.count {
+                    #expect(abs(got[a][k] - want[a][k] / total) <= 1e-12, "app \(a) kind \(k): \(got[a][k]) against \(want[a][k] / total)")
+                }
+            }
+        }
+    }
 }

@@ -67,6 +67,37 @@ struct PolicyChoiceTests {
         #expect(JetsamBands.bandPriorities == [0, 20, 30, 50, 75, 120])
     }
 
+    @Test("jetsam-bands' lists 0 and 1 are the idle and frozen bands in entry order: the device reads them as its idle order")
+    func jetsamBandsIdleLists() {
+        #expect(JetsamBands.ordersIdleBands && !LRU.ordersIdleBands && !AndroidLMK.ordersIdleBands)
+        var p = JetsamBands()
+        p.reset(appCount: 12, context: .init())
+        // The reference: each band's apps in the order they entered it.
+        var idle: [Int32] = [], frozen: [Int32] = [], band = [UInt8?](repeating: nil, count: 12)
+        var g = Xoshiro256StarStar(seed: 4)
+        let bands: [UInt8] = [0, 20, 30, 50, 75, 120]
+        func walk(_ l: Int) -> [Int32] {
+            var out: [Int32] = [], app = p.idleLists.head(l)
+            while app >= 0 { out.append(app); app = p.idleLists.next(app) }
+            return out
+        }
+        var mismatches = 0
+        for _ in 0..<5_000 {
+            let app = Int32(g.nextIndex(12))
+            let b: UInt8? = g.nextUnit() < 0.2 ? nil : bands[g.nextIndex(6)]
+            if let b { p.update(app, EvictionCandidate(state: .suspended, residentKB: 1, band: b)) } else { p.remove(app) }
+            if band[Int(app)] != b {
+                idle.removeAll { $0 == app }
+                frozen.removeAll { $0 == app }
+                if b == XNUBand.idle { idle.append(app) } else if b == XNUBand.frozen { frozen.append(app) }
+                band[Int(app)] = b
+            }
+            if walk(0) != idle || walk(1) != frozen { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+        #expect(!idle.isEmpty && !frozen.isEmpty)
+    }
+
     @Test("jetsam-bands: aging 20, dock 30 and frozen 75 sit where the device's band puts them")
     func jetsamBandsXNU() {
         var p = JetsamBands()

@@ -13,6 +13,27 @@ struct SimTimeTests {
         #expect(DurationText.fixed(.min, scale: 1_000_000, digits: 6) == "-9223372036854.775808")
     }
 
+    @Test("real microseconds round as libm's round does: ties away from zero, the largest values exact")
+    func roundsLikeRound() {
+        var cases: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+                               0.5000000000000001, 4503599627370495.5, -4503599627370495.5, 0x1p52, 0x1p52 + 1,
+                               0x1p53 + 2, -0x1p53 - 2, 0x1p59 + 0x1p7, 1e17 + 0.5, 123456.5000001, -7.499999]
+        var g = Xoshiro256StarStar(seed: 7)
+        for _ in 0..<100_000 {
+            // Any sign and size up to 2^59, and halves.
+            let scale = Double(1 << (g.next() % 60))
+            let x = (g.nextUnit() * 2 - 1) * scale
+            cases.append(x)
+            cases.append(x.rounded(.down) + 0.5)
+        }
+        for x in cases {
+            #expect(SimTime(saturatingMicroseconds: x).microseconds == Int64(x.rounded()), "\(x)")
+        }
+        #expect(SimTime(saturatingMicroseconds: .nan) == .zero)
+        #expect(SimTime(saturatingMicroseconds: 0x1p61) == .horizon)
+        #expect(SimTime(saturatingMicroseconds: -.infinity).microseconds == -SimTime.horizon.microseconds)
+    }
+
     @Test("each unit is read to the right number of microseconds", arguments: [
         ("250ms", 250_000), ("10s", 10_000_000), ("3m", 180_000_000), ("2h", 7_200_000_000),
         ("1d", 86_400_000_000), ("1.5s", 1_500_000), ("0.25ms", 250), ("7us", 7),

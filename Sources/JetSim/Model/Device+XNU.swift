@@ -77,14 +77,15 @@ extension Device {
         let b = xnuBand(app, now)
         // Written only when it changes: a write costs the apps array a uniqueness check.
         if apps[Int(app)].band != b { apps[Int(app)].band = b }
-        if !keepsIdleOrder {
-            // Nothing reads the order (no XNU bands, not Android).
+        if !keepsIdleOrder || Policy.ordersIdleBands {
+            // Nothing reads the order (no XNU bands, not Android), or the policy's
+            // update below keeps it (`idleOrder`).
         } else if b == XNUBand.idle {
-            if idleOrder.list(of: app) != 0 { idleOrder.append(app, to: 0) }
+            if ownIdleOrder.list(of: app) != 0 { ownIdleOrder.append(app, to: 0) }
         } else if b == XNUBand.frozen {
-            if idleOrder.list(of: app) != 1 { idleOrder.append(app, to: 1) }
+            if ownIdleOrder.list(of: app) != 1 { ownIdleOrder.append(app, to: 1) }
         } else {
-            idleOrder.remove(app)
+            ownIdleOrder.remove(app)
         }
         policy.update(app, candidate(app, leftFront: leftFront))
         if leftFront { inactiveLimitCheck(app, now) }
@@ -93,7 +94,7 @@ extension Device {
     /// No longer a candidate (in front, or terminated).
     mutating func removeCandidate(_ app: Int32) {
         policy.remove(app)
-        if keepsIdleOrder { idleOrder.remove(app) }
+        if keepsIdleOrder && !Policy.ordersIdleBands { ownIdleOrder.remove(app) }
         clearSoftLimit(app)
     }
 
@@ -101,6 +102,15 @@ extension Device {
     /// reaper, freezer and sustained-pressure kills, all behind the bands; Android's
     /// cached-process cap) needs it, so with neither it costs nothing per event.
     @inline(__always) var keepsIdleOrder: Bool { params.xnuBands || params.android.enabled }
+
+    /// The idle-band (list 0) and frozen-band (list 1) order (`ownIdleOrder`): the
+    /// policy's own lists when they are that order (`EvictionPolicy.ordersIdleBands`),
+    /// so a candidate update moves an app in one list instead of two.
+    var idleOrder: MultiList {
+        _read {
+            if Policy.ordersIdleBands { yield policy.idleLists } else { yield ownIdleOrder }
+        }
+    }
 
     /// A timer or a change may have moved a candidate to another band.
     mutating func bandMayChange(_ app: Int32, _ now: SimTime) {

@@ -339,7 +339,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// apps in the order they entered it (list 1): the demotions' order. XNU keeps each
     /// band as a list and appends an app that enters it at the tail
     /// (bsd/kern/kern_memorystatus.c:2918-2922, memstat_update_priority_locked).
-    var idleOrder = MultiList(lists: 2)
+    /// Read through `idleOrder`: a policy whose own index is this order
+    /// (`EvictionPolicy.ordersIdleBands`: jetsam-bands) lends it, and this copy is
+    /// not kept.
+    var ownIdleOrder = MultiList(lists: 2)
     /// The dock: the device's most-launched apps (at most `params.dockSize`).
     var dock = ContiguousArray<Int32>()
     /// The compressor pool now (physical KiB: what compressed apps keep resident).
@@ -372,9 +375,11 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// Android's state (`os: android`; Device+Android.swift).
     var android = AndroidState()
     /// System launches and wakes (issue 14): one Poisson stream per device at the sum
-    /// of its apps' rates, each arrival given to an app in proportion to its rate.
-    /// Cumulative rates per installed app (per day), reused across devices.
-    var wakeCumulative = ContiguousArray<Double>()
+    /// of its apps' rates, each arrival given to an (app, kind) pair in proportion to
+    /// its rate by an alias table (`WakeColumn`): element 0 is a header whose `cut`
+    /// holds the total rate per day, then one column per pair with a positive rate.
+    /// Reused across devices.
+    var wakeTable = ContiguousArray<WakeColumn>()
     /// The next arrival (`.never`: none), its app and kind, and how many came before.
     var nextWake = SimTime.never
     var nextWakeApp: Int32 = -1
@@ -416,7 +421,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         refusedActions = 0
         warned = false
         nextAction = 0
-        idleOrder.reset(appCount: n)
+        ownIdleOrder.reset(appCount: n)
         dock.removeAll(keepingCapacity: true)
         frozenCount = 0
         flashCopyCount = 0; refreezeEligibleCount = 0
@@ -430,12 +435,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         pressureLevel = 0; overSoftLimitCount = 0
         warningRestUntil = .zero; sustainedDue = .never
         android.reset(appCount: params.android.enabled ? n : 0, thrashingLimit: params.android.thrashingLimitPct)
-        wakeCumulative.removeAll(keepingCapacity: true)
-        var total = 0.0
-        for a in 0..<n {
-            total += wakesPerDay(Int(installed[a]))
-            wakeCumulative.append(total)
-        }
+        buildWakeTable()
         wakeCount = 0
         drawNextWake(after: .zero)
     }
@@ -474,27 +474,72 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     /// Draws the next system arrival after `t`: the gap, exponential at the device's
-    /// total rate; the app, in proportion to its rate (binary search of the cumulative
-    /// rates); the kind, in proportion to the app's rates. Keyed by the arrival's
-    /// number, so every policy and RAM size sees the same arrivals.
+    /// total rate; the (app, kind) pair, in proportion to its rate, from the alias
+    /// table in O(1) (Walker 1977; one uniform gives the column and, from its
+    /// fraction, the coin, as Walker draws them). Keyed by the arrival's number, so
+    /// every policy and RAM size sees the same arrivals.
     mutating func drawNextWake(after t: SimTime) {
-        guard let total = wakeCumulative.last, total > 0 else { nextWake = .never; return }
+        let m = wakeTable.count &- 1
+        guard m > 0 else { nextWake = .never; return }
+        let total = wakeTable[0].cut
         var g = deviceDraws(Self.drawSystemWake, wakeCount)
         nextWake = t + SimTime(seconds: Exponential.standard(&g) / total * 86_400)
-        let x = g.nextUnit() * total
-        var lo = 0, hi = wakeCumulative.count - 1
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if wakeCumulative[mid] > x { hi = mid } else { lo = mid + 1 }
+        let u = g.nextUnit() * Double(m)
+        let c = min(Int(u), m &- 1)
+        let column = wakeTable[1 &+ c]
+        if u - Double(c) < column.cut {
+            nextWakeApp = column.app; nextWakeKind = column.kind
+        } else {
+            nextWakeApp = column.aliasApp; nextWakeKind = column.aliasKind
         }
-        nextWakeApp = Int32(lo)
-        let p = pi(Int32(lo))
-        var y = g.nextUnit() * wakesPerDay(p)
-        nextWakeKind = .backgroundRefresh
-        for k in SystemWakeKind.allCases {
-            let r = k == .prewarm && !prewarms ? 0 : profiles[p].wakesPerDay(k)
-            if r > 0 && y < r { nextWakeKind = k; break }
-            y -= r
+    }
+
+    /// Builds the alias table of the system arrivals (`wakeTable`) by Vose's method
+    /// (Vose 1991, "A linear algorithm for generating random numbers with a given
+    /// distribution", IEEE TSE 17(9): the small and large work lists), in O(pairs),
+    /// with no allocation: the two lists are stacks linked through the columns'
+    /// `link`. Column i keeps its own pair with probability `cut`, else gives its
+    /// alias's; pair j comes out with probability (cut_j + sum of (1 - cut_i) over
+    /// the columns aliased to it) / m = rate_j / total.
+    mutating func buildWakeTable() {
+        wakeTable.removeAll(keepingCapacity: true)
+        wakeTable.append(WakeColumn(cut: 0, app: -1, kind: .location))
+        var total = 0.0
+        for a in 0..<installed.count {
+            let p = Int(installed[a])
+            for k in SystemWakeKind.allCases {
+                let r = k == .prewarm && !prewarms ? 0 : profiles[p].wakesPerDay(k)
+                if r > 0 {
+                    total += r
+                    wakeTable.append(WakeColumn(cut: r, app: Int32(a), kind: k))
+                }
+            }
+        }
+        let m = wakeTable.count - 1
+        guard m > 0 else { return }
+        wakeTable.withUnsafeMutableBufferPointer { t in
+            t[0].cut = total
+            let scale = Double(m) / total
+            var small: Int32 = -1, large: Int32 = -1
+            for c in 1...m {
+                t[c].cut *= scale
+                if t[c].cut < 1 { t[c].link = small; small = Int32(c) } else { t[c].link = large; large = Int32(c) }
+            }
+            while small >= 0 && large >= 0 {
+                let s = Int(small), l = Int(large)
+                small = t[s].link
+                t[s].aliasApp = t[l].app
+                t[s].aliasKind = t[l].kind
+                t[l].cut = (t[l].cut + t[s].cut) - 1
+                if t[l].cut < 1 {
+                    large = t[l].link
+                    t[l].link = small
+                    small = Int32(l)
+                }
+            }
+            // Left on either list: 1 up to rounding; they keep their own pair.
+            while small >= 0 { let c = Int(small); t[c].cut = 1; small = t[c].link }
+            while large >= 0 { let c = Int(large); t[c].cut = 1; large = t[c].link }
         }
     }
 
@@ -539,11 +584,6 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     /// Whether this device prewarms: iOS 15 and later (`prewarming`), never Android.
     @inline(__always) var prewarms: Bool { params.prewarming && !params.android.enabled }
-
-    /// An app's system arrivals per day on this device (its prewarms only if it prewarms).
-    @inline(__always) func wakesPerDay(_ p: Int) -> Double {
-        prewarms ? profiles[p].totalWakesPerDay : profiles[p].wakesWithoutPrewarmsPerDay
-    }
 
     /// The index of an app's profile in `profiles`. The model reads profile fields in
     /// place (`profiles[pi(app)].activeKB`) rather than copying the 170-byte profile.
@@ -677,6 +717,27 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 }
 
+/// One column of the system arrivals' alias table (`Device.wakeTable`; Walker
+/// 1977, "An efficient method for generating discrete random variables with general
+/// distributions", ACM TOMS 3(3)): its own (app, kind) pair, kept with probability
+/// `cut`, else its alias's pair. `link` chains the work lists while it is built.
+struct WakeColumn {
+    var cut: Double
+    var app: Int32
+    var aliasApp: Int32
+    var link: Int32 = -1
+    var kind: SystemWakeKind
+    var aliasKind: SystemWakeKind
+
+    init(cut: Double, app: Int32, kind: SystemWakeKind) {
+        self.cut = cut
+        self.app = app
+        self.aliasApp = app
+        self.kind = kind
+        self.aliasKind = kind
+    }
+}
+
 extension Device {
     /// Sizes the device's buffers for `apps` apps, so that resets up to that size never
     /// allocate (the policy's index included), and the event queue for `events` pending.
@@ -684,10 +745,10 @@ extension Device {
         apps.reserveCapacity(n)
         policy.reset(appCount: n, context: PolicyContext())
         running.reserveCapacity(64)
-        idleOrder.reset(appCount: n)
+        ownIdleOrder.reset(appCount: n)
         dock.reserveCapacity(64)
         compressing.reserveCapacity(n)
-        wakeCumulative.reserveCapacity(n)
+        wakeTable.reserveCapacity(1 + n * SystemWakeKind.allCases.count)
         broadcastHistory.reserveCapacity(SystemEventKind.count * max(64, actions / 8))
         queue.reserveCapacity(events)
     }
@@ -698,7 +759,7 @@ extension Device {
     public var stateBytes: (perApp: Int, fixed: Int) {
         let apps = self.apps.capacity * MemoryLayout<AppRuntime>.stride
             + installed.capacity * MemoryLayout<Int32>.stride
-            + policy.stateBytes + idleOrder.stateBytes + android.uncompressed.stateBytes
+            + policy.stateBytes + ownIdleOrder.stateBytes + android.uncompressed.stateBytes
             + compressing.capacity * MemoryLayout<Int32>.stride
         let fixed = MemoryLayout<Self>.size
         return (apps, fixed)

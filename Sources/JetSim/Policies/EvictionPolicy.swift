@@ -142,6 +142,17 @@ public protocol EvictionPolicy: SendableMetatype {
     /// zero or default) and skips every other figure per update (its resident size
     /// with the compression credited, its mode, its previous-app mark). Default false.
     static var readsBandOnly: Bool { get }
+
+    /// Whether the policy's index is the device's idle and frozen order
+    /// (`Device.idleOrder`): `idleLists`' list 0 holds exactly the candidates in band
+    /// 0 and list 1 those in band 75, each in the order it entered the band (appended
+    /// on entry, kept while it stays, removed on leaving or `remove`), kept by
+    /// `update` and `remove` alone. The device then reads that order from the policy
+    /// instead of keeping a copy of its own. Default false.
+    static var ordersIdleBands: Bool { get }
+
+    /// The lists of `ordersIdleBands`; read only when that is true.
+    var idleLists: MultiList { get }
 }
 
 extension EvictionPolicy {
@@ -150,4 +161,6 @@ extension EvictionPolicy {
     @inline(__always) public static var readsCosts: Bool { true }
     @inline(__always) public static var readsPrevious: Bool { false }
     @inline(__always) public static var readsBandOnly: Bool { false }
+    @inline(__always) public static var ordersIdleBands: Bool { false }
+    public var idleLists: MultiList { preconditionFailure("\(Self.name) does not keep the idle order") }
 }

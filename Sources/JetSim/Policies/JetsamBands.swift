@@ -26,28 +26,40 @@ public struct JetsamBands: EvictionPolicy {
     public static var readsBandOnly: Bool { true }
     public static let summary = "XNU memorystatus: the lowest priority band first, first in first out within it"
 
-    /// Band priorities, lowest first; the list index is the position here.
+    /// Band priorities, lowest first.
     public static let bandPriorities: [Int] = [0, 20, 30, 50, 75, 120]
     static let count = 6
+    /// Its lists are the device's idle order (`EvictionPolicy.ordersIdleBands`): band
+    /// 0 is list 0 and band 75 list 1 (`list(of:)`), so `Device.idleOrder` reads them.
+    public static var ordersIdleBands: Bool { true }
+    @inline(__always) public var idleLists: MultiList { bands }
 
+    /// One list per band; `list(of:)` maps a band to its list, `list(rank:)` the
+    /// bands from the lowest priority up to theirs.
     var bands = MultiList(lists: 6)
 
     public init() {}
 
     public mutating func reset(appCount: Int, context: PolicyContext) { bands.reset(appCount: appCount) }
 
-    /// The list of a band priority (a priority between two listed ones goes with the lower).
+    /// The list of a band priority (a priority between two listed ones goes with the
+    /// lower): 0 -> 0, 20 -> 2, 30 -> 3, 50 -> 4, 75 -> 1, 120 -> 5 (band 75 second,
+    /// for `idleLists`).
     @inline(__always)
     static func list(of band: UInt8) -> Int {
         switch band {
         case ..<20: 0
-        case ..<30: 1
-        case ..<50: 2
-        case ..<75: 3
-        case ..<120: 4
+        case ..<30: 2
+        case ..<50: 3
+        case ..<75: 4
+        case ..<120: 1
         default: 5
         }
     }
+
+    /// The list of the band with the `r`-th lowest priority (`bandPriorities[r]`).
+    @inline(__always)
+    static func list(rank r: Int) -> Int { r == 0 ? 0 : r <= 3 ? r + 1 : r == 4 ? 1 : 5 }
 
     @inline(__always)
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
@@ -66,7 +78,7 @@ public struct JetsamBands: EvictionPolicy {
     }
 
     public func victim() -> Int32 {
-        for b in 0..<Self.count where bands.head(b) >= 0 { return bands.head(b) }
+        for r in 0..<Self.count where bands.head(Self.list(rank: r)) >= 0 { return bands.head(Self.list(rank: r)) }
         return -1
     }
 }
