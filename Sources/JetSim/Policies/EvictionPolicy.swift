@@ -142,6 +142,11 @@ public protocol EvictionPolicy: SendableMetatype {
     /// zero or default) and skips every other figure per update (its resident size
     /// with the compression credited, its mode, its previous-app mark). Default false.
     static var readsBandOnly: Bool { get }
+
+    /// Whether `update` reads a candidate's `nextUse` (the oracle). When no policy of
+    /// a run reads it, a replay does not compute the timeline's next uses (a pass
+    /// over every action and an array as long). Default false.
+    static var readsNextUse: Bool { get }
 }
 
 extension EvictionPolicy {
@@ -150,4 +155,5 @@ extension EvictionPolicy {
     @inline(__always) public static var readsCosts: Bool { true }
     @inline(__always) public static var readsPrevious: Bool { false }
     @inline(__always) public static var readsBandOnly: Bool { false }
+    @inline(__always) public static var readsNextUse: Bool { false }
 }
