@@ -461,9 +461,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// (`heldApp`) if no later than both. The engine interleaves the inputs with the
     /// device's timers (see `EventHandler.nextInputTime`).
     public var nextInputTime: SimTime? {
-        var t = nextAction < timeline.actions.count ? min(timeline.actions[nextAction].time, nextWake) : nextWake
-        if heldApp >= 0 && heldDue < t { t = heldDue }
-        return t < .never ? t : nil
+        let user = nextAction < timeline.actions.count ? timeline.actions[nextAction].time : nil
+        if heldApp >= 0 { return min(heldDue, user ?? .never, nextWake) }
+        if let user, user <= nextWake { return user }
+        return nextWake < .never ? nextWake : user
     }
 
     /// Performs the next user action, or the next system launch or wake.
@@ -633,12 +634,23 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// A suspension timer with nothing in the queue is held by the device (`heldApp`);
     /// a held one goes into the queue before anything else is scheduled, so the queue
     /// orders it (time, then sequence) exactly as if it had been pushed when made.
+    @inline(__always)
     mutating func scheduleTimer(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        if heldApp >= 0 || (kind == .suspendDue && inInput && s.queue.isEmpty) {
+            holdOrQueue(kind, app, at: time, &s)
+            return
+        }
+        push(kind, app, at: time, &s)
+    }
+
+    /// `scheduleTimer`'s rare part, out of line: the held timer goes into the queue
+    /// first, or this suspension timer is held.
+    mutating func holdOrQueue(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
         if heldApp >= 0 {
             let held = heldApp
             heldApp = -1
             push(.suspendDue, held, at: heldDue, &s)
-        } else if kind == .suspendDue && inInput && s.queue.isEmpty {
+        } else {
             precondition(time >= s.now, "an event cannot be scheduled in the past")
             heldApp = app
             heldDue = time
