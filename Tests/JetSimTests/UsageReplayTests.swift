@@ -300,6 +300,39 @@ struct UsageStreamTests {
         #expect(try UsageStreamTests.misses(csv, slots: 3, policy: PolicyID(Oracle.self)) == 7)
     }
 
+    /// Replays: `a` launched at 0, Home at 5 s (its grace, 10 s, ends at 15 s), with
+    /// `b` (saving periodically: its timer goes into the queue) launched at 6 s if
+    /// `withB`, then `a` launched again at `t`. Nothing else is scheduled (no aging,
+    /// growth, background work or handler), so `a`'s suspension timer is held by the
+    /// device (`Device.heldApp`), and with `b` put into the queue when `b`'s timer is.
+    static func relaunch(at t: SimTime, withB: Bool) -> DeviceMetrics {
+        var sc = Scenario(source: "t")
+        sc.policy = PolicyID(LRU.self)
+        sc.params.xnuBands = false
+        sc.params.memoryGrowth = false
+        sc.params.prewarming = false
+        sc.appNames = ["a", "b"]
+        sc.profiles = [AppProfile(enterBackgroundHandler: .zero, save: .never, unsavedEditsPerMinute: 0),
+                       AppProfile(enterBackgroundHandler: .zero, save: .periodic, unsavedEditsPerMinute: 0)]
+        sc.actions = [UserAction(time: .zero, kind: .launch, app: 0), UserAction(time: .seconds(5), kind: .home)]
+        if withB { sc.actions.append(UserAction(time: .seconds(6), kind: .launch, app: 1)) }
+        sc.actions.append(UserAction(time: t, kind: .launch, app: 0))
+        sc.endTime = .seconds(100)
+        return ScenarioRunner.run(sc).metrics
+    }
+
+    @Test("a suspension timer keeps its place held or queued: a launch at the grace's end finds the app suspended, one just before it does not")
+    func suspensionAtGraceEnd() {
+        for withB in [false, true] {
+            // At 15 s the timer comes first (it was made before the launch's input): a warm relaunch.
+            let atEnd = Self.relaunch(at: .seconds(15), withB: withB)
+            #expect(atEnd[.relaunches] == 1 && atEnd[.warmRelaunches] == 1 && atEnd[.hotRelaunches] == 0, "withB \(withB)")
+            // A microsecond earlier the app is still in the background: hot.
+            let before = Self.relaunch(at: .seconds(15) - .microseconds(1), withB: withB)
+            #expect(before[.relaunches] == 1 && before[.hotRelaunches] == 1 && before[.warmRelaunches] == 0, "withB \(withB)")
+        }
+    }
+
     /// A reference cache of `slots` over `refs` (consecutive repeats merged: the app
     /// is in front, a hit either way), counting misses: LRU, or Belady (evict the
     /// app used again farthest ahead; ties do not arise, each app has one next use).

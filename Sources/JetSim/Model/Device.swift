@@ -291,8 +291,15 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// Apps executing code (active, inactive, background), in the order they started:
     /// few at a time, so warnings and broadcasts go through this list, not all apps.
     var running = ContiguousArray<Int32>()
-    /// Apps suspended now.
-    var suspendedCount = 0
+    /// Apps suspended now (32 bits, beside the next system arrival's app: the device
+    /// stays under its size bound, `FixedOverheadTests`).
+    var suspendedApps: Int32 = 0
+    @inline(__always) var suspendedCount: Int {
+        get { Int(suspendedApps) }
+        set { suspendedApps = Int32(truncatingIfNeeded: newValue) }
+    }
+    /// The next system arrival's app (`nextWake`).
+    var nextWakeApp: Int32 = -1
     /// Broadcast events (to every app) so far, by kind, and their latest values.
     var broadcastTotals = ContiguousArray<UInt32>(repeating: 0, count: SystemEventKind.count)
     var broadcastLatest = ContiguousArray<UInt8>(repeating: 0, count: SystemEventKind.count)
@@ -319,6 +326,11 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// met: the freezer runs at `freezerNextRun` (`freezerCatchUp`). In the padding
     /// after the flags above.
     var freezerDue = false
+    /// The next system arrival's kind (`nextWake`; in the padding here).
+    var nextWakeKind = SystemWakeKind.silentPush
+    /// An input (user action, system arrival) is being handled: only then may a
+    /// suspension timer be held (`heldApp`; in the padding here).
+    var inInput = false
     /// Frozen apps now (their memory on flash).
     var frozenCount: Int32 = 0
     /// Apps with state on flash (frozen, or thawed since): XNU's
@@ -382,8 +394,18 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var wakeTable = ContiguousArray<WakeColumn>()
     /// The next arrival (`.never`: none), its app and kind, and how many came before.
     var nextWake = SimTime.never
-    var nextWakeApp: Int32 = -1
-    var nextWakeKind = SystemWakeKind.silentPush
+    /// A suspension timer (`suspendDue`) held here instead of in the event queue, and
+    /// when it is due (`heldApp` -1: none). Held only while the queue is empty, and put
+    /// into the queue before anything else is scheduled (`scheduleTimer`), so it keeps
+    /// its place: it fires as the next input when due, before a user action or system
+    /// arrival at the same time. The queued timer would have come first too, as it is
+    /// held only when made while an input is handled (`inInput`): the engine counts
+    /// the inputs after it as scheduled later (`Simulation.inputFirst`); one made by a
+    /// timer's handler would go after the next input at its time, so it is queued. Replay's plain devices (no
+    /// background work, saves, growth or aging) schedule nothing else, so most of
+    /// their timers never touch the heap: a push and a pop a use saved.
+    var heldApp: Int32 = -1
+    var heldDue = SimTime.zero
     var wakeCount: UInt64 = 0
 
     public init(trace: Trace) { self.trace = trace }
@@ -422,6 +444,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         warned = false
         nextAction = 0
         ownIdleOrder.reset(appCount: n)
+        heldApp = -1
+        inInput = false
         dock.removeAll(keepingCapacity: true)
         frozenCount = 0
         flashCopyCount = 0; refreezeEligibleCount = 0
@@ -441,10 +465,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     /// The next input's time: the next user action, or the next system launch or wake
-    /// if earlier (at the same time the user goes first). The engine interleaves the
-    /// inputs with the device's timers (see `EventHandler.nextInputTime`).
+    /// if earlier (at the same time the user goes first), or the held suspension timer
+    /// (`heldApp`) if no later than both. The engine interleaves the inputs with the
+    /// device's timers (see `EventHandler.nextInputTime`).
     public var nextInputTime: SimTime? {
         let user = nextAction < timeline.actions.count ? timeline.actions[nextAction].time : nil
+        if heldApp >= 0 { return min(heldDue, user ?? .never, nextWake) }
         if let user, user <= nextWake { return user }
         return nextWake < .never ? nextWake : user
     }
@@ -452,8 +478,15 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// Performs the next user action, or the next system launch or wake.
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
         if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
+        inInput = true
+        defer { inInput = false }
         if !compressing.isEmpty { advanceCompression(s.now) }
-        if nextAction < timeline.actions.count && timeline.actions[nextAction].time <= nextWake {
+        if heldApp >= 0 && heldDue <= s.now {
+            // The held suspension timer (first at its time): as `handle` does `suspendDue`.
+            let app = heldApp
+            heldApp = -1
+            suspendIfIdle(app, s.now)
+        } else if nextAction < timeline.actions.count && timeline.actions[nextAction].time <= nextWake {
             let i = nextAction
             nextAction += 1
             perform(timeline.actions[i], index: i, &s)
@@ -648,14 +681,46 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     /// Schedules an app timer stamped with the current generation of its slot.
+    /// A suspension timer with nothing in the queue is held by the device (`heldApp`);
+    /// a held one goes into the queue before anything else is scheduled, so the queue
+    /// orders it (time, then sequence) exactly as if it had been pushed when made.
+    @inline(__always)
     mutating func scheduleTimer(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        if heldApp >= 0 || (kind == .suspendDue && inInput && s.queue.isEmpty) {
+            holdOrQueue(kind, app, at: time, &s)
+            return
+        }
+        push(kind, app, at: time, &s)
+    }
+
+    /// `scheduleTimer`'s rare part, out of line: the held timer goes into the queue
+    /// first, or this suspension timer is held.
+    mutating func holdOrQueue(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        if heldApp >= 0 {
+            let held = heldApp
+            heldApp = -1
+            push(.suspendDue, held, at: heldDue, &s)
+        } else {
+            precondition(time >= s.now, "an event cannot be scheduled in the past")
+            heldApp = app
+            heldDue = time
+            return
+        }
+        push(kind, app, at: time, &s)
+    }
+
+    @inline(__always) mutating func push(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
         var e = DeviceEvent(kind, app: app)
         e.stamp = UInt32(apps[Int(app)].generation(e.slotFamily))
         s.schedule(e, at: time)
     }
 
-    /// Cancels an app's timers of one family (0 background, 1 save, 2 periodic).
-    mutating func cancelTimers(_ app: Int32, family: Int) { apps[Int(app)].cancel(family) }
+    /// Cancels an app's timers of one family (0 background, 1 save, 2 periodic); a
+    /// held suspension timer of the app is dropped (as a queued one would be skipped).
+    mutating func cancelTimers(_ app: Int32, family: Int) {
+        apps[Int(app)].cancel(family)
+        if family == 0 && app == heldApp { heldApp = -1 }
+    }
 
     /// Checks `available + Σ resident + reserve == RAM` and that nothing is negative;
     /// the compressor pool is exactly what compressed apps keep resident, within its

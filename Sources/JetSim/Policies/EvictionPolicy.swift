@@ -153,6 +153,10 @@ public protocol EvictionPolicy: SendableMetatype {
 
     /// The lists of `ordersIdleBands`; read only when that is true.
     var idleLists: MultiList { get }
+    /// Whether `update` reads a candidate's `nextUse` (the oracle). When no policy of
+    /// a run reads it, a replay does not compute the timeline's next uses (a pass
+    /// over every action and an array as long). Default false.
+    static var readsNextUse: Bool { get }
 }
 
 extension EvictionPolicy {
@@ -163,4 +167,5 @@ extension EvictionPolicy {
     @inline(__always) public static var readsBandOnly: Bool { false }
     @inline(__always) public static var ordersIdleBands: Bool { false }
     public var idleLists: MultiList { preconditionFailure("\(Self.name) does not keep the idle order") }
+    @inline(__always) public static var readsNextUse: Bool { false }
 }

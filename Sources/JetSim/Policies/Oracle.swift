@@ -18,6 +18,8 @@ public struct Oracle: EvictionPolicy {
     public static let name = "oracle"
     /// Reads no costs from a candidate (`EvictionPolicy.readsCosts`).
     public static var readsCosts: Bool { false }
+    /// Ranks by next use (`EvictionPolicy.readsNextUse`).
+    public static var readsNextUse: Bool { true }
     public static let summary = "offline bound (Belady): the app next used furthest in the future"
     var heap = IndexedHeap()
 

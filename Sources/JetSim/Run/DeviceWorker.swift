@@ -24,6 +24,8 @@ public struct DeviceWorker {
     public let series: HourlySeries?
     /// With `--by archetype`: the current device's counts per archetype.
     let tally: ArchetypeTally?
+    /// The sum of the run lengths of the devices built (`DeviceInputs.until`).
+    public internal(set) var spanSum = SimTime.zero
 
     public init(shared: FleetRunner.Shared) {
         self.shared = shared
@@ -50,7 +52,10 @@ public struct DeviceWorker {
 
     mutating func runDevice(_ d: Int, rows: inout String?, reusingInputs: Bool = false) -> Int {
         let plan = shared.plan
-        if !reusingInputs || lastClass < 0 { lastClass = inputs.build(device: d) }
+        if !reusingInputs || lastClass < 0 {
+            lastClass = inputs.build(device: d)
+            spanSum = spanSum + inputs.until
+        }
         let classIndex = lastClass
         var context = shared.context
         context.device = UInt64(d)

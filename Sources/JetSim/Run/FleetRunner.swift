@@ -21,7 +21,7 @@ public enum FleetRunner {
         let chunks = (devices.count + chunkSize - 1) / chunkSize
         let threads = max(1, min(plan.threads, max(1, chunks)))
         let next = Atomic<Int>(0)
-        let results = Mutex<[(accumulators: [CellAccumulator], seconds: [Double], groups: [CellAccumulator], series: HourlySeries?)]>([])
+        let results = Mutex<[(accumulators: [CellAccumulator], seconds: [Double], groups: [CellAccumulator], series: HourlySeries?, spanSum: SimTime)]>([])
         let shared = Shared(plan: plan, catalog: catalog)
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             var worker = DeviceWorker(shared: shared)
@@ -38,15 +38,18 @@ public enum FleetRunner {
                 progress?.eventsDone.add(events, ordering: .relaxed)
             }
             let acc = worker.accumulators, secs = worker.seconds, groups = worker.groups, series = worker.series
-            results.withLock { $0.append((acc, secs, groups, series)) }
+            let spans = worker.spanSum
+            results.withLock { $0.append((acc, secs, groups, series, spans)) }
         }
         var total = [CellAccumulator](repeating: CellAccumulator(), count: plan.cells.count)
         var seconds = [Double](repeating: 0, count: plan.cells.count)
         let names = plan.groupNames
         var series: HourlySeries? = nil
+        var spanSum = SimTime.zero
         var groups = [CellAccumulator](repeating: CellAccumulator(), count: plan.groupBy == nil ? 0 : plan.cells.count * names.count)
         results.withLock { all in
             for r in all {
+                spanSum = spanSum + r.spanSum
                 for i in groups.indices { groups[i].merge(r.groups[i]) }
                 if let s = r.series {
                     if series == nil { series = HourlySeries(cells: s.cells, hours: s.hours) }
@@ -59,7 +62,8 @@ public enum FleetRunner {
             }
         }
         return FleetResult(cells: plan.cells, accumulators: total, cellSeconds: seconds, baseline: plan.baseline,
-                           groupBy: plan.groupBy, groupNames: names, groups: plan.groupBy == nil ? nil : groups, series: series)
+                           groupBy: plan.groupBy, groupNames: names, groups: plan.groupBy == nil ? nil : groups, series: series,
+                           spanSum: spanSum)
     }
 
     /// Read-only inputs shared by the workers.

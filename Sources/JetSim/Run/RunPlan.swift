@@ -82,4 +82,7 @@ public struct FleetResult: Sendable {
     public var groups: [CellAccumulator]? = nil
     /// `--timeseries`: per cell and hour.
     public var series: HourlySeries? = nil
+    /// The sum of the devices' run lengths (`DeviceInputs.until`: a replayed device's
+    /// span), added as each device's inputs are built.
+    public var spanSum = SimTime.zero
 }

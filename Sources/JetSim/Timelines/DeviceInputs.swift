@@ -21,12 +21,16 @@ public struct DeviceInputs {
     var epoch: UInt32 = 0
     /// The fallback for steep popularity, built the first time a device needs it.
     var tree: PopularityTree?
+    /// Whether a policy of the run reads next uses (`EvictionPolicy.readsNextUse`):
+    /// a replay computes them only then.
+    let nextUses: Bool
 
     public init(plan: RunPlan, catalog: AppCatalog) {
         self.plan = plan
         self.catalog = catalog
         classChoice = AliasTable(weights: plan.workload.deviceClasses.map(\.share))
         source = TimelineSource(plan)
+        nextUses = plan.cells.contains { PolicyRegistry.all[$0.policy.index].type.readsNextUse }
     }
 
     /// A generous bound on the apps a device installs (the 99.99th percentile of
@@ -70,11 +74,12 @@ public struct DeviceInputs {
         case .usage(let usage):
             if let fixed = plan.usageUntil {
                 until = fixed
-                usage.build(device: d, catalog: catalog, duration: fixed, installed: &installed, timeline: &timeline, scratch: &scratch)
+                usage.build(device: d, catalog: catalog, duration: fixed, installed: &installed, timeline: &timeline,
+                            scratch: &scratch, nextUses: nextUses)
             } else {
                 // One walk for the timeline and the span (`UsageReplay.span`).
                 until = usage.build(device: d, catalog: catalog, duration: .never, installed: &installed,
-                                    timeline: &timeline, scratch: &scratch) + UsageReplay.lockGap
+                                    timeline: &timeline, scratch: &scratch, nextUses: nextUses) + UsageReplay.lockGap
             }
             return 0
         case .scenario(let sc):

@@ -117,13 +117,14 @@ public struct UsageReplay: Sendable {
     }
 
     /// Fills a device's installed apps (catalog indices) and timeline, with the
-    /// actions before `duration`. Returns when the device is free after the last row
+    /// actions before `duration`, and its next uses if `nextUses` (else none: every
+    /// app's next use is then `.never`, which only the oracle reads). Returns when the device is free after the last row
     /// replayed: with `duration` `.never`, its span less `lockGap` (no action of the
     /// device is at or after its span, so the timeline is the same as with the span).
     @discardableResult
     func build(device d: Int, catalog: AppCatalog, duration: SimTime,
                installed: inout ContiguousArray<Int32>, timeline: inout Timeline,
-               scratch: inout ContiguousArray<UserAction>) -> SimTime {
+               scratch: inout ContiguousArray<UserAction>, nextUses: Bool = true) -> SimTime {
         installed.removeAll(keepingCapacity: true)
         for name in appNames(ofDevice: d) {
             let index = catalog.index(named: name) ?? Int(Self.fnv1a(name) % UInt64(catalog.profiles.count))
@@ -171,7 +172,12 @@ public struct UsageReplay: Sendable {
         }
         timeline.actions.removeAll(keepingCapacity: true)
         scratch.withUnsafeBufferPointer { timeline.actions.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<n])) }
-        timeline.computeNextUses(appCount: installed.count)
+        if nextUses {
+            timeline.computeNextUses(appCount: installed.count)
+        } else {
+            timeline.nextUseAfter.removeAll(keepingCapacity: true)
+            timeline.firstUse.removeAll(keepingCapacity: true)
+        }
         return free
     }
 }

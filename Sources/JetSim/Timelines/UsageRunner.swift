@@ -74,10 +74,11 @@ public enum UsageRunner {
                 accumulators[i].merge(r.accumulators[i])
                 seconds[i] += r.cellSeconds[i]
             }
-            for d in p.shardDevices {
-                let span = batch.span(ofDevice: d, fixed: plan.usageUntil)
-                outcome.spanSum = outcome.spanSum + span
-                if plan.usageUntil != nil { outcome.rowsPastEnd += batch.rowsPast(span, device: d) }
+            // Each device's span, added by the worker that built its timeline (no
+            // second walk of its rows here); the rows past a fixed end, counted here.
+            outcome.spanSum = outcome.spanSum + r.spanSum
+            if let until = plan.usageUntil {
+                for d in p.shardDevices { outcome.rowsPastEnd += batch.rowsPast(until, device: d) }
             }
             outcome.rows += batch.rows
         }
