@@ -346,6 +346,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var freezerNextRun: SimTime = .zero
     /// The reaper sweeps no earlier than this, in whole seconds (rounded up).
     var nextReaperSweepS: Int32 = 0
+    /// The app whose suspension timer is held (`heldDue`), or -1; here, in the
+    /// padding after the Int32 above.
+    var heldApp: Int32 = -1
     /// Idle-band (0) apps in the order they entered it (list 0): the reaper's and the
     /// freezer's order (oldest idle first), whatever the policy; and frozen-band (75)
     /// apps in the order they entered it (list 1): the demotions' order. XNU keeps each
@@ -404,7 +407,6 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// timer's handler would go after the next input at its time, so it is queued. Replay's plain devices (no
     /// background work, saves, growth or aging) schedule nothing else, so most of
     /// their timers never touch the heap: a push and a pop a use saved.
-    var heldApp: Int32 = -1
     var heldDue = SimTime.zero
     var wakeCount: UInt64 = 0
 
