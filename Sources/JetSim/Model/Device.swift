@@ -322,9 +322,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var warned = false
     /// Verify the memory invariant after every event (tests).
     public var checksInvariants = false
-    /// A freezer wake-up came before `freezerNextRun` with the freezer's conditions
-    /// met: the freezer runs at `freezerNextRun` (`freezerCatchUp`). In the padding
-    /// after the flags above.
+    /// The freezer thread ran with a throttle (`freezerRun`, a non-zero delay): it is
+    /// due again at `freezerNextRun`, where `freezerCatchUp` runs it if its conditions
+    /// hold then (XNU's page counts keep moving, so its thread gets that chance
+    /// whether or not an event comes). In the padding after the flags above.
     var freezerDue = false
     /// The next system arrival's kind (`nextWake`; in the padding here).
     var nextWakeKind = SystemWakeKind.silentPush
@@ -484,9 +485,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         defer { inInput = false }
         if !compressing.isEmpty { advanceCompression(s.now) }
         if heldApp >= 0 && heldDue <= s.now {
-            // The held suspension timer (first at its time): as `handle` does `suspendDue`.
+            // The held suspension timer (first at its time): as `handle` does
+            // `suspendDue`, and as a timer, not an input: a timer its handler made
+            // would be queued, not held (`suspendIfIdle` schedules nothing today).
             let app = heldApp
             heldApp = -1
+            inInput = false
             suspendIfIdle(app, s.now)
         } else if nextAction < timeline.actions.count && timeline.actions[nextAction].time <= nextWake {
             let i = nextAction

@@ -32,7 +32,9 @@ public struct JetsamBands: EvictionPolicy {
     /// Its lists are the device's idle order (`EvictionPolicy.ordersIdleBands`): band
     /// 0 is list 0 and band 75 list 1 (`list(of:)`), so `Device.idleOrder` reads them.
     public static var ordersIdleBands: Bool { true }
-    @inline(__always) public var idleLists: MultiList { bands }
+    /// Yielded in place: the freezer, reaper and demotion loops walk it, and a copy
+    /// cost a retain and a release per read.
+    public var idleLists: MultiList { _read { yield bands } }
 
     /// One list per band; `list(of:)` maps a band to its list, `list(rank:)` the
     /// bands from the lowest priority up to theirs.

@@ -527,7 +527,7 @@ public enum Schema {
               "freeze the oldest idle suspended app to flash (band 75) below the freeze level"),
         .number("freezer_idle_delay_s", \.freezerIdleDelayS, 0...86_400, unit: "s", alias: "freezer-idle-delay",
                 source: "xnu bsd/kern/kern_memorystatus.c:409, 2001 (memorystatus_apps_idle_delay_time: memstat_idle_deferral_time_s 10); kern_memorystatus_freeze.c:2954",
-                "after each run the freezer thread waits this long times its multiplier before it may run again (0: no throttle)"),
+                "after each run the freezer thread waits this long times its multiplier before it may run again (0: no throttle; the delay is kept in whole microseconds, so under 0.5 us is 0)"),
         .integer("freezer_fast_multiplier", \.freezerFastMultiplier, 0...10_000, alias: "freezer-fast-multiplier",
                  source: "xnu bsd/kern/kern_memorystatus_freeze.c:119, 121 (FREEZE_APPS_IDLE_DELAY_MULTIPLIER_FAST 1, the default)",
                  "the freezer's delay multiplier (always, or with freezer_dynamic_delay after a run that froze something or with none frozen)"),
