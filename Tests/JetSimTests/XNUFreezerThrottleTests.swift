@@ -53,4 +53,32 @@ struct XNUFreezerThrottleTests {
         let slow2 = slow.replacingOccurrences(of: "freezer-dynamic-delay=true", with: "freezer-dynamic-delay=true freezer-slow-multiplier=3")
         #expect(try Self.frozen(slow2) == ["A 20", "B 30", "C 40", "D 80"])
     }
+
+    @Test("a run due between events sees memory as compression left it at its time, not as the last event did")
+    func catchUpSeesCompression() throws {
+        // 1,536 MiB available; A (100 MiB), B and C (500 MiB each) leave the front by
+        // 3 s and are suspended at 11, 12 and 13 s. The run due at 12 s (found by B's
+        // suspension before it acts) freezes A; the next is due at 22 s, before A's
+        // launch at 50 s. At C's suspension (13 s, the last event before it) about 538
+        // MiB are available: 1,536 - 1,000, and B's first second of compression (4 MiB
+        // packed 2:1). By 22 s compression has freed 20 MiB of B's and 18 of C's: about
+        // 574. With the freeze level at 27.3 % of RAM (559 MiB) XNU's thread finds
+        // memory above it at 22 s and freezes nothing (deciding on the memory of 13 s,
+        // it froze B); at 28.5 % (584 MiB) it is still below and B is frozen at 22 s.
+        let text = """
+            device ram=2GB reserve=512MB dock=0 freeze-pct=27.3 freeze-suspended=0 reaper=false
+            app A footprint=100MB background-footprint=100MB suspended-footprint=100MB
+            app B footprint=500MB background-footprint=500MB suspended-footprint=500MB
+            app C footprint=500MB background-footprint=500MB suspended-footprint=500MB
+            0s    launch A
+            1s    launch B
+            2s    launch C
+            3s    home
+            50s   launch A
+            55s   end
+
+            """
+        #expect(try Self.frozen(text) == ["A 12"])
+        #expect(try Self.frozen(text.replacingOccurrences(of: "freeze-pct=27.3", with: "freeze-pct=28.5")) == ["A 12", "B 22"])
+    }
 }

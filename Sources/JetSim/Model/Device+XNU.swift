@@ -679,22 +679,27 @@ extension Device {
         }
     }
 
-    /// The freezer's wake-ups that fell before its next-run time: at that time (the
-    /// state is the one the last event left), the thread runs if `freezerShouldRun`,
-    /// and again at each next-run time up to `now` while it holds (one run per
-    /// `freezerIdleDelay` x multiplier, as XNU's thread on a device whose page counts
-    /// keep moving). A run that changes nothing leaves the same state to the next
-    /// one, so the runs up to the next budget day (or up to `now`) are skipped: the
-    /// loop is bounded by what the runs change, not by the length of the gap.
+    /// The freezer's runs due since the last event: at its next-run time (the state
+    /// is the one the last event left, with compression advanced to that time), the
+    /// thread runs if `freezerShouldRun`, and again at each next-run time up to `now`
+    /// while it holds (one run per `freezerIdleDelay` x multiplier, as XNU's thread on
+    /// a device whose page counts keep moving). With no compression in progress a run
+    /// that changes nothing leaves the same state to the next one, so the runs up to
+    /// the next budget day (or up to `now`) are skipped; while apps are still being
+    /// compressed, memory changes between runs, so they are made one by one until
+    /// the compressions end. The loop makes at most one pass per run that acts, per
+    /// budget day of the gap, and per run during a compression.
     @inline(never)
     mutating func freezerCatchUp(_ now: SimTime) {
         while freezerDue && freezerNextRun <= now {
             freezerDue = false
             let t = freezerNextRun
             guard params.freezer, params.xnuBands else { return }
+            // Memory as it is at t: compression went on since the last event.
+            if !compressing.isEmpty { advanceCompression(t) }
             freezerNewDay(t)
             guard freezerShouldRun else { return }
-            if freezerRun(t) || !freezerDue { continue }
+            if freezerRun(t) || !freezerDue || !compressing.isEmpty { continue }
             let step = (freezerNextRun - t).microseconds
             let nextDay = (Int64(flashDay) + 1) * 86_400_000_000
             if nextDay <= now.microseconds {
@@ -748,7 +753,7 @@ extension Device {
             // A demoted thawed app (its state on flash, no longer refreeze-eligible)
             // is passed over: memorystatus_freeze_process returns EINVAL for it
             // (kern_memorystatus_freeze.c:1799-1803) and memorystatus_freeze_top_process
-            // tries the next candidate (:2160-2172).
+            // tries the next candidate (:2168-2178).
             if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && !apps[a].isPrewarmed
                 && apps[a].freezerMarks & (AppRuntime.hasFlashCopy | AppRuntime.refreezeEligible) != AppRuntime.hasFlashCopy
                 && residentSettledKB(app) >= params.freezeMinKB {
