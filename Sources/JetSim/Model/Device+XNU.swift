@@ -774,20 +774,27 @@ extension Device {
     /// A refreeze (memorystatus_freeze_pick_refreeze_process,
     /// kern_memorystatus_policy.c:600-647): the first thawed app in the frozen band.
     mutating func refreezeFirstThawed(_ now: SimTime) -> (froze: Bool, acted: Bool) {
+        // No minimum size for a refreeze: only a first freeze checks eligibility
+        // (memorystatus_freeze_process, kern_memorystatus_freeze.c:1797-1830), and a
+        // thawed app holds only what it touched.
+        let app = firstThawedInFrozenBand(suspendedOnly: true)
+        guard app >= 0, flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
+        freeze(app, now)
+        return (true, true)
+    }
+
+    /// The first refreeze-eligible (thawed) app in the frozen band's order, suspended
+    /// if `suspendedOnly`, or -1. O(apps in the band).
+    func firstThawedInFrozenBand(suspendedOnly: Bool) -> Int32 {
         var app = idleOrder.head(1)
         while app >= 0 {
             let a = Int(app)
-            // No minimum size for a refreeze: only a first freeze checks
-            // eligibility (memorystatus_freeze_process, kern_memorystatus_freeze.c:
-            // 1797-1830), and a thawed app holds only what it touched.
-            if apps[a].state == .suspended && apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 {
-                guard flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
-                freeze(app, now)
-                return (true, true)
+            if apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 && (!suspendedOnly || apps[a].state == .suspended) {
+                return app
             }
             app = idleOrder.next(app)
         }
-        return (false, false)
+        return -1
     }
 
     /// What freezing an app writes to flash: all of its memory, or for a refreeze
@@ -828,15 +835,10 @@ extension Device {
     /// in RAM up in band 75; the first thawed app in the band goes to the idle band.
     /// Whether it demoted one.
     mutating func urgentDemotion(_ now: SimTime) -> Bool {
-        var app = idleOrder.head(1)
-        while app >= 0 {
-            if apps[Int(app)].freezerMarks & AppRuntime.refreezeEligible != 0 {
-                demote(app, now)
-                return true
-            }
-            app = idleOrder.next(app)
-        }
-        return false
+        let app = firstThawedInFrozenBand(suspendedOnly: false)
+        guard app >= 0 else { return false }
+        demote(app, now)
+        return true
     }
 
     /// memorystatus_demote_frozen_process (kern_memorystatus_freeze.c:2301-2336): the

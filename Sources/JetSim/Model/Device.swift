@@ -446,7 +446,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         refusedActions = 0
         warned = false
         nextAction = 0
-        ownIdleOrder.reset(appCount: n)
+        // Unused when the policy's lists are the order (`idleOrder`).
+        if !Policy.ordersIdleBands { ownIdleOrder.reset(appCount: n) }
         heldApp = -1
         inInput = false
         dock.removeAll(keepingCapacity: true)
@@ -816,7 +817,7 @@ extension Device {
         apps.reserveCapacity(n)
         policy.reset(appCount: n, context: PolicyContext())
         running.reserveCapacity(64)
-        ownIdleOrder.reset(appCount: n)
+        if !Policy.ordersIdleBands { ownIdleOrder.reset(appCount: n) }
         dock.reserveCapacity(64)
         compressing.reserveCapacity(n)
         wakeTable.reserveCapacity(1 + n * SystemWakeKind.allCases.count)
