@@ -685,10 +685,12 @@ extension Device {
     /// while it holds (one run per `freezerIdleDelay` x multiplier, as XNU's thread on
     /// a device whose page counts keep moving). With no compression in progress a run
     /// that changes nothing leaves the same state to the next one, so the runs up to
-    /// the next budget day (or up to `now`) are skipped; while apps are still being
-    /// compressed, memory changes between runs, so they are made one by one until
-    /// the compressions end. The loop makes at most one pass per run that acts, per
-    /// budget day of the gap, and per run during a compression.
+    /// the next budget day (or up to `now`) are skipped. While apps are still being
+    /// compressed, memory moves at whole seconds (`advanceCompression`), so the runs
+    /// are made one whole second apart at most: those within the second of one that
+    /// changed nothing see its state and are skipped. The loop makes at most one pass
+    /// per run that acts, per budget day of the gap, and per second of compression in
+    /// it, whatever the delay (a delay of 1 us made one pass per microsecond).
     @inline(never)
     mutating func freezerCatchUp(_ now: SimTime) {
         while freezerDue && freezerNextRun <= now {
@@ -699,15 +701,24 @@ extension Device {
             if !compressing.isEmpty { advanceCompression(t) }
             freezerNewDay(t)
             guard freezerShouldRun else { return }
-            if freezerRun(t) || !freezerDue || !compressing.isEmpty { continue }
+            if freezerRun(t) || !freezerDue { continue }
             let step = (freezerNextRun - t).microseconds
+            // The first run after now (the last run before it would set this).
+            let afterNow = t.microseconds + ((now.microseconds - t.microseconds) / step + 1) * step
+            if !compressing.isEmpty {
+                // The first run in the next whole second, where compression changes
+                // memory at the earliest (or the first after now, if sooner).
+                let second = (t.microseconds / 1_000_000 + 1) * 1_000_000
+                let inNext = t.microseconds + (second - t.microseconds + step - 1) / step * step
+                if freezerNextRun.microseconds < second { freezerNextRun = SimTime(microseconds: min(inNext, afterNow)) }
+                continue
+            }
             let nextDay = (Int64(flashDay) + 1) * 86_400_000_000
             if nextDay <= now.microseconds {
                 // The first run in the next budget day.
                 freezerNextRun = SimTime(microseconds: t.microseconds + (nextDay - t.microseconds + step - 1) / step * step)
             } else {
-                // The first run after now (the last run before it set this).
-                freezerNextRun = SimTime(microseconds: t.microseconds + ((now.microseconds - t.microseconds) / step + 1) * step)
+                freezerNextRun = SimTime(microseconds: afterNow)
                 return
             }
         }
