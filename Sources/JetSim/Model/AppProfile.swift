@@ -88,10 +88,6 @@ public struct AppProfile: Sendable, Equatable {
         prewarmKB = Int64((Double(activeKB) * footprintShare).rounded())
         prewarmSaving = SimTime(saturatingMicroseconds: Double(coldLaunch.microseconds) * savingShare)
     }
-    /// All of them but prewarms, per day.
-    @inlinable public var wakesWithoutPrewarmsPerDay: Double { locationWakesPerDay + voipPushesPerDay + silentPushesPerDay + backgroundRefreshesPerDay }
-    /// All of them, per day.
-    @inlinable public var totalWakesPerDay: Double { wakesWithoutPrewarmsPerDay + prewarmsPerDay }
     /// The rate of one kind, per day.
     @inlinable public func wakesPerDay(_ k: SystemWakeKind) -> Double {
         switch k {

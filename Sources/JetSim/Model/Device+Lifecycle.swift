@@ -617,10 +617,9 @@ extension Device {
         }
     }
 
-    /// Takes an app off the running list (it stopped executing code).
-    /// Takes `app` out of `running`, keeping the others' order (warnings go out in
-    /// it). By hand: the generic `remove(at:)` was a call and a memmove per
-    /// suspension (0.7 % of the default run's instructions).
+    /// Takes an app off the running list (it stopped executing code), keeping the
+    /// others' order (warnings go out in it). By hand: the generic `remove(at:)` was a
+    /// call and a memmove per suspension (0.7 % of the default run's instructions).
     mutating func stopRunning(_ app: Int32) {
         guard let i = running.firstIndex(of: app) else { return }
         let last = running.count &- 1

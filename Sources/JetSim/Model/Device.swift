@@ -405,9 +405,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// arrival at the same time. The queued timer would have come first too, as it is
     /// held only when made while an input is handled (`inInput`): the engine counts
     /// the inputs after it as scheduled later (`Simulation.inputFirst`); one made by a
-    /// timer's handler would go after the next input at its time, so it is queued. Replay's plain devices (no
-    /// background work, saves, growth or aging) schedule nothing else, so most of
-    /// their timers never touch the heap: a push and a pop a use saved.
+    /// timer's handler would go after the next input at its time, so it is queued.
+    /// Replay's plain devices (no background work, saves, growth or aging) schedule
+    /// nothing else, so most of their timers never touch the heap: a push and a pop a
+    /// use saved.
     var heldDue = SimTime.zero
     var wakeCount: UInt64 = 0
 

@@ -223,13 +223,13 @@ public enum Summary {
         x.isFinite ? String(format: "%.\(decimals)f", x) : "nan"
     }
 
-    /// Microseconds as milliseconds with three decimals.
     /// Percentile `p` of `h` in milliseconds (`nan` when empty); `h` read once (a
     /// cell's total latency is its kinds merged, `CellAccumulator.latency`).
     static func percentileMillis(_ h: LatencyHistogram, _ p: Double) -> String {
         millis(h.count > 0 ? h.percentile(p) : nil)
     }
 
+    /// Microseconds as milliseconds with three decimals.
     static func millis(_ us: UInt64?) -> String {
         guard let us else { return "nan" }
         let frac = String(us % 1_000)

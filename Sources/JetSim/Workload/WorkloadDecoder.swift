@@ -15,8 +15,9 @@ public enum WorkloadDecoder {
     }
 
     /// Checks a workload again after a command-line flag set a value in it
-    /// (`--duration`; the checks do not read the devices or the seed): the checks across keys that a file or a
-    /// `--set` of the same key gets (the action bound), the error named after `flag`.
+    /// (`--duration`; the checks do not read the devices or the seed): the checks
+    /// across keys that a file or a `--set` of the same key gets (the action bound),
+    /// the error named after `flag`.
     /// The flag's own range is the caller's to check, against the key's.
     public static func recheck(_ w: Workload, flag: String) throws(InputError) {
         try Schema.workload.validate(w, at: SourceLocation(flag), path: "")
