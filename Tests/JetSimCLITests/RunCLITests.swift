@@ -161,6 +161,12 @@ struct RunCLITests {
         ("unreadable", ["--workload", "/nonexistent/w.yaml"], nil, "/nonexistent/w.yaml: no such file"),
         ("bad-shard", ["--shard", "5/4"], nil, "'--shard <I/N>': expected I/N"),
         ("bad-threads", ["--threads", "0"], nil, "--threads"),
+        // A negative number is a bad value, not "Missing value" (a flag to ArgumentParser).
+        ("negative-seed", ["--seed", "-1"], nil, "'--seed <seed>': expected a whole number from 0 to 18446744073709551615 (the seed key's range)"),
+        ("negative-devices", ["--devices", "-3"], nil, "--devices: expected a whole number from 1 to 100000000 (fleet.devices's range), got -3"),
+        ("negative-threads", ["--threads", "-2"], nil, "--threads: expected a whole number >= 1, got -2"),
+        ("word-threads", ["--threads", "two"], nil, "'--threads <threads>': expected a whole number >= 1"),
+        ("size-out-of-range", ["--ram", "32MB"], nil, "'--ram <sizes>': '32MB' is out of range: a RAM size is from 64MB to 1TB"),
     ] as [(String, [String], String?, String)])
     func badInput(name: String, flags: [String], file: String?, message: String) throws {
         let tmp = try CLI.tempDir(name)

@@ -71,8 +71,11 @@ struct SizeList: ParsedArgument {
         var out: [Int64] = []
         for item in splitTopLevel(text) {
             let range = Schema.ramRangeMB
-            guard let kb = SizeText.parseKB(item), Double(kb) >= range.lowerBound * 1_024, Double(kb) <= range.upperBound * 1_024 else {
+            guard let kb = SizeText.parseKB(item) else {
                 throw ArgumentProblem("'\(item)' is not \(SizeText.expected), from 64MB to 1TB")
+            }
+            guard Double(kb) >= range.lowerBound * 1_024, Double(kb) <= range.upperBound * 1_024 else {
+                throw ArgumentProblem("'\(item)' is out of range: a RAM size is from 64MB to 1TB (run.ram_mb's range)")
             }
             if !out.contains(kb) { out.append(kb) }
         }
@@ -133,4 +136,12 @@ struct Override: ParsedArgument {
         self.key = key
         self.value = value
     }
+}
+
+/// A whole number option's value. Options that take numbers parse their next argument
+/// unconditionally (`parsing: .unconditional`), so `--seed -1` is a bad value that
+/// says so, not "Missing value" (ArgumentParser otherwise reads `-1` as a flag).
+func wholeNumber<T: FixedWidthInteger>(_ text: String, _ what: String) throws -> T {
+    guard let v = T(text) else { throw ArgumentProblem("expected \(what)") }
+    return v
 }

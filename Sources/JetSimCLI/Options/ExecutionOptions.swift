@@ -3,7 +3,8 @@ import Foundation
 
 /// Options shared by the commands that run fleets (`run`, `sweep`): how, not what.
 struct ExecutionOptions: ParsableArguments {
-    @Option(name: .long, help: "Worker threads (default: all cores). Results do not depend on it.")
+    @Option(name: .long, parsing: .unconditional, help: "Worker threads (default: all cores). Results do not depend on it.",
+            transform: { try wholeNumber($0, "a whole number >= 1") })
     var threads: Int?
 
     @Flag(name: .long, help: "No progress bar or timing lines on stderr.")

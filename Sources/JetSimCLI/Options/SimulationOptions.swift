@@ -16,14 +16,16 @@ struct SimulationOptions: ParsableArguments {
             transform: SizeList.parse)
     var ram: SizeList?
 
-    @Option(name: .long, help: "Devices in the fleet (default: the workload's fleet.devices).")
+    @Option(name: .long, parsing: .unconditional, help: "Devices in the fleet (default: the workload's fleet.devices).",
+            transform: { try wholeNumber($0, "a whole number from 1 to 100000000 (fleet.devices's range)") })
     var devices: Int?
 
     @Option(name: .long, help: ArgumentHelp("Simulated time per device, e.g. 1d, 12h, from 0.001d to 36500d like fleet.duration_days (default: that key).", valueName: "dur"),
             transform: DurationArgument.parse)
     var duration: DurationArgument?
 
-    @Option(name: .long, help: "Seed (default: the workload's seed).")
+    @Option(name: .long, parsing: .unconditional, help: "Seed (default: the workload's seed).",
+            transform: { try wholeNumber($0, "a whole number from 0 to \(UInt64.max) (the seed key's range)") })
     var seed: UInt64?
 
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a workload key, e.g. --set user.sessions_per_day=80 (repeatable).", valueName: "key=value"))

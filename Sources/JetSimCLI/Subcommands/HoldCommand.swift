@@ -13,13 +13,13 @@ struct HoldCommand: ParsableCommand {
         discussion: "Prints: pending,holds,seconds,holds_per_s,ns_per_hold"
     )
 
-    @Option(name: .long, help: "Pending events (N).")
+    @Option(name: .long, parsing: .unconditional, help: "Pending events (N).")
     var pending: Int = 1_000
 
-    @Option(name: .long, help: "Holds to time, after as many warm-up holds as there are pending events.")
+    @Option(name: .long, parsing: .unconditional, help: "Holds to time, after as many warm-up holds as there are pending events.")
     var holds: Int = 1_000_000
 
-    @Option(name: .long, help: "Random seed.")
+    @Option(name: .long, parsing: .unconditional, help: "Random seed.")
     var seed: UInt64 = 1
 
     @Flag(name: .long, help: "Omit the CSV header.")

@@ -42,7 +42,7 @@ struct SweepCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the points (I, label, their --set values) and exit.")
     var list = false
 
-    @Option(name: .long, help: ArgumentHelp("Run point I only (1-based, as --list numbers them), e.g. from a Slurm job array.", valueName: "I"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Run point I only (1-based, as --list numbers them), e.g. from a Slurm job array.", valueName: "I"))
     var point: Int?
 
     @Flag(name: .long, help: "Only write DIR/combined.csv from the points' CSVs that exist.")

@@ -30,7 +30,7 @@ struct UsageStatsCommand: ParsableCommand {
     @Argument(help: "A usage CSV or a jetsim trace (- for stdin).")
     var file: String
 
-    @Option(name: .long, help: "Every device's span in days (default: its last app session's end, rounded up to whole days).")
+    @Option(name: .long, parsing: .unconditional, help: "Every device's span in days (default: its last app session's end, rounded up to whole days).")
     var days: Double?
 
     @Option(name: .long, help: "Write here (- for stdout).")
