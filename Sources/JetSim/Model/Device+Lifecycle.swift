@@ -19,7 +19,11 @@ extension Device {
     @inline(__always) func unsavedEdits(_ app: Int32) -> Int {
         let micros = apps[Int(app)].unsavedMicros
         guard micros > 0 else { return 0 }
-        return Int(saturating: Double(micros) * profiles[pi(app)].unsavedEditsPerMinute / 60_000_000)
+        // An app that makes no edits loses none (the product below is 0): without the
+        // conversion, at every kill of an app that was ever in front.
+        let rate = profiles[pi(app)].unsavedEditsPerMinute
+        guard rate != 0 else { return 0 }
+        return Int(saturating: Double(micros) * rate / 60_000_000)
     }
 
     /// Adds the active time since `activeSince` to the unsaved work.
@@ -336,7 +340,7 @@ extension Device {
         }
         // No longer a candidate; background timers stop (its work carries on in front).
         removeCandidate(app)
-        updateDock(app, now)
+        if params.xnuBands { updateDock(app, now) }  // its first check, without the call
         cancelTimers(app, family: 0)
         apps[a].clear(AppRuntime.bgTask | AppRuntime.modeActive)
 
@@ -422,7 +426,7 @@ extension Device {
                 metrics[.coldRelaunches] += 1
                 countByArchetype(app, .coldRelaunches)
                 if kind == .cached { metrics[.cachedRelaunches] += 1 }
-                if let reason = KillReason(rawValue: apps[a].lastKill), reason.losesUserPlace, !profiles[p].preservesUIState {
+                if !profiles[p].preservesUIState, let reason = KillReason(rawValue: apps[a].lastKill), reason.losesUserPlace {
                     metrics[.stateLossEvents] += 1
                 }
             case .warm:
@@ -448,7 +452,7 @@ extension Device {
         if params.memoryGrowth && profiles[p].peakKB > apps[a].residentKB && params.growthStep > .zero {
             scheduleTimer(.grow, app, at: now + params.growthStep, &s)
         }
-        memoryFell(now)
+        if params.xnuBands { memoryFell(now) }  // its first check, without the call
     }
 
     // MARK: Termination
