@@ -373,7 +373,13 @@ extension Device {
         front = app
         if usedPrewarm { metrics[.prewarmedLaunches] += 1 }
         var swapIn = SimTime.zero
-        if kind.createsProcess {
+        // `createsProcess` by a switch: the getter was a call here.
+        let createsProcess: Bool
+        switch kind {
+        case .cold, .cached: createsProcess = true
+        case .warm, .thaw, .hot: createsProcess = false
+        }
+        if createsProcess {
             apps[a].state = .inactive
             running.append(app)
             setResident(app, max(reach, apps[a].residentKB))
@@ -466,7 +472,13 @@ extension Device {
         let a = Int(app)
         precondition(apps[a].state.isResident, "terminate: app \(app) is not running")
         accrueUnsaved(app, now)
-        if apps[a].state.executesCode && reason.noticesRunningApp {
+        // `executesCode` by a switch: the getter was a call at every kill.
+        let executes: Bool
+        switch apps[a].state {
+        case .active, .inactive, .background: executes = true
+        case .suspended, .notRunning: executes = false
+        }
+        if executes && reason.noticesRunningApp {
             send(.willTerminate, to: app, now)
             saveOnTerminate(app)
         }
