@@ -502,7 +502,9 @@ extension Device {
         metrics.countKill(reason)
         if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countKill(reason) }
         leaveCompressor(app, now)
-        forgetFrozen(app)
+        // Only an app the freezer knows (frozen, or a freezer mark): forgetFrozen's own
+        // tests, without the call at every kill.
+        if apps[a].freezerMarks != 0 || apps[a].has(AppRuntime.frozen) { forgetFrozen(app) }
         setResident(app, 0)
         let dockFlag = apps[a].flags & AppRuntime.inDock
         let launches = apps[a].launches
