@@ -639,8 +639,12 @@ extension Device {
     /// others' order (warnings go out in it). By hand: the generic `remove(at:)` was a
     /// call and a memmove per suspension (0.7 % of the default run's instructions).
     mutating func stopRunning(_ app: Int32) {
-        guard let i = running.firstIndex(of: app) else { return }
-        let last = running.count &- 1
+        // Found by hand too: `firstIndex(of:)` stayed a generic call.
+        let n = running.count
+        var i = 0
+        while i < n && running[i] != app { i &+= 1 }
+        if i == n { return }
+        let last = n &- 1
         if i < last {
             running.withUnsafeMutableBufferPointer { r in
                 for j in i..<last { r[j] = r[j &+ 1] }

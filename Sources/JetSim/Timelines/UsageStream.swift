@@ -295,6 +295,11 @@ public struct UsageStream: ~Copyable {
             if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
             i += 8
         }
+        if i + 4 <= n {
+            // Four at once (a short name, `app07`: one compare and a byte, not five).
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt32.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt32.self) { return false }
+            i += 4
+        }
         while i < n {
             if a[i] != b[i] { return false }
             i += 1
@@ -347,18 +352,39 @@ struct ByteNameTable {
 
     /// The index of the non-empty name `f` whose FNV-1a is `h`, added if new.
     @inline(__always) mutating func index(of f: UnsafeBufferPointer<UInt8>, hash h: UInt64) -> Int32 {
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
-        while true {
-            let a = slots[i]
-            if a < 0 { break }
-            let k = Int(a)
-            if hashes[k] == h {
-                let s = offsets[k], n = offsets[k + 1] - s
-                if n == f.count, bytes.withUnsafeBufferPointer({ UsageStream.equal($0.baseAddress! + s, f.baseAddress!, n) }) { return a }
+        let found = find(f, hash: h)
+        if found >= 0 { return found }
+        return add(f, hash: h, slot: Int(~found))
+    }
+
+    /// The index of the name `f` whose FNV-1a is `h`, or `~slot` of the empty slot
+    /// where it goes. Reads the table through buffer pointers: a lookup per row
+    /// paid a bounds check per array read.
+    @inline(__always) func find(_ f: UnsafeBufferPointer<UInt8>, hash h: UInt64) -> Int32 {
+        slots.withUnsafeBufferPointer { sl in
+            hashes.withUnsafeBufferPointer { hs in
+                offsets.withUnsafeBufferPointer { off in
+                    bytes.withUnsafeBufferPointer { by in
+                        let mask = sl.count &- 1
+                        var i = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+                        while true {
+                            let a = sl[i]
+                            if a < 0 { return ~Int32(i) }
+                            let k = Int(a)
+                            if hs[k] == h {
+                                let s = off[k], n = off[k &+ 1] &- s
+                                if n == f.count && UsageStream.equal(by.baseAddress! + s, f.baseAddress!, n) { return a }
+                            }
+                            i = (i &+ 1) & mask
+                        }
+                    }
+                }
             }
-            i = (i + 1) & mask
         }
+    }
+
+    /// Adds the name `f` (FNV-1a `h`) in the empty slot `i`; returns its index.
+    @inline(never) mutating func add(_ f: UnsafeBufferPointer<UInt8>, hash h: UInt64, slot i: Int) -> Int32 {
         let a = Int32(names.count)
         names.append(String(decoding: f, as: UTF8.self))
         bytes.append(contentsOf: f)
