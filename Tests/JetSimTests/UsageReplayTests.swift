@@ -178,6 +178,37 @@ struct UsageStreamTests {
                 "\(Self.replayed("device,time_s,app,duration_s\n\"a\nb\",0,x,1\na\nb,1,x,1\n"))")
     }
 
+    @Test("under the usual header, rows in forms the straight-line reader leaves to fastRow read as the general path reads them")
+    func inOrderFallbacks() {
+        func quoted(_ text: String) -> String {
+            // Every field of every row quoted (the header too): the general path alone.
+            text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.isEmpty ? "" : line.split(separator: ",", omittingEmptySubsequences: false).map { "\"\($0)\"" }.joined(separator: ",")
+            }.joined(separator: "\n")
+        }
+        // Leading zeros past 10 digits, decimals, a trailing point, the largest whole
+        // seconds, then one row of each device to start it (read by the general path).
+        let rows = ["d,0000000000090,a,1", "d,91,a,00000000002", "d,92.5,bb,3", "d,93,bb,4.", "d,9999999999,c,1"]
+        let plain = "device,time_s,app,duration_s\n" + rows.map { $0 + "\n" }.joined()
+        let (fast, fastCount) = Self.replayed(plain)
+        #expect(fast == "d:90000000 a 1000000,91000000 a 2000000,92500000 bb 3000000,93000000 bb 4000000,9999999999000000 c 1000000\n")
+        #expect(fastCount == rows.count - 1)
+        #expect(Self.replayed(quoted(plain)) == (fast, 0))
+        // Another column after duration_s: the same uses, every row after the first read in one pass.
+        let extra = "device,time_s,app,duration_s,x\nd,1,a,2,z\nd,3,b,4,\nd,5,a,6,w\n"
+        #expect(Self.replayed(extra) == ("d:1000000 a 2000000,3000000 b 4000000,5000000 a 6000000\n", 2))
+        #expect(Self.replayed(quoted(extra)).0 == Self.replayed(extra).0)
+        // A CR alone ends a record (the general rules): the row before it is left to them.
+        #expect(Self.replayed("device,time_s,app,duration_s\nd,0,a,1\nd,2,a,1\rd,3,b,1\n")
+                == ("d:0 a 1000000,2000000 a 1000000,3000000 b 1000000\n", 1))
+        // Eleven digits, an empty duration: the general path's error, on the same line.
+        for (row, error) in [("d,12345678901,a,1", "t.csv:3: time_s: expected seconds (a non-negative number below 1e10), got '12345678901'"),
+                             ("d,2,a,", "t.csv:3: duration_s: expected seconds (a non-negative number below 1e10), got ''")] {
+            let text = "device,time_s,app,duration_s\nd,0,a,1\n" + row + "\n"
+            #expect(Self.replayed(text).0 == error, "\(Self.replayed(text))")
+        }
+    }
+
     @Test("app names are looked up by their bytes: indices in first-seen order, past the table's first size")
     func nameTable() {
         var t = ByteNameTable()

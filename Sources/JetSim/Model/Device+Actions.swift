@@ -10,6 +10,23 @@ import SimKernel
 /// pressure killed it) changes what it can and sends nothing.
 extension Device {
     mutating func perform(_ action: UserAction, index: Int, _ s: inout Scheduler<DeviceEvent>) {
+        // A replay's actions, nearly all a launch or Home on an uncovered screen (not
+        // off), done as the general path below does them: `ui.apply` accepts both,
+        // changes nothing (Home closes the switcher and the power dialog, closed
+        // already) and covers or uncovers nothing. It cost a call, its refusal checks
+        // and the effect's enum per action.
+        if !ui.covered && !ui.poweredOff {
+            if action.kind == .launch {
+                let app = action.app
+                if front >= 0 && front != app { leaveFront(s.now, &s) }
+                if front != app { launch(app, actionIndex: index, &s) }
+                return
+            }
+            if action.kind == .home {
+                if front >= 0 { leaveFront(s.now, &s) }
+                return
+            }
+        }
         let now = s.now
         let wasCovered = ui.covered
         let effect: UIState.FrontEffect

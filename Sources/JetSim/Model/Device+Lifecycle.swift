@@ -19,7 +19,11 @@ extension Device {
     @inline(__always) func unsavedEdits(_ app: Int32) -> Int {
         let micros = apps[Int(app)].unsavedMicros
         guard micros > 0 else { return 0 }
-        return Int(saturating: Double(micros) * profiles[pi(app)].unsavedEditsPerMinute / 60_000_000)
+        // An app that makes no edits loses none (the product below is 0): without the
+        // conversion, at every kill of an app that was ever in front.
+        let rate = profiles[pi(app)].unsavedEditsPerMinute
+        guard rate != 0 else { return 0 }
+        return Int(saturating: Double(micros) * rate / 60_000_000)
     }
 
     /// Adds the active time since `activeSince` to the unsaved work.
@@ -336,7 +340,7 @@ extension Device {
         }
         // No longer a candidate; background timers stop (its work carries on in front).
         removeCandidate(app)
-        updateDock(app, now)
+        if params.xnuBands { updateDock(app, now) }  // its first check, without the call
         cancelTimers(app, family: 0)
         apps[a].clear(AppRuntime.bgTask | AppRuntime.modeActive)
 
@@ -369,7 +373,13 @@ extension Device {
         front = app
         if usedPrewarm { metrics[.prewarmedLaunches] += 1 }
         var swapIn = SimTime.zero
-        if kind.createsProcess {
+        // `createsProcess` by a switch: the getter was a call here.
+        let createsProcess: Bool
+        switch kind {
+        case .cold, .cached: createsProcess = true
+        case .warm, .thaw, .hot: createsProcess = false
+        }
+        if createsProcess {
             apps[a].state = .inactive
             running.append(app)
             setResident(app, max(reach, apps[a].residentKB))
@@ -422,7 +432,7 @@ extension Device {
                 metrics[.coldRelaunches] += 1
                 countByArchetype(app, .coldRelaunches)
                 if kind == .cached { metrics[.cachedRelaunches] += 1 }
-                if let reason = KillReason(rawValue: apps[a].lastKill), reason.losesUserPlace, !profiles[p].preservesUIState {
+                if !profiles[p].preservesUIState, let reason = KillReason(rawValue: apps[a].lastKill), reason.losesUserPlace {
                     metrics[.stateLossEvents] += 1
                 }
             case .warm:
@@ -448,7 +458,7 @@ extension Device {
         if params.memoryGrowth && profiles[p].peakKB > apps[a].residentKB && params.growthStep > .zero {
             scheduleTimer(.grow, app, at: now + params.growthStep, &s)
         }
-        memoryFell(now)
+        if params.xnuBands { memoryFell(now) }  // its first check, without the call
     }
 
     // MARK: Termination
@@ -462,7 +472,13 @@ extension Device {
         let a = Int(app)
         precondition(apps[a].state.isResident, "terminate: app \(app) is not running")
         accrueUnsaved(app, now)
-        if apps[a].state.executesCode && reason.noticesRunningApp {
+        // `executesCode` by a switch: the getter was a call at every kill.
+        let executes: Bool
+        switch apps[a].state {
+        case .active, .inactive, .background: executes = true
+        case .suspended, .notRunning: executes = false
+        }
+        if executes && reason.noticesRunningApp {
             send(.willTerminate, to: app, now)
             saveOnTerminate(app)
         }
@@ -486,7 +502,9 @@ extension Device {
         metrics.countKill(reason)
         if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countKill(reason) }
         leaveCompressor(app, now)
-        forgetFrozen(app)
+        // Only an app the freezer knows (frozen, or a freezer mark): forgetFrozen's own
+        // tests, without the call at every kill.
+        if apps[a].freezerMarks != 0 || apps[a].has(AppRuntime.frozen) { forgetFrozen(app) }
         setResident(app, 0)
         let dockFlag = apps[a].flags & AppRuntime.inDock
         let launches = apps[a].launches
@@ -621,8 +639,12 @@ extension Device {
     /// others' order (warnings go out in it). By hand: the generic `remove(at:)` was a
     /// call and a memmove per suspension (0.7 % of the default run's instructions).
     mutating func stopRunning(_ app: Int32) {
-        guard let i = running.firstIndex(of: app) else { return }
-        let last = running.count &- 1
+        // Found by hand too: `firstIndex(of:)` stayed a generic call.
+        let n = running.count
+        var i = 0
+        while i < n && running[i] != app { i &+= 1 }
+        if i == n { return }
+        let last = n &- 1
         if i < last {
             running.withUnsafeMutableBufferPointer { r in
                 for j in i..<last { r[j] = r[j &+ 1] }
