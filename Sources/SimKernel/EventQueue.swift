@@ -35,10 +35,16 @@ public struct EventQueue<Event> {
         }
     }
 
-    /// The heap. When `rootIsHole` is set, `storage[0]` is a popped entry whose slot
-    /// waits to be refilled (see `popMin`), and the heap proper is `storage[1...]`
-    /// plus that hole.
+    /// The heap's slots. `storage[0..<live]` is the heap; when `rootIsHole` is set,
+    /// `storage[0]` is a popped entry whose slot waits to be refilled (see `popMin`),
+    /// and the heap proper is `storage[1..<live]` plus that hole. Slots from `live` on
+    /// are spare: a pop leaves its slot there and the next push writes into it, so a
+    /// queue whose size goes up and down by one (a device's timers: mostly zero to
+    /// three pending) neither appends nor removes, and a pop of the last entry writes
+    /// nothing. Only for trivial events (`_isPOD`); others are removed at once, so the
+    /// queue keeps no reference alive.
     @usableFromInline var storage: ContiguousArray<Entry>
+    @usableFromInline var live = 0
     @usableFromInline var nextSequence: UInt64 = 0
     @usableFromInline var rootIsHole = false
 
@@ -52,7 +58,7 @@ public struct EventQueue<Event> {
     }
 
     /// The number of pending events. O(1).
-    @inlinable public var count: Int { rootIsHole ? storage.count &- 1 : storage.count }
+    @inlinable public var count: Int { rootIsHole ? live &- 1 : live }
     /// Whether no event is pending. O(1).
     @inlinable public var isEmpty: Bool { count == 0 }
     /// The number of events the queue holds before it must grow. O(1).
@@ -69,6 +75,7 @@ public struct EventQueue<Event> {
     /// trivially destructible events.
     @inlinable public mutating func removeAll() {
         storage.removeAll(keepingCapacity: true)
+        live = 0
         nextSequence = 0
         rootIsHole = false
     }
@@ -77,14 +84,14 @@ public struct EventQueue<Event> {
     /// (it settles the heap), else O(1).
     @inlinable public mutating func min() -> Entry? {
         fillHole()
-        return storage.first
+        return live > 0 ? storage[0] : nil
     }
 
     /// The time of the earliest pending event, or `nil` when empty. O(log n) right
     /// after a pop (it settles the heap), else O(1).
     @inlinable public mutating func nextTime() -> SimTime? {
         fillHole()
-        return storage.first?.time
+        return live > 0 ? storage[0].time : nil
     }
 
     /// Adds an event at `time`. O(log n); allocates only when the capacity is exceeded.
@@ -95,13 +102,16 @@ public struct EventQueue<Event> {
     public mutating func push(_ event: Event, at time: SimTime) {
         let entry = Entry(time: time, sequence: nextSequence, event: event)
         nextSequence &+= 1
+        let n = live
         if rootIsHole {
             rootIsHole = false
-            storage.withUnsafeMutableBufferPointer { heap in Self.siftDown(entry, in: heap) }
-        } else {
-            storage.append(entry)
-            siftUp(from: storage.count - 1)
+            storage.withUnsafeMutableBufferPointer { heap in Self.siftDown(entry, in: heap.baseAddress.unsafelyUnwrapped, count: n) }
+            return
         }
+        live = n &+ 1
+        // A new slot only past the spare ones (the array grows to the most pending).
+        if n == storage.count { storage.append(entry) }
+        storage.withUnsafeMutableBufferPointer { heap in Self.siftUp(entry, from: n, in: heap.baseAddress.unsafelyUnwrapped) }
     }
 
     /// Removes and returns the earliest entry (smallest `(time, sequence)`), or `nil`
@@ -110,12 +120,9 @@ public struct EventQueue<Event> {
     @inlinable
     public mutating func popMin() -> Entry? {
         fillHole()
-        guard let top = storage.first else { return nil }
-        if storage.count == 1 {
-            storage.removeLast()
-        } else {
-            rootIsHole = true
-        }
+        guard live > 0 else { return nil }
+        let top = storage[0]
+        removeSettledMin()
         return top
     }
 
@@ -123,13 +130,23 @@ public struct EventQueue<Event> {
     @inlinable
     public mutating func popMin(notAfter end: SimTime) -> Entry? {
         fillHole()
-        guard let top = storage.first, top.time <= end else { return nil }
-        if storage.count == 1 {
-            storage.removeLast()
+        guard live > 0 else { return nil }
+        let top = storage[0]
+        guard top.time <= end else { return nil }
+        removeSettledMin()
+        return top
+    }
+
+    /// Removes the earliest entry of a settled (no hole), non-empty queue: the last
+    /// one leaves its slot spare; otherwise the root becomes the hole. O(1).
+    @inlinable @inline(__always)
+    mutating func removeSettledMin() {
+        if live == 1 {
+            live = 0
+            if !_isPOD(Entry.self) { storage.removeLast() }
         } else {
             rootIsHole = true
         }
-        return top
     }
 
     /// Moves the last entry into the root's hole, if there is one. O(log n).
@@ -137,30 +154,38 @@ public struct EventQueue<Event> {
     mutating func fillHole() {
         guard rootIsHole else { return }
         rootIsHole = false
-        let last = storage.removeLast()
-        storage.withUnsafeMutableBufferPointer { heap in Self.siftDown(last, in: heap) }
-    }
-
-    @inlinable
-    mutating func siftUp(from start: Int) {
-        storage.withUnsafeMutableBufferPointer { heap in
-            var child = start
-            let moving = heap[child]
-            while child > 0 {
-                let parent = (child &- 1) >> 2
-                let p = heap[parent]
-                if !Entry.precedes(moving, p) { break }
-                heap[child] = p
-                child = parent
+        let n = live &- 1
+        live = n
+        if _isPOD(Entry.self) {
+            storage.withUnsafeMutableBufferPointer { heap in
+                let base = heap.baseAddress.unsafelyUnwrapped
+                Self.siftDown(base[n], in: base, count: n)
             }
-            heap[child] = moving
+        } else {
+            let last = storage.removeLast()
+            storage.withUnsafeMutableBufferPointer { heap in Self.siftDown(last, in: heap.baseAddress.unsafelyUnwrapped, count: n) }
         }
     }
 
-    /// Places `moving` into the hole at the root, walking it down to its position.
+    /// Places `moving` into slot `start` (a new last slot) and walks it up to its
+    /// position.
     @inlinable @inline(__always)
-    static func siftDown(_ moving: Entry, in heap: UnsafeMutableBufferPointer<Entry>) {
-        let n = heap.count
+    static func siftUp(_ moving: Entry, from start: Int, in heap: UnsafeMutablePointer<Entry>) {
+        var child = start
+        while child > 0 {
+            let parent = (child &- 1) >> 2
+            let p = heap[parent]
+            if !Entry.precedes(moving, p) { break }
+            heap[child] = p
+            child = parent
+        }
+        heap[child] = moving
+    }
+
+    /// Places `moving` into the hole at the root of the heap of `n` slots, walking it
+    /// down to its position.
+    @inlinable @inline(__always)
+    static func siftDown(_ moving: Entry, in heap: UnsafeMutablePointer<Entry>, count n: Int) {
         var hole = 0
         while true {
             let first = (hole << 2) &+ 1
@@ -190,7 +215,7 @@ extension EventQueue {
     /// Checks the heap property over every entry. O(n). For tests and debug checks.
     public func isValidHeap() -> Bool {
         // With a hole at the root, only the subtrees below it need be heaps.
-        for i in stride(from: rootIsHole ? 5 : 1, to: storage.count, by: 1) {
+        for i in stride(from: rootIsHole ? 5 : 1, to: live, by: 1) {
             let parent = (i - 1) >> 2
             if Entry.precedes(storage[i], storage[parent]) { return false }
         }
