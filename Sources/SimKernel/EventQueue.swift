@@ -42,7 +42,9 @@ public struct EventQueue<Event> {
     /// queue whose size goes up and down by one (a device's timers: mostly zero to
     /// three pending) neither appends nor removes, and a pop of the last entry writes
     /// nothing. Only for trivial events (`_isPOD`); others are removed at once, so the
-    /// queue keeps no reference alive.
+    /// queue keeps no reference alive. A push writes through `mutableSpan` (one
+    /// uniqueness check, no closure); the sifts' indices are in range by construction
+    /// (`[unchecked:]`).
     @usableFromInline var storage: ContiguousArray<Entry>
     @usableFromInline var live = 0
     @usableFromInline var nextSequence: UInt64 = 0
@@ -82,7 +84,7 @@ public struct EventQueue<Event> {
 
     /// The earliest pending entry, without removing it. O(log n) right after a pop
     /// (it settles the heap), else O(1).
-    @inlinable public mutating func min() -> Entry? {
+    @inlinable @inline(__always) public mutating func min() -> Entry? {
         fillHole()
         return live > 0 ? storage[0] : nil
     }
@@ -105,13 +107,15 @@ public struct EventQueue<Event> {
         let n = live
         if rootIsHole {
             rootIsHole = false
-            storage.withUnsafeMutableBufferPointer { heap in Self.siftDown(entry, in: heap.baseAddress.unsafelyUnwrapped, count: n) }
+            var heap = storage.mutableSpan
+            Self.siftDown(entry, in: &heap, count: n)
             return
         }
         live = n &+ 1
         // A new slot only past the spare ones (the array grows to the most pending).
         if n == storage.count { storage.append(entry) }
-        storage.withUnsafeMutableBufferPointer { heap in Self.siftUp(entry, from: n, in: heap.baseAddress.unsafelyUnwrapped) }
+        var heap = storage.mutableSpan
+        Self.siftUp(entry, from: n, in: &heap)
     }
 
     /// Removes and returns the earliest entry (smallest `(time, sequence)`), or `nil`
@@ -149,54 +153,51 @@ public struct EventQueue<Event> {
         }
     }
 
-    /// Moves the last entry into the root's hole, if there is one. O(log n).
+    /// Moves the last entry into the root's hole, if there is one. O(log n). Through
+    /// the buffer pointer, which the engine's loop inlines whole (a span here was not).
     @inlinable @inline(__always)
     mutating func fillHole() {
         guard rootIsHole else { return }
         rootIsHole = false
         let n = live &- 1
         live = n
-        if _isPOD(Entry.self) {
-            storage.withUnsafeMutableBufferPointer { heap in
-                let base = heap.baseAddress.unsafelyUnwrapped
-                Self.siftDown(base[n], in: base, count: n)
-            }
-        } else {
-            let last = storage.removeLast()
-            storage.withUnsafeMutableBufferPointer { heap in Self.siftDown(last, in: heap.baseAddress.unsafelyUnwrapped, count: n) }
+        let last = _isPOD(Entry.self) ? storage[n] : storage.removeLast()
+        storage.withUnsafeMutableBufferPointer { heap in
+            var span = heap.mutableSpan
+            Self.siftDown(last, in: &span, count: n)
         }
     }
 
     /// Places `moving` into slot `start` (a new last slot) and walks it up to its
     /// position.
     @inlinable @inline(__always)
-    static func siftUp(_ moving: Entry, from start: Int, in heap: UnsafeMutablePointer<Entry>) {
+    static func siftUp(_ moving: Entry, from start: Int, in heap: inout MutableSpan<Entry>) {
         var child = start
         while child > 0 {
             let parent = (child &- 1) >> 2
-            let p = heap[parent]
+            let p = heap[unchecked: parent]
             if !Entry.precedes(moving, p) { break }
-            heap[child] = p
+            heap[unchecked: child] = p
             child = parent
         }
-        heap[child] = moving
+        heap[unchecked: child] = moving
     }
 
     /// Places `moving` into the hole at the root of the heap of `n` slots, walking it
     /// down to its position.
     @inlinable @inline(__always)
-    static func siftDown(_ moving: Entry, in heap: UnsafeMutablePointer<Entry>, count n: Int) {
+    static func siftDown(_ moving: Entry, in heap: inout MutableSpan<Entry>, count n: Int) {
         var hole = 0
         while true {
             let first = (hole << 2) &+ 1
             if first >= n { break }
             // Smallest of up to four children.
             var best = first
-            var bestEntry = heap[first]
+            var bestEntry = heap[unchecked: first]
             let end = Swift.min(first &+ 4, n)
             var c = first &+ 1
             while c < end {
-                let e = heap[c]
+                let e = heap[unchecked: c]
                 if Entry.precedes(e, bestEntry) {
                     best = c
                     bestEntry = e
@@ -204,10 +205,10 @@ public struct EventQueue<Event> {
                 c &+= 1
             }
             if !Entry.precedes(bestEntry, moving) { break }
-            heap[hole] = bestEntry
+            heap[unchecked: hole] = bestEntry
             hole = best
         }
-        heap[hole] = moving
+        heap[unchecked: hole] = moving
     }
 }
 
