@@ -404,12 +404,24 @@ extension Device {
         updatePressureLevel(now)
     }
 
+    /// `kb` KiB held for `ms` milliseconds, in KiB x s: the Double figure
+    /// `Int(saturating: Double(kb) * Double(ms) / 1_000)`, in integers where that is
+    /// exact. Below 2^52 the product is exact as a Double, and the quotient (below
+    /// 2^42.1) rounds to within 2^-11 of itself, while a fraction in thousandths is at
+    /// least 0.001 from the next integer: truncating it is the integer division.
+    /// Non-negative arguments.
+    @inline(__always) static func kbSeconds(_ kb: Int64, ms: Int64) -> Int {
+        let (product, overflow) = kb.multipliedReportingOverflow(by: ms)
+        if !overflow && product < 1 << 52 { return Int(product / 1_000) }
+        // A terabyte pool held for months passes Int64 as a product: saturate.
+        return Int(saturating: Double(kb) * Double(ms) / 1_000)
+    }
+
     /// Adds the pool's occupancy since the last change to its time integral (KiB x s).
     mutating func flushCompressor(_ now: SimTime) {
         let ms = (now - compressorSince).microseconds / 1_000
         if ms > 0 && compressorKB > 0 {
-            // A terabyte pool held for months passes Int64 as a product: saturate.
-            let add = Int(saturating: Double(compressorKB) * Double(ms) / 1_000)
+            let add = Self.kbSeconds(compressorKB, ms: ms)
             metrics[.compressorKBSeconds] = .saturatingSum(metrics[.compressorKBSeconds], add)
         }
         compressorSince = now
