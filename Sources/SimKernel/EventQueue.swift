@@ -35,10 +35,18 @@ public struct EventQueue<Event> {
         }
     }
 
-    /// The heap. When `rootIsHole` is set, `storage[0]` is a popped entry whose slot
-    /// waits to be refilled (see `popMin`), and the heap proper is `storage[1...]`
-    /// plus that hole.
+    /// The heap's slots. `storage[0..<live]` is the heap; when `rootIsHole` is set,
+    /// `storage[0]` is a popped entry whose slot waits to be refilled (see `popMin`),
+    /// and the heap proper is `storage[1..<live]` plus that hole. Slots from `live` on
+    /// are spare: a pop leaves its slot there and the next push writes into it, so a
+    /// queue whose size goes up and down by one (a device's timers: mostly zero to
+    /// three pending) neither appends nor removes, and a pop of the last entry writes
+    /// nothing. Only for trivial events (`_isPOD`); others are removed at once, so the
+    /// queue keeps no reference alive. A push writes through `mutableSpan` (one
+    /// uniqueness check, no closure); the sifts' indices are in range by construction
+    /// (`[unchecked:]`).
     @usableFromInline var storage: ContiguousArray<Entry>
+    @usableFromInline var live = 0
     @usableFromInline var nextSequence: UInt64 = 0
     @usableFromInline var rootIsHole = false
 
@@ -52,7 +60,7 @@ public struct EventQueue<Event> {
     }
 
     /// The number of pending events. O(1).
-    @inlinable public var count: Int { rootIsHole ? storage.count &- 1 : storage.count }
+    @inlinable public var count: Int { rootIsHole ? live &- 1 : live }
     /// Whether no event is pending. O(1).
     @inlinable public var isEmpty: Bool { count == 0 }
     /// The number of events the queue holds before it must grow. O(1).
@@ -69,22 +77,23 @@ public struct EventQueue<Event> {
     /// trivially destructible events.
     @inlinable public mutating func removeAll() {
         storage.removeAll(keepingCapacity: true)
+        live = 0
         nextSequence = 0
         rootIsHole = false
     }
 
     /// The earliest pending entry, without removing it. O(log n) right after a pop
     /// (it settles the heap), else O(1).
-    @inlinable public mutating func min() -> Entry? {
+    @inlinable @inline(__always) public mutating func min() -> Entry? {
         fillHole()
-        return storage.first
+        return live > 0 ? storage[0] : nil
     }
 
     /// The time of the earliest pending event, or `nil` when empty. O(log n) right
     /// after a pop (it settles the heap), else O(1).
     @inlinable public mutating func nextTime() -> SimTime? {
         fillHole()
-        return storage.first?.time
+        return live > 0 ? storage[0].time : nil
     }
 
     /// Adds an event at `time`. O(log n); allocates only when the capacity is exceeded.
@@ -95,13 +104,18 @@ public struct EventQueue<Event> {
     public mutating func push(_ event: Event, at time: SimTime) {
         let entry = Entry(time: time, sequence: nextSequence, event: event)
         nextSequence &+= 1
+        let n = live
         if rootIsHole {
             rootIsHole = false
-            storage.withUnsafeMutableBufferPointer { heap in Self.siftDown(entry, in: heap) }
-        } else {
-            storage.append(entry)
-            siftUp(from: storage.count - 1)
+            var heap = storage.mutableSpan
+            Self.siftDown(entry, in: &heap, count: n)
+            return
         }
+        live = n &+ 1
+        // A new slot only past the spare ones (the array grows to the most pending).
+        if n == storage.count { storage.append(entry) }
+        var heap = storage.mutableSpan
+        Self.siftUp(entry, from: n, in: &heap)
     }
 
     /// Removes and returns the earliest entry (smallest `(time, sequence)`), or `nil`
@@ -110,12 +124,9 @@ public struct EventQueue<Event> {
     @inlinable
     public mutating func popMin() -> Entry? {
         fillHole()
-        guard let top = storage.first else { return nil }
-        if storage.count == 1 {
-            storage.removeLast()
-        } else {
-            rootIsHole = true
-        }
+        guard live > 0 else { return nil }
+        let top = storage[0]
+        removeSettledMin()
         return top
     }
 
@@ -123,55 +134,70 @@ public struct EventQueue<Event> {
     @inlinable
     public mutating func popMin(notAfter end: SimTime) -> Entry? {
         fillHole()
-        guard let top = storage.first, top.time <= end else { return nil }
-        if storage.count == 1 {
-            storage.removeLast()
-        } else {
-            rootIsHole = true
-        }
+        guard live > 0 else { return nil }
+        let top = storage[0]
+        guard top.time <= end else { return nil }
+        removeSettledMin()
         return top
     }
 
-    /// Moves the last entry into the root's hole, if there is one. O(log n).
+    /// Removes the earliest entry of a settled (no hole), non-empty queue: the last
+    /// one leaves its slot spare; otherwise the root becomes the hole. O(1).
+    @inlinable @inline(__always)
+    mutating func removeSettledMin() {
+        if live == 1 {
+            live = 0
+            if !_isPOD(Entry.self) { storage.removeLast() }
+        } else {
+            rootIsHole = true
+        }
+    }
+
+    /// Moves the last entry into the root's hole, if there is one. O(log n). Through
+    /// the buffer pointer, which the engine's loop inlines whole (a span here was not).
     @inlinable @inline(__always)
     mutating func fillHole() {
         guard rootIsHole else { return }
         rootIsHole = false
-        let last = storage.removeLast()
-        storage.withUnsafeMutableBufferPointer { heap in Self.siftDown(last, in: heap) }
-    }
-
-    @inlinable
-    mutating func siftUp(from start: Int) {
+        let n = live &- 1
+        live = n
+        let last = _isPOD(Entry.self) ? storage[n] : storage.removeLast()
         storage.withUnsafeMutableBufferPointer { heap in
-            var child = start
-            let moving = heap[child]
-            while child > 0 {
-                let parent = (child &- 1) >> 2
-                let p = heap[parent]
-                if !Entry.precedes(moving, p) { break }
-                heap[child] = p
-                child = parent
-            }
-            heap[child] = moving
+            var span = heap.mutableSpan
+            Self.siftDown(last, in: &span, count: n)
         }
     }
 
-    /// Places `moving` into the hole at the root, walking it down to its position.
+    /// Places `moving` into slot `start` (a new last slot) and walks it up to its
+    /// position.
     @inlinable @inline(__always)
-    static func siftDown(_ moving: Entry, in heap: UnsafeMutableBufferPointer<Entry>) {
-        let n = heap.count
+    static func siftUp(_ moving: Entry, from start: Int, in heap: inout MutableSpan<Entry>) {
+        var child = start
+        while child > 0 {
+            let parent = (child &- 1) >> 2
+            let p = heap[unchecked: parent]
+            if !Entry.precedes(moving, p) { break }
+            heap[unchecked: child] = p
+            child = parent
+        }
+        heap[unchecked: child] = moving
+    }
+
+    /// Places `moving` into the hole at the root of the heap of `n` slots, walking it
+    /// down to its position.
+    @inlinable @inline(__always)
+    static func siftDown(_ moving: Entry, in heap: inout MutableSpan<Entry>, count n: Int) {
         var hole = 0
         while true {
             let first = (hole << 2) &+ 1
             if first >= n { break }
             // Smallest of up to four children.
             var best = first
-            var bestEntry = heap[first]
+            var bestEntry = heap[unchecked: first]
             let end = Swift.min(first &+ 4, n)
             var c = first &+ 1
             while c < end {
-                let e = heap[c]
+                let e = heap[unchecked: c]
                 if Entry.precedes(e, bestEntry) {
                     best = c
                     bestEntry = e
@@ -179,10 +205,10 @@ public struct EventQueue<Event> {
                 c &+= 1
             }
             if !Entry.precedes(bestEntry, moving) { break }
-            heap[hole] = bestEntry
+            heap[unchecked: hole] = bestEntry
             hole = best
         }
-        heap[hole] = moving
+        heap[unchecked: hole] = moving
     }
 }
 
@@ -190,7 +216,7 @@ extension EventQueue {
     /// Checks the heap property over every entry. O(n). For tests and debug checks.
     public func isValidHeap() -> Bool {
         // With a hole at the root, only the subtrees below it need be heaps.
-        for i in stride(from: rootIsHole ? 5 : 1, to: storage.count, by: 1) {
+        for i in stride(from: rootIsHole ? 5 : 1, to: live, by: 1) {
             let parent = (i - 1) >> 2
             if Entry.precedes(storage[i], storage[parent]) { return false }
         }

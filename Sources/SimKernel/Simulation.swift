@@ -112,28 +112,33 @@ public struct Simulation<Model: EventHandler> {
         return next(notAfter: .never, observer: &none)
     }
 
-    /// Whether the model's next input comes before the queue's next event: earlier in
-    /// time, or at the same time and "scheduled" (when the previous input was handled)
-    /// no later than that event.
-    @inlinable @inline(__always)
-    mutating func inputFirst(_ input: SimTime) -> Bool {
-        guard let top = scheduler.queue.min() else { return true }
-        return input < top.time || (input == top.time && inputSequence <= top.sequence)
-    }
-
-    /// Handles one event or input with time ≤ `end`; false if there was none.
+    /// Handles one event or input with time ≤ `end`; false if there was none. The
+    /// next input comes first when it is earlier than the queue's next event, or at the
+    /// same time and "scheduled" (when the previous input was handled) no later than
+    /// that event. The queue's top is read once (`min` settles it), and taken without
+    /// a second look (`removeSettledMin`).
     @inlinable @inline(__always)
     mutating func next<O: RunObserver>(notAfter end: SimTime, observer: inout O) -> Bool {
         while true {
-            if let input = model.nextInputTime, input <= end, inputFirst(input) {
-                scheduler._now = input
-                _eventsHandled &+= 1
-                model.handleInput(scheduler: &scheduler)
-                inputSequence = scheduler.queue.pushedCount
-                observer.handled(pending: scheduler.queue.count)
-                return true
+            let top = scheduler.queue.min()
+            if let input = model.nextInputTime, input <= end {
+                let first: Bool
+                if let top {
+                    first = input < top.time || (input == top.time && inputSequence <= top.sequence)
+                } else {
+                    first = true
+                }
+                if first {
+                    scheduler._now = input
+                    _eventsHandled &+= 1
+                    model.handleInput(scheduler: &scheduler)
+                    inputSequence = scheduler.queue.pushedCount
+                    observer.handled(pending: scheduler.queue.count)
+                    return true
+                }
             }
-            guard let entry = scheduler.queue.popMin(notAfter: end) else { return false }
+            guard let entry = top, entry.time <= end else { return false }
+            scheduler.queue.removeSettledMin()
             if model.isCancelled(entry.event) {
                 _eventsSkipped &+= 1
                 continue

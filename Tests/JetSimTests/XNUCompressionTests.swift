@@ -126,3 +126,29 @@ struct XNUDemotionTests {
         #expect(both.metrics[.freezerDemotions] == 2 && both.idleOrder.head(0) == Int32(y) && both.idleOrder.next(Int32(y)) == Int32(x))
     }
 }
+
+extension XNUCompressionTests {
+    /// The pool's time integral in integers (`Device.kbSeconds`) is the Double figure it
+    /// replaced, on every size class up to and past the 2^52 switch, and saturates.
+    @Test("the pool's KiB x s in integers equal the Double figure")
+    func kbSecondsEqualsDouble() {
+        func reference(_ kb: Int64, _ ms: Int64) -> Int { Int(saturating: Double(kb) * Double(ms) / 1_000) }
+        var g = Xoshiro256StarStar(seed: 52)
+        var checked = 0, integerPath = 0
+        for _ in 0..<200_000 {
+            // Log-uniform sizes: a KiB to 2^40 KiB held a millisecond to 2^40 ms.
+            let kb = Int64(exp2(g.nextUnit() * 40).rounded(.down))
+            let ms = Int64(exp2(g.nextUnit() * 40).rounded(.down))
+            #expect(Device<LRU, NoTrace>.kbSeconds(kb, ms: ms) == reference(kb, ms))
+            let (p, o) = kb.multipliedReportingOverflow(by: ms)
+            if !o && p < 1 << 52 { integerPath += 1 }
+            checked += 1
+        }
+        // Both paths ran, and the edges: just below and at the switch, 999 ms thousandths.
+        #expect(integerPath > 50_000 && integerPath < checked)
+        for (kb, ms) in [(Int64(1) << 26, Int64(1) << 26 - 1), (Int64(1) << 26, Int64(1) << 26),
+                         ((Int64(1) << 52 - 1) / 999, 999), (1, 999), (Int64.max, 2)] {
+            #expect(Device<LRU, NoTrace>.kbSeconds(kb, ms: ms) == reference(kb, ms))
+        }
+    }
+}

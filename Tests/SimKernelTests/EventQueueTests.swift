@@ -103,6 +103,51 @@ struct EventQueueTests {
         #expect(rest == [1, 0] && q.isEmpty && q.popMin() == nil)
     }
 
+    @Test("a pop of the last entry leaves its slot spare; the next push reuses it, in order")
+    func spareSlotsReused() {
+        var q = EventQueue<Int>(capacity: 4)
+        let capacity = q.capacity
+        for i in 0..<1_000 {
+            // One pending at most, then two: the sizes a device's timers go through.
+            q.push(i, at: .seconds(Int64(i)))
+            if i % 2 == 0 { q.push(-i, at: .seconds(Int64(i))) }
+            #expect(q.popMin()?.event == i)
+            if i % 2 == 0 { #expect(q.popMin()?.event == -i) }
+            #expect(q.isEmpty && q.popMin() == nil && q.isValidHeap())
+        }
+        #expect(q.capacity == capacity && q.pushedCount == 1_500)
+    }
+
+    @Test("a copy of the queue is independent of the original (copy-on-write)")
+    func copiesAreIndependent() {
+        var q = EventQueue<Int>()
+        q.push(1, at: .seconds(1))
+        q.push(2, at: .seconds(2))
+        #expect(q.popMin()?.event == 1)  // the root is now a hole
+        var c = q
+        c.push(3, at: .zero)
+        #expect(q.popMin()?.event == 2 && q.isEmpty)
+        #expect(c.popMin()?.event == 3 && c.popMin()?.event == 2 && c.isEmpty)
+    }
+
+    @Test("events that hold references are released when popped (no spare slot keeps them)")
+    func referencesReleased() {
+        final class Box {}
+        weak var first: Box?
+        weak var second: Box?
+        var q = EventQueue<Box>()
+        do {
+            let a = Box(), b = Box()
+            first = a
+            second = b
+            q.push(a, at: .seconds(1))
+            q.push(b, at: .seconds(2))
+        }
+        _ = q.popMin()
+        _ = q.popMin()  // settles the hole, then empties the queue
+        #expect(first == nil && second == nil && q.isEmpty)
+    }
+
     @Test("removeAll restarts sequence numbers so a reused queue behaves like a new one")
     func removeAllRestarts() {
         var a = EventQueue<Int>()

@@ -244,6 +244,7 @@ extension Device {
     /// sustained-pressure kills once the window has passed. The window is checked at
     /// the device's next memory event after it ends (launch, growth, suspension, a
     /// band change), not by a timer of its own.
+    @inline(never)
     mutating func pressureCheck(_ now: SimTime) {
         guard params.xnuBands else { return }
         if params.compressorShortageKills && compressorShort {
@@ -403,12 +404,24 @@ extension Device {
         updatePressureLevel(now)
     }
 
+    /// `kb` KiB held for `ms` milliseconds, in KiB x s: the Double figure
+    /// `Int(saturating: Double(kb) * Double(ms) / 1_000)`, in integers where that is
+    /// exact. Below 2^52 the product is exact as a Double, and the quotient (below
+    /// 2^42.1) rounds to within 2^-11 of itself, while a fraction in thousandths is at
+    /// least 0.001 from the next integer: truncating it is the integer division.
+    /// Non-negative arguments.
+    @inline(__always) static func kbSeconds(_ kb: Int64, ms: Int64) -> Int {
+        let (product, overflow) = kb.multipliedReportingOverflow(by: ms)
+        if !overflow && product < 1 << 52 { return Int(product / 1_000) }
+        // A terabyte pool held for months passes Int64 as a product: saturate.
+        return Int(saturating: Double(kb) * Double(ms) / 1_000)
+    }
+
     /// Adds the pool's occupancy since the last change to its time integral (KiB x s).
     mutating func flushCompressor(_ now: SimTime) {
         let ms = (now - compressorSince).microseconds / 1_000
         if ms > 0 && compressorKB > 0 {
-            // A terabyte pool held for months passes Int64 as a product: saturate.
-            let add = Int(saturating: Double(compressorKB) * Double(ms) / 1_000)
+            let add = Self.kbSeconds(compressorKB, ms: ms)
             metrics[.compressorKBSeconds] = .saturatingSum(metrics[.compressorKBSeconds], add)
         }
         compressorSince = now
@@ -650,13 +663,33 @@ extension Device {
     /// at the next-run time is the state after the last event before it:
     /// `freezerCatchUp` runs the freezer at that time, at the start of the first event
     /// (timer or input) at or after it, before the event acts.
+    ///
+    /// Inline up to the tests that find nothing to do (most wake-ups: no pressure, the
+    /// same budget day, the thread not due or memory above the freeze level); what
+    /// acts is out of line (`pressureCheck`, `freezerWakeRun`).
+    @inline(__always)
     mutating func freezerWake(_ now: SimTime) {
-        if params.android.enabled { cachedCap(now); return }
-        pressureCheck(now)
-        guard params.freezer, params.xnuBands else { return }
-        freezerNewDay(now)
+        if params.android.enabled {
+            // The cap kills only cached (suspended) apps, so not while there are no more.
+            if suspendedCount > params.android.maxCachedProcesses { cachedCap(now) }
+            return
+        }
+        guard params.xnuBands else { return }
+        // `pressureCheck` acts only on a compressor shortage or above normal pressure.
+        if (params.compressorShortageKills && compressorShort)
+            || (params.pressureLevels && pressureLevel != XNUPressure.normal) {
+            pressureCheck(now)
+        }
+        guard params.freezer else { return }
         // Throttled: `freezerDue` is set (by the last run), so the first event at or
         // after `freezerNextRun` runs `freezerCatchUp`.
+        if freezerDay(now) != flashDay || (now >= freezerNextRun && freezerShouldRun) { freezerWakeRun(now) }
+    }
+
+    /// `freezerWake`'s freezer part when the day changed or the thread may run.
+    @inline(never)
+    mutating func freezerWakeRun(_ now: SimTime) {
+        freezerNewDay(now)
         guard freezerShouldRun, now >= freezerNextRun else { return }
         freezerRun(now)
     }
@@ -668,10 +701,15 @@ extension Device {
             && (Int(flashCopyCount) < params.freezeMaxProcesses || refreezeEligibleCount >= params.freezeRefreezeThawed)
     }
 
+    /// The freezer's budget day of `now` (`flashDay` is the current one's).
+    @inline(__always) func freezerDay(_ now: SimTime) -> Int32 {
+        Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
+    }
+
     /// A new budget interval: the budget resets and frozen apps are demoted
     /// (kern_memorystatus_freeze.c, memorystatus_freeze_start_normal_throttle_interval).
     @inline(__always) mutating func freezerNewDay(_ now: SimTime) {
-        let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
+        let day = freezerDay(now)
         if day != flashDay {
             flashDay = day
             flashTodayKB = 0

@@ -168,15 +168,20 @@ public struct UserModel: Sendable {
         guard !other.isEmpty else { return }
         let sessionCount = actions.count
         actions.append(contentsOf: other)
-        // Merge in place from the back.
-        var i = sessionCount - 1, j = other.count - 1, k = actions.count - 1
-        while j >= 0 {
-            if i >= 0 && actions[i].time > other[j].time {
-                actions[k] = actions[i]; i -= 1
-            } else {
-                actions[k] = other[j]; j -= 1
+        // Merge in place from the back, through the buffers: one uniqueness check for
+        // the whole merge, not one per move (indices stay in range: k > i, k >= j).
+        actions.withUnsafeMutableBufferPointer { out in
+            other.withUnsafeBufferPointer { add in
+                var i = sessionCount - 1, j = add.count - 1, k = out.count - 1
+                while j >= 0 {
+                    if i >= 0 && out[i].time > add[j].time {
+                        out[k] = out[i]; i -= 1
+                    } else {
+                        out[k] = add[j]; j -= 1
+                    }
+                    k -= 1
+                }
             }
-            k -= 1
         }
     }
 
