@@ -568,18 +568,19 @@ extension Device {
         if compressing.isEmpty { compressTick = tick }
         apps[Int(app)].stateTime = now
         apps[Int(app)].freezerMarks |= AppRuntime.compressing
-        compressing.append(app)
+        // Done at the seconds `compressionProgress` counts (from the resident size now).
+        compressing.append(CompressingApp(app: app, doneTick: tick + compressionProgress(app).total))
         compressNextDone = min(compressNextDone, tick + seconds)
     }
 
     /// Takes an app off the list (its figures are settled by the caller).
     mutating func stopCompressing(_ app: Int32) {
-        if let i = compressing.firstIndex(of: app) { stopCompressing(at: i) }
+        if let i = compressing.firstIndex(where: { $0.app == app }) { stopCompressing(at: i) }
     }
 
     /// Takes the app at position `i` of the list off it (the last one takes its place).
     mutating func stopCompressing(at i: Int) {
-        apps[Int(compressing[i])].freezerMarks &= ~AppRuntime.compressing
+        apps[Int(compressing[i].app)].freezerMarks &= ~AppRuntime.compressing
         let last = compressing.count - 1
         compressing[i] = compressing[last]
         compressing.removeLast()
@@ -611,14 +612,15 @@ extension Device {
         var i = 0
         var next = Int64.max
         while i < compressing.count {
-            // Its figures cost no division by the ratio or rounding here (`AppRuntime.packedKB`).
-            let app = compressing[i]
-            let c = compressionProgress(app)
-            if c.ticks >= c.total {
+            // Its done second was stored when it started (`CompressingApp`): a compare
+            // per app, its figures computed only when it is done.
+            let entry = compressing[i]
+            if compressTick >= entry.doneTick {
+                let c = compressionProgress(entry.app)
                 stopCompressing(at: i)
-                finishCompression(app, c, at, now)
+                finishCompression(entry.app, c, at, now)
             } else {
-                next = min(next, compressTick + c.total - c.ticks)
+                next = min(next, entry.doneTick)
                 i += 1
             }
         }

@@ -370,7 +370,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// Apps whose memory is being compressed now (Device+XNU, "Compression over time"),
     /// the last whole second credited to them, and the first second at which one of
     /// them may be done (a lower bound: `.max` when none).
-    var compressing = ContiguousArray<Int32>()
+    var compressing = ContiguousArray<CompressingApp>()
     var compressTick: Int64 = 0
     var compressNextDone: Int64 = .max
     /// The pool's size once every app in it is fully compressed (the pool's bound is
@@ -765,7 +765,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
                 let c = compressionProgress(Int32(i))
                 precondition(a.has(AppRuntime.compressed) && a.state == .suspended, "a compressing app is not suspended in the compressor")
                 precondition(c.ticks >= 0 && c.ticks <= c.total, "app \(i) compressed \(c.ticks) of its \(c.total) seconds")
-                precondition(compressing.contains(Int32(i)), "app \(i) compresses outside the device's list")
+                // Its done second, stored when it started, is still what its figures give
+                // (`CompressingApp`): nothing changes them while it is compressed.
+                let done = compressing.first(where: { $0.app == Int32(i) })?.doneTick
+                precondition(done != nil, "app \(i) compresses outside the device's list")
+                precondition(done == a.stateTime.microseconds / 1_000_000 + c.total,
+                             "app \(i) is listed as done at second \(done!), its figures say \(a.stateTime.microseconds / 1_000_000 + c.total)")
                 pool += c.packedKB; committed += c.finalKB; inProgress += 1
                 resident += c.residentKB
                 continue
@@ -788,6 +793,21 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
                      "memory not conserved: available \(availableKB) + resident \(resident) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
         precondition(availableKB >= 0, "available memory is negative: \(availableKB) KiB")
     }
+}
+
+/// An app whose memory is being compressed (`Device.compressing`), and the whole
+/// second at which it is done: its suspension's second plus the seconds its memory
+/// needs (`Device.compressionSeconds`). Stored when it starts, so finding the apps
+/// that are done costs no division per app. The figures it follows from cannot change
+/// while it is compressed: its uncompressed size (`resident`) and suspension time
+/// (`stateTime`) are written only where it enters or leaves the compressor (every
+/// other writer acts on a running app, or on a suspended one after
+/// `leaveCompressor`), its `packedKB` only where it is frozen or thawed (after
+/// `finishCompressionNow`, or not compressed), and the rate and chunk are the
+/// run's; `checkInvariants` asserts it after every event.
+struct CompressingApp {
+    var app: Int32
+    var doneTick: Int64
 }
 
 /// One column of the system arrivals' alias table (`Device.wakeTable`; Walker
@@ -833,7 +853,7 @@ extension Device {
         let apps = self.apps.capacity * MemoryLayout<AppRuntime>.stride
             + installed.capacity * MemoryLayout<Int32>.stride
             + policy.stateBytes + ownIdleOrder.stateBytes + android.uncompressed.stateBytes
-            + compressing.capacity * MemoryLayout<Int32>.stride
+            + compressing.capacity * MemoryLayout<CompressingApp>.stride
         let fixed = MemoryLayout<Self>.size
         return (apps, fixed)
     }
