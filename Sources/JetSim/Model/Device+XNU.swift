@@ -257,7 +257,7 @@ extension Device {
 
     /// The uncompressed size of what the compressor holds (its compressed pages).
     @inline(__always) var compressorInputKB: Int64 {
-        Int64(min(Double(compressorKB) * max(1, params.suspendedCompressionRatio), 9e18))
+        DeviceThresholds.compressorInputKB(compressorKB, ratio: params.suspendedCompressionRatio)
     }
 
     /// Kills in the policy's order (any band, as XNU's MEMORYSTATUS_KILL_TOP_PROCESS
@@ -265,7 +265,7 @@ extension Device {
     /// level (osfmk/vm/vm_compressor.c, c_segment_pages_compressed_nearing_limit).
     mutating func compressorShortageKills(_ now: SimTime) {
         trace.killLoop(began: true)
-        while compressorInputKB > kb.compressorShortageKB, let victim = nextVictim() {
+        while compressorKB > kb.compressorShortPoolKB, let victim = nextVictim() {
             kill(victim, named: victim, .compressorSpaceShortage, now)
         }
         trace.killLoop(began: false)
@@ -399,7 +399,7 @@ extension Device {
     mutating func compressorChange(_ delta: Int64, _ now: SimTime) {
         flushCompressor(now)
         compressorKB += delta
-        compressorShort = compressorKB > 0 && compressorInputKB > kb.compressorShortageKB
+        compressorShort = compressorKB > 0 && compressorKB > kb.compressorShortPoolKB
         if compressorKB > Int64(metrics[.compressorPeakKB]) { metrics[.compressorPeakKB] = Int(compressorKB) }
         updatePressureLevel(now)
     }
