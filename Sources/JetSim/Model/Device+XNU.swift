@@ -637,6 +637,11 @@ extension Device {
         apps[a].residentKB = c.finalKB
         compressorChange(c.finalKB - c.packedKB, at)
         if apps[a].residentKB <= kb.inactiveLimitKB { clearSoftLimit(app) }
+        // A policy that reads the band alone and keeps the idle order itself hears
+        // nothing new unless the band moved (`refreshCandidate` would find the same
+        // band and leave it in place in the same list: the app has been a candidate
+        // in its stored band since its suspension).
+        if Policy.readsBandOnly && Policy.ordersIdleBands && xnuBand(app, now) == apps[a].band { return }
         refreshCandidate(app, now)
     }
 
