@@ -492,8 +492,7 @@ extension Device {
         if apps[a].freezerMarks & AppRuntime.compressing != 0 {
             let c = compressionProgress(app)
             stopCompressing(app)
-            apps[a].clear(AppRuntime.compressed)
-            apps[a].residentKB = c.residentKB  // available memory counts it already
+            apps[a].leaveCompressor(residentKB: c.residentKB)  // available memory counts it already
             compressorCommittedKB -= c.finalKB
             compressorChange(-c.packedKB, now)
             return c.inputKB
@@ -566,8 +565,7 @@ extension Device {
         if !compressing.isEmpty { advanceCompression(now) }
         // Nothing being compressed (or the others just finished): start the count now.
         if compressing.isEmpty { compressTick = tick }
-        apps[Int(app)].stateTime = now
-        apps[Int(app)].freezerMarks |= AppRuntime.compressing
+        apps[Int(app)].markCompressing(since: now)
         // Done at the seconds `compressionProgress` counts (from the resident size now).
         compressing.append(CompressingApp(app: app, doneTick: tick + compressionProgress(app).total))
         compressNextDone = min(compressNextDone, tick + seconds)
@@ -582,7 +580,8 @@ extension Device {
     mutating func stopCompressing(at i: Int) {
         apps[Int(compressing[i].app)].freezerMarks &= ~AppRuntime.compressing
         let last = compressing.count - 1
-        compressing[i] = compressing[last]
+        // The last one (the only one, mostly) needs no move: a write less.
+        if i != last { compressing[i] = compressing[last] }
         compressing.removeLast()
         if compressing.isEmpty { compressNextDone = .max }
     }

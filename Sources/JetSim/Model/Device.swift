@@ -81,6 +81,18 @@ public struct AppRuntime: Sendable, Equatable {
     @usableFromInline static let refreezeEligible: UInt8 = 64
     public var isFrozen: Bool { has(Self.frozen) }
 
+    /// Being compressed since `t` (`Device.startCompressing`). The two writes in one
+    /// method: one access to the record, one uniqueness check of the device's array.
+    @inlinable mutating func markCompressing(since t: SimTime) {
+        stateTime = t
+        freezerMarks |= Self.compressing
+    }
+    /// Out of the compressor, holding `kb` (`Device.leaveCompressorNow`): one access.
+    @inlinable mutating func leaveCompressor(residentKB kb: Int64) {
+        clear(Self.compressed)
+        residentKB = kb
+    }
+
     @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
     @inlinable mutating func set(_ f: UInt8) { flags |= f }
     @inlinable mutating func clear(_ f: UInt8) { flags &= ~f }
