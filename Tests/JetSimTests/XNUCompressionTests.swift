@@ -152,3 +152,29 @@ extension XNUCompressionTests {
         }
     }
 }
+
+extension XNUCompressionTests {
+    /// The pool size above which the compressor is short (`DeviceThresholds.
+    /// compressorShortPoolKB`) splits the pools exactly where the Double test it
+    /// replaced does: at and below it the uncompressed size is within the level,
+    /// one KiB more is over it; on RAM sizes, ratios and shares across their ranges.
+    @Test("the shortage threshold in pool KiB is the Double test's boundary")
+    func shortPoolIsTheBoundary() {
+        var g = Xoshiro256StarStar(seed: 98)
+        for i in 0..<2_000 {
+            var p = DeviceParameters(ramKB: Int64(exp2(10 + g.nextUnit() * 30).rounded(.down)))
+            p.suspendedCompressionRatio = i % 7 == 0 ? Double(1 + i % 5) : 1 + g.nextUnit() * 99
+            p.compressorShortagePct = i % 11 == 0 ? 0 : g.nextUnit() * 100
+            if i % 3 == 0 { p.compressorPagesLimitPct = g.nextUnit() * 10_000 }
+            let level = p.compressorShortageKB, ratio = p.suspendedCompressionRatio
+            let t = DeviceThresholds(p).compressorShortPoolKB
+            #expect(t >= 0 && t < .max)
+            #expect(DeviceThresholds.compressorInputKB(t, ratio: ratio) <= level)
+            #expect(DeviceThresholds.compressorInputKB(t + 1, ratio: ratio) > level, "ram \(p.ramKB) ratio \(ratio) level \(level): \(t)")
+        }
+        // No pool is short when the level is past any pool's uncompressed size.
+        var huge = DeviceParameters(ramKB: 1 << 60)
+        huge.compressorPagesLimitPct = 10_000
+        #expect(DeviceThresholds(huge).compressorShortPoolKB == .max)
+    }
+}

@@ -257,7 +257,7 @@ extension Device {
 
     /// The uncompressed size of what the compressor holds (its compressed pages).
     @inline(__always) var compressorInputKB: Int64 {
-        Int64(min(Double(compressorKB) * max(1, params.suspendedCompressionRatio), 9e18))
+        DeviceThresholds.compressorInputKB(compressorKB, ratio: params.suspendedCompressionRatio)
     }
 
     /// Kills in the policy's order (any band, as XNU's MEMORYSTATUS_KILL_TOP_PROCESS
@@ -265,7 +265,7 @@ extension Device {
     /// level (osfmk/vm/vm_compressor.c, c_segment_pages_compressed_nearing_limit).
     mutating func compressorShortageKills(_ now: SimTime) {
         trace.killLoop(began: true)
-        while compressorInputKB > kb.compressorShortageKB, let victim = nextVictim() {
+        while compressorKB > kb.compressorShortPoolKB, let victim = nextVictim() {
             kill(victim, named: victim, .compressorSpaceShortage, now)
         }
         trace.killLoop(began: false)
@@ -399,7 +399,7 @@ extension Device {
     mutating func compressorChange(_ delta: Int64, _ now: SimTime) {
         flushCompressor(now)
         compressorKB += delta
-        compressorShort = compressorKB > 0 && compressorInputKB > kb.compressorShortageKB
+        compressorShort = compressorKB > 0 && compressorKB > kb.compressorShortPoolKB
         if compressorKB > Int64(metrics[.compressorPeakKB]) { metrics[.compressorPeakKB] = Int(compressorKB) }
         updatePressureLevel(now)
     }
@@ -492,8 +492,7 @@ extension Device {
         if apps[a].freezerMarks & AppRuntime.compressing != 0 {
             let c = compressionProgress(app)
             stopCompressing(app)
-            apps[a].clear(AppRuntime.compressed)
-            apps[a].residentKB = c.residentKB  // available memory counts it already
+            apps[a].leaveCompressor(residentKB: c.residentKB)  // available memory counts it already
             compressorCommittedKB -= c.finalKB
             compressorChange(-c.packedKB, now)
             return c.inputKB
@@ -566,22 +565,23 @@ extension Device {
         if !compressing.isEmpty { advanceCompression(now) }
         // Nothing being compressed (or the others just finished): start the count now.
         if compressing.isEmpty { compressTick = tick }
-        apps[Int(app)].stateTime = now
-        apps[Int(app)].freezerMarks |= AppRuntime.compressing
-        compressing.append(app)
+        apps[Int(app)].markCompressing(since: now)
+        // Done at the seconds `compressionProgress` counts (from the resident size now).
+        compressing.append(CompressingApp(app: app, doneTick: tick + compressionProgress(app).total))
         compressNextDone = min(compressNextDone, tick + seconds)
     }
 
     /// Takes an app off the list (its figures are settled by the caller).
     mutating func stopCompressing(_ app: Int32) {
-        if let i = compressing.firstIndex(of: app) { stopCompressing(at: i) }
+        if let i = compressing.firstIndex(where: { $0.app == app }) { stopCompressing(at: i) }
     }
 
     /// Takes the app at position `i` of the list off it (the last one takes its place).
     mutating func stopCompressing(at i: Int) {
-        apps[Int(compressing[i])].freezerMarks &= ~AppRuntime.compressing
+        apps[Int(compressing[i].app)].freezerMarks &= ~AppRuntime.compressing
         let last = compressing.count - 1
-        compressing[i] = compressing[last]
+        // The last one (the only one, mostly) needs no move: a write less.
+        if i != last { compressing[i] = compressing[last] }
         compressing.removeLast()
         if compressing.isEmpty { compressNextDone = .max }
     }
@@ -611,14 +611,15 @@ extension Device {
         var i = 0
         var next = Int64.max
         while i < compressing.count {
-            // Its figures cost no division by the ratio or rounding here (`AppRuntime.packedKB`).
-            let app = compressing[i]
-            let c = compressionProgress(app)
-            if c.ticks >= c.total {
+            // Its done second was stored when it started (`CompressingApp`): a compare
+            // per app, its figures computed only when it is done.
+            let entry = compressing[i]
+            if compressTick >= entry.doneTick {
+                let c = compressionProgress(entry.app)
                 stopCompressing(at: i)
-                finishCompression(app, c, at, now)
+                finishCompression(entry.app, c, at, now)
             } else {
-                next = min(next, compressTick + c.total - c.ticks)
+                next = min(next, entry.doneTick)
                 i += 1
             }
         }
@@ -635,6 +636,11 @@ extension Device {
         apps[a].residentKB = c.finalKB
         compressorChange(c.finalKB - c.packedKB, at)
         if apps[a].residentKB <= kb.inactiveLimitKB { clearSoftLimit(app) }
+        // A policy that reads the band alone and keeps the idle order itself hears
+        // nothing new unless the band moved (`refreshCandidate` would find the same
+        // band and leave it in place in the same list: the app has been a candidate
+        // in its stored band since its suspension).
+        if Policy.readsBandOnly && Policy.ordersIdleBands && xnuBand(app, now) == apps[a].band { return }
         refreshCandidate(app, now)
     }
 

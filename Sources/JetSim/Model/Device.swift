@@ -81,6 +81,18 @@ public struct AppRuntime: Sendable, Equatable {
     @usableFromInline static let refreezeEligible: UInt8 = 64
     public var isFrozen: Bool { has(Self.frozen) }
 
+    /// Being compressed since `t` (`Device.startCompressing`). The two writes in one
+    /// method: one access to the record, one uniqueness check of the device's array.
+    @inlinable mutating func markCompressing(since t: SimTime) {
+        stateTime = t
+        freezerMarks |= Self.compressing
+    }
+    /// Out of the compressor, holding `kb` (`Device.leaveCompressorNow`): one access.
+    @inlinable mutating func leaveCompressor(residentKB kb: Int64) {
+        clear(Self.compressed)
+        residentKB = kb
+    }
+
     @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
     @inlinable mutating func set(_ f: UInt8) { flags |= f }
     @inlinable mutating func clear(_ f: UInt8) { flags &= ~f }
@@ -237,7 +249,12 @@ public struct DeviceEvent: Sendable {
 struct DeviceThresholds: Sendable {
     let warningKB, criticalKB, killTargetKB, perAppLimitKB, reaperKB, freezeKB, compressorPoolKB, inactiveLimitKB: Int64
     let pressureWarningKB, pressureWarningClearKB, pressureCriticalKB, pressureCriticalClearKB: Int64
-    let compressorShortageKB, compressionChunkPackedKB: Int64
+    let compressionChunkPackedKB: Int64
+    /// The largest pool (physical KiB) not short of space: the pool is short
+    /// (`Device.compressorInputKB > compressorShortageKB`) exactly when it holds more
+    /// than this (`compressorShortPoolKB`), so the triggers compare integers instead
+    /// of converting the pool to a Double and back at every change.
+    let compressorShortPoolKB: Int64
 
     init(_ p: DeviceParameters) {
         warningKB = p.warningKB; criticalKB = p.criticalKB; killTargetKB = p.killTargetKB; perAppLimitKB = p.perAppLimitKB
@@ -245,7 +262,32 @@ struct DeviceThresholds: Sendable {
         freezeKB = p.freezeKB; compressorPoolKB = p.compressorPoolKB; inactiveLimitKB = p.inactiveLimitKB
         pressureWarningKB = p.pressureWarningKB; pressureWarningClearKB = p.pressureWarningClearKB
         pressureCriticalKB = p.pressureCriticalKB; pressureCriticalClearKB = p.pressureCriticalClearKB
-        compressorShortageKB = p.compressorShortageKB; compressionChunkPackedKB = p.compressionChunkPackedKB
+        compressionChunkPackedKB = p.compressionChunkPackedKB
+        compressorShortPoolKB = Self.compressorShortPoolKB(p)
+    }
+
+    /// The largest pool `kb` >= 0 with `Device.compressorInputKB(kb) <=
+    /// compressorShortageKB` (-1 when even an empty pool is over it; `.max` when no
+    /// pool is). The input is monotone in the pool (a product by a ratio >= 1, rounded,
+    /// capped and truncated: each step keeps the order), so the pools over the level
+    /// are exactly those above this one; found by bisection (64 steps, once a reset).
+    static func compressorShortPoolKB(_ p: DeviceParameters) -> Int64 {
+        let level = p.compressorShortageKB
+        let input = { (kb: Int64) in compressorInputKB(kb, ratio: p.suspendedCompressionRatio) }
+        if input(0) > level { return -1 }
+        if input(.max) <= level { return .max }
+        var lo: Int64 = 0, hi: Int64 = .max  // input(lo) <= level < input(hi)
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2
+            if input(mid) <= level { lo = mid } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The uncompressed size of a pool of `kb` KiB at a compression ratio
+    /// (`Device.compressorInputKB`).
+    @inline(__always) static func compressorInputKB(_ kb: Int64, ratio: Double) -> Int64 {
+        Int64(min(Double(kb) * max(1, ratio), 9e18))
     }
 
     /// The idle level (the kill target), as `DeviceParameters.idleKB`.
@@ -370,7 +412,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// Apps whose memory is being compressed now (Device+XNU, "Compression over time"),
     /// the last whole second credited to them, and the first second at which one of
     /// them may be done (a lower bound: `.max` when none).
-    var compressing = ContiguousArray<Int32>()
+    var compressing = ContiguousArray<CompressingApp>()
     var compressTick: Int64 = 0
     var compressNextDone: Int64 = .max
     /// The pool's size once every app in it is fully compressed (the pool's bound is
@@ -765,7 +807,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
                 let c = compressionProgress(Int32(i))
                 precondition(a.has(AppRuntime.compressed) && a.state == .suspended, "a compressing app is not suspended in the compressor")
                 precondition(c.ticks >= 0 && c.ticks <= c.total, "app \(i) compressed \(c.ticks) of its \(c.total) seconds")
-                precondition(compressing.contains(Int32(i)), "app \(i) compresses outside the device's list")
+                // Its done second, stored when it started, is still what its figures give
+                // (`CompressingApp`): nothing changes them while it is compressed.
+                let done = compressing.first(where: { $0.app == Int32(i) })?.doneTick
+                precondition(done != nil, "app \(i) compresses outside the device's list")
+                precondition(done == a.stateTime.microseconds / 1_000_000 + c.total,
+                             "app \(i) is listed as done at second \(done!), its figures say \(a.stateTime.microseconds / 1_000_000 + c.total)")
                 pool += c.packedKB; committed += c.finalKB; inProgress += 1
                 resident += c.residentKB
                 continue
@@ -788,6 +835,21 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
                      "memory not conserved: available \(availableKB) + resident \(resident) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
         precondition(availableKB >= 0, "available memory is negative: \(availableKB) KiB")
     }
+}
+
+/// An app whose memory is being compressed (`Device.compressing`), and the whole
+/// second at which it is done: its suspension's second plus the seconds its memory
+/// needs (`Device.compressionSeconds`). Stored when it starts, so finding the apps
+/// that are done costs no division per app. The figures it follows from cannot change
+/// while it is compressed: its uncompressed size (`resident`) and suspension time
+/// (`stateTime`) are written only where it enters or leaves the compressor (every
+/// other writer acts on a running app, or on a suspended one after
+/// `leaveCompressor`), its `packedKB` only where it is frozen or thawed (after
+/// `finishCompressionNow`, or not compressed), and the rate and chunk are the
+/// run's; `checkInvariants` asserts it after every event.
+struct CompressingApp {
+    var app: Int32
+    var doneTick: Int64
 }
 
 /// One column of the system arrivals' alias table (`Device.wakeTable`; Walker
@@ -833,7 +895,7 @@ extension Device {
         let apps = self.apps.capacity * MemoryLayout<AppRuntime>.stride
             + installed.capacity * MemoryLayout<Int32>.stride
             + policy.stateBytes + ownIdleOrder.stateBytes + android.uncompressed.stateBytes
-            + compressing.capacity * MemoryLayout<Int32>.stride
+            + compressing.capacity * MemoryLayout<CompressingApp>.stride
         let fixed = MemoryLayout<Self>.size
         return (apps, fixed)
     }
