@@ -391,9 +391,15 @@ extension Device {
         case .warm, .thaw, .hot: createsProcess = false
         }
         if createsProcess {
-            apps[a].state = .inactive
+            // Its state and footprint (`setResident`) in one write to its record.
+            let was = apps.withUnsafeMutableBufferPointer { b -> Int64 in
+                b[a].state = .inactive
+                let was = b[a].residentKB
+                b[a].residentKB = max(reach, was)
+                return was
+            }
+            availableKB += was - max(reach, was)
             running.append(app)
-            setResident(app, max(reach, apps[a].residentKB))
             send(.didFinishLaunching, to: app, now)
         } else {
             apps[a].state = .inactive
