@@ -81,6 +81,7 @@ struct MetricTableTests {
             m.countKill(r)
             #expect(m[Counter.forKill[Int(r.rawValue)]] == 1 && m.counters.reduce(0, +) == 1)
             #expect(Counter.forKill[Int(r.rawValue)].declaration.kill == r)
+            #expect(Counter.ofKill(r) == Counter.forKill[Int(r.rawValue)])
             #expect(m.totalKills == 1)
         }
         for s in SaveStrategy.allCases {

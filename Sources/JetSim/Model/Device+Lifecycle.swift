@@ -171,9 +171,14 @@ extension Device {
     /// willResignActive: the active app becomes inactive (an overlay, the switcher,
     /// the lock, or on its way to the background).
     mutating func resignActive(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
-        guard apps[Int(app)].state == .active else { return }
-        accrueUnsaved(app, now)
-        apps[Int(app)].state = .inactive
+        let a = Int(app)
+        guard apps[a].state == .active else { return }
+        // `accrueUnsaved` and the new state in one write to the app's record.
+        apps.withUnsafeMutableBufferPointer { b in
+            b[a].unsavedMicros += (now - b[a].activeSince).microseconds
+            b[a].activeSince = now
+            b[a].state = .inactive
+        }
         send(.willResignActive, to: app, now)
         if profiles[pi(app)].save == .onResignActive { startSave(app, now, &s) }
     }
@@ -334,15 +339,21 @@ extension Device {
         let isRelaunch = apps[a].launches > 0
         metrics[.launches] += 1
         countByArchetype(app, .launches)
-        apps[a].launches &+= 1
-        if actionIndex >= 0 && actionIndex < timeline.nextUseAfter.count {
-            apps[a].nextUse = timeline.nextUseAfter[actionIndex]
+        let nextUse = actionIndex >= 0 && actionIndex < timeline.nextUseAfter.count ? timeline.nextUseAfter[actionIndex] : nil
+        // Its count and next use; background timers stop and its background work with
+        // them (it carries on in front): one write to the app's record (a uniqueness
+        // check each, four before). Neither the policy's removal nor the dock below
+        // reads the timers or those two flags.
+        apps.withUnsafeMutableBufferPointer { b in
+            b[a].launches &+= 1
+            if let nextUse { b[a].nextUse = nextUse }
+            b[a].cancel(0)
+            b[a].clear(AppRuntime.bgTask | AppRuntime.modeActive)
         }
-        // No longer a candidate; background timers stop (its work carries on in front).
+        if app == heldApp { heldApp = -1 }  // `cancelTimers`' family-0 rest
+        // No longer a candidate.
         removeCandidate(app)
         if params.xnuBands { updateDock(app, now) }  // its first check, without the call
-        cancelTimers(app, family: 0)
-        apps[a].clear(AppRuntime.bgTask | AppRuntime.modeActive)
 
         // Room for its active footprint, which it reaches during launch. An app over
         // the per-app limit grows only to the limit (others are killed to make room as
@@ -380,9 +391,15 @@ extension Device {
         case .warm, .thaw, .hot: createsProcess = false
         }
         if createsProcess {
-            apps[a].state = .inactive
+            // Its state and footprint (`setResident`) in one write to its record.
+            let was = apps.withUnsafeMutableBufferPointer { b -> Int64 in
+                b[a].state = .inactive
+                let was = b[a].residentKB
+                b[a].residentKB = max(reach, was)
+                return was
+            }
+            availableKB += was - max(reach, was)
             running.append(app)
-            setResident(app, max(reach, apps[a].residentKB))
             send(.didFinishLaunching, to: app, now)
         } else {
             apps[a].state = .inactive
@@ -639,10 +656,14 @@ extension Device {
     /// others' order (warnings go out in it). By hand: the generic `remove(at:)` was a
     /// call and a memmove per suspension (0.7 % of the default run's instructions).
     mutating func stopRunning(_ app: Int32) {
-        // Found by hand too: `firstIndex(of:)` stayed a generic call.
+        // Found by hand too (`firstIndex(of:)` stayed a generic call), reading through a
+        // buffer: no bounds check per app.
         let n = running.count
-        var i = 0
-        while i < n && running[i] != app { i &+= 1 }
+        let i = running.withUnsafeBufferPointer { r in
+            var i = 0
+            while i < n && r[i] != app { i &+= 1 }
+            return i
+        }
         if i == n { return }
         let last = n &- 1
         if i < last {
@@ -650,6 +671,8 @@ extension Device {
                 for j in i..<last { r[j] = r[j &+ 1] }
             }
         }
+        // The last app (most often the one that just left the front): no shift, and
+        // one uniqueness check, removeLast's.
         running.removeLast()
     }
 }

@@ -135,6 +135,32 @@ public enum Counter: Int, CaseIterable, Sendable {
         return c
     }
 
+    /// The counter of a kill reason, by a switch: what `forKill` holds (a test checks
+    /// every reason), without reading that lazily built global, whose `swift_once`
+    /// was a call at every kill.
+    @inlinable public static func ofKill(_ r: KillReason) -> Counter {
+        switch r {
+        case .memoryPressure: .killsPressure
+        case .bgTaskExpired: .killsBgExpired
+        case .watchdog: .killsWatchdog
+        case .user: .killsUser
+        case .perProcessLimit: .killsLimit
+        case .exitsOnSuspend: .killsExitsOnSuspend
+        case .powerOff: .killsPowerOff
+        case .idleExit: .killsIdle
+        case .longIdleExit: .killsReaper
+        case .highWater: .killsHighWater
+        case .sustainedPressure: .killsSustained
+        case .compressorSpaceShortage: .killsCompressor
+        case .lmkdPsiPartial: .killsPsiPartial
+        case .lmkdPsiComplete: .killsPsiComplete
+        case .lmkdThrashing: .killsThrashing
+        case .lmkdLowSwap: .killsLowSwap
+        case .lmkdMinfree: .killsMinfree
+        case .cachedCap: .killsCachedCap
+        }
+    }
+
     /// The counter of each save strategy's lost edits (indexed by its raw value).
     public static let forLoss: [Counter] = SaveStrategy.allCases.map { s in
         guard let c = allCases.first(where: { $0.declaration.loss == s }) else { fatalError("no counter declares save strategy \(s)") }
@@ -195,7 +221,7 @@ public struct DeviceMetrics: Sendable, Equatable {
 
     /// Counts one kill.
     @inlinable public mutating func countKill(_ reason: KillReason) {
-        self[Counter.forKill[Int(reason.rawValue)]] += 1
+        self[Counter.ofKill(reason)] += 1
     }
 
     /// Every counter, in `Counter` order: how shard states store metrics.

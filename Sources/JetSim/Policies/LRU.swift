@@ -22,7 +22,7 @@ public struct LRU: EvictionPolicy {
         if !order.contains(app) { order.append(app) }
     }
 
-    public mutating func remove(_ app: Int32) { order.remove(app) }
+    @inline(__always) public mutating func remove(_ app: Int32) { order.remove(app) }
 
     public var stateBytes: Int { order.stateBytes }
 

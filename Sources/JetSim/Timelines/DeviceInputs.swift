@@ -75,11 +75,11 @@ public struct DeviceInputs {
             if let fixed = plan.usageUntil {
                 until = fixed
                 usage.build(device: d, catalog: catalog, duration: fixed, installed: &installed, timeline: &timeline,
-                            scratch: &scratch, nextUses: nextUses)
+                            nextUses: nextUses)
             } else {
                 // One walk for the timeline and the span (`UsageReplay.span`).
                 until = usage.build(device: d, catalog: catalog, duration: .never, installed: &installed,
-                                    timeline: &timeline, scratch: &scratch, nextUses: nextUses) + UsageReplay.lockGap
+                                    timeline: &timeline, nextUses: nextUses) + UsageReplay.lockGap
             }
             return 0
         case .scenario(let sc):
