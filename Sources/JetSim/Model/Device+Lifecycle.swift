@@ -31,15 +31,13 @@ extension Device {
     mutating func accrueUnsaved(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         guard apps[a].state == .active else { return }
-        apps[a].unsavedMicros += (now - apps[a].activeSince).microseconds
-        apps[a].activeSince = now
+        apps[a].accrueActive(until: now)
     }
 
     /// Moves an app's resident memory to `kb`, keeping the accounting exact.
     @inline(__always)
     mutating func setResident(_ app: Int32, _ kb: Int64) {
-        availableKB += apps[Int(app)].residentKB - kb
-        apps[Int(app)].residentKB = kb
+        availableKB += apps[Int(app)].replaceResident(kb)
     }
 
     /// What a suspended app keeps resident after the device's compression.
@@ -175,8 +173,7 @@ extension Device {
         guard apps[a].state == .active else { return }
         // `accrueUnsaved` and the new state in one write to the app's record.
         apps.withUnsafeMutableBufferPointer { b in
-            b[a].unsavedMicros += (now - b[a].activeSince).microseconds
-            b[a].activeSince = now
+            b[a].accrueActive(until: now)
             b[a].state = .inactive
         }
         send(.willResignActive, to: app, now)
@@ -350,10 +347,10 @@ extension Device {
             b[a].cancel(0)
             b[a].clear(AppRuntime.bgTask | AppRuntime.modeActive)
         }
-        if app == heldApp { heldApp = -1 }  // `cancelTimers`' family-0 rest
+        dropHeldTimer(app)  // the rest of `cancelTimers(app, family: 0)`
         // No longer a candidate.
         removeCandidate(app)
-        if params.xnuBands { updateDock(app, now) }  // its first check, without the call
+        updateDock(app, now)
 
         // Room for its active footprint, which it reaches during launch. An app over
         // the per-app limit grows only to the limit (others are killed to make room as
@@ -384,21 +381,12 @@ extension Device {
         front = app
         if usedPrewarm { metrics[.prewarmedLaunches] += 1 }
         var swapIn = SimTime.zero
-        // `createsProcess` by a switch: the getter was a call here.
-        let createsProcess: Bool
-        switch kind {
-        case .cold, .cached: createsProcess = true
-        case .warm, .thaw, .hot: createsProcess = false
-        }
-        if createsProcess {
+        if kind.createsProcess {
             // Its state and footprint (`setResident`) in one write to its record.
-            let was = apps.withUnsafeMutableBufferPointer { b -> Int64 in
+            availableKB += apps.withUnsafeMutableBufferPointer { b in
                 b[a].state = .inactive
-                let was = b[a].residentKB
-                b[a].residentKB = max(reach, was)
-                return was
+                return b[a].replaceResident(max(reach, b[a].residentKB))
             }
-            availableKB += was - max(reach, was)
             running.append(app)
             send(.didFinishLaunching, to: app, now)
         } else {
@@ -475,7 +463,7 @@ extension Device {
         if params.memoryGrowth && profiles[p].peakKB > apps[a].residentKB && params.growthStep > .zero {
             scheduleTimer(.grow, app, at: now + params.growthStep, &s)
         }
-        if params.xnuBands { memoryFell(now) }  // its first check, without the call
+        memoryFell(now)
     }
 
     // MARK: Termination
@@ -489,13 +477,7 @@ extension Device {
         let a = Int(app)
         precondition(apps[a].state.isResident, "terminate: app \(app) is not running")
         accrueUnsaved(app, now)
-        // `executesCode` by a switch: the getter was a call at every kill.
-        let executes: Bool
-        switch apps[a].state {
-        case .active, .inactive, .background: executes = true
-        case .suspended, .notRunning: executes = false
-        }
-        if executes && reason.noticesRunningApp {
+        if apps[a].state.executesCode && reason.noticesRunningApp {
             send(.willTerminate, to: app, now)
             saveOnTerminate(app)
         }
@@ -519,9 +501,7 @@ extension Device {
         metrics.countKill(reason)
         if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countKill(reason) }
         leaveCompressor(app, now)
-        // Only an app the freezer knows (frozen, or a freezer mark): forgetFrozen's own
-        // tests, without the call at every kill.
-        if apps[a].freezerMarks != 0 || apps[a].has(AppRuntime.frozen) { forgetFrozen(app) }
+        forgetFrozen(app)
         setResident(app, 0)
         let dockFlag = apps[a].flags & AppRuntime.inDock
         let launches = apps[a].launches

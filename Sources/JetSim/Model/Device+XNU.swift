@@ -122,8 +122,15 @@ extension Device {
 
     /// Counts a launch toward the dock: the device's `dockSize` most-launched apps
     /// (ties keep the incumbent). O(dock size).
+    /// Inline up to its first check (no XNU bands, no dock, in the dock already).
+    @inline(__always)
     mutating func updateDock(_ app: Int32, _ now: SimTime) {
         guard params.xnuBands, params.dockSize > 0, !apps[Int(app)].has(AppRuntime.inDock) else { return }
+        updateDockNow(app, now)
+    }
+
+    /// `updateDock` for an app not in the dock.
+    mutating func updateDockNow(_ app: Int32, _ now: SimTime) {
         if dock.count < params.dockSize {
             dock.append(app)
             apps[Int(app)].set(AppRuntime.inDock)
@@ -149,9 +156,14 @@ extension Device {
 
     /// Available memory fell (a launch): the critical and idle triggers, high-water
     /// kills, the reaper, the pressure checks and the freezer. O(1) unless a trigger
-    /// fires.
+    /// fires. Inline up to its first check (XNU's bands only).
+    @inline(__always)
     mutating func memoryFell(_ now: SimTime) {
-        guard params.xnuBands else { return }
+        if params.xnuBands { memoryFellXNU(now) }
+    }
+
+    /// `memoryFell` on a device with XNU's bands.
+    mutating func memoryFellXNU(_ now: SimTime) {
         if availableKB < kb.criticalKB { killLoop(untilAvailable: kb.criticalKB, now) }
         if availableKB < kb.idleKB { idleKills(untilAvailable: kb.idleKB, now) }
         if overSoftLimitCount > 0 && availableKB < kb.warningKB { highWaterKills(now) }
@@ -244,20 +256,23 @@ extension Device {
     /// sustained-pressure kills once the window has passed. The window is checked at
     /// the device's next memory event after it ends (launch, growth, suspension, a
     /// band change), not by a timer of its own.
-    @inline(never)
+    ///
+    /// Inline up to the test that finds nothing to do (no shortage, normal pressure:
+    /// most calls); what acts is out of line (`pressureAct`).
+    @inline(__always)
     mutating func pressureCheck(_ now: SimTime) {
         guard params.xnuBands else { return }
-        if params.compressorShortageKills && compressorShort {
-            compressorShortageKills(now)
-        }
+        let short = params.compressorShortageKills && compressorShort
+        if short || (params.pressureLevels && pressureLevel != XNUPressure.normal) { pressureAct(now, short: short) }
+    }
+
+    /// `pressureCheck` when the compressor is short or pressure is above normal.
+    @inline(never)
+    mutating func pressureAct(_ now: SimTime, short: Bool) {
+        if short { compressorShortageKills(now) }
         guard params.pressureLevels, pressureLevel != XNUPressure.normal else { return }
         if now >= warningRestUntil { pressureWarnings(now) }
         if params.sustainedPressureKills && now >= sustainedDue { sustainedPressureKills(now) }
-    }
-
-    /// The uncompressed size of what the compressor holds (its compressed pages).
-    @inline(__always) var compressorInputKB: Int64 {
-        DeviceThresholds.compressorInputKB(compressorKB, ratio: params.suspendedCompressionRatio)
     }
 
     /// Kills in the policy's order (any band, as XNU's MEMORYSTATUS_KILL_TOP_PROCESS
@@ -681,11 +696,7 @@ extension Device {
             return
         }
         guard params.xnuBands else { return }
-        // `pressureCheck` acts only on a compressor shortage or above normal pressure.
-        if (params.compressorShortageKills && compressorShort)
-            || (params.pressureLevels && pressureLevel != XNUPressure.normal) {
-            pressureCheck(now)
-        }
+        pressureCheck(now)
         guard params.freezer else { return }
         // Throttled: `freezerDue` is set (by the last run), so the first event at or
         // after `freezerNextRun` runs `freezerCatchUp`.
@@ -967,8 +978,16 @@ extension Device {
         if apps[a].thaws < .max { apps[a].thaws += 1 }
     }
 
-    /// An app exits: the freezer forgets it (its record is then reset).
+    /// An app exits: the freezer forgets it (its record is then reset). Inline up to
+    /// its first check: only an app the freezer knows (frozen, or a freezer mark).
+    @inline(__always)
     mutating func forgetFrozen(_ app: Int32) {
+        let a = Int(app)
+        if apps[a].freezerMarks != 0 || apps[a].has(AppRuntime.frozen) { forgetFrozenNow(app) }
+    }
+
+    /// `forgetFrozen` for an app the freezer knows.
+    mutating func forgetFrozenNow(_ app: Int32) {
         let a = Int(app)
         if apps[a].has(AppRuntime.frozen) { frozenCount -= 1 }
         let marks = apps[a].freezerMarks

@@ -92,6 +92,19 @@ public struct AppRuntime: Sendable, Equatable {
         clear(Self.compressed)
         residentKB = kb
     }
+    /// Holds `kb` from now; returns what that frees (`Device.setResident` adds it to
+    /// available memory).
+    @inlinable @inline(__always) mutating func replaceResident(_ kb: Int64) -> Int64 {
+        let freed = residentKB - kb
+        residentKB = kb
+        return freed
+    }
+    /// Adds the active time since `activeSince` to the unsaved work
+    /// (`Device.accrueUnsaved`, for an active app).
+    @inlinable @inline(__always) mutating func accrueActive(until now: SimTime) {
+        unsavedMicros += (now - activeSince).microseconds
+        activeSince = now
+    }
 
     @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
     @inlinable mutating func set(_ f: UInt8) { flags |= f }
@@ -251,7 +264,7 @@ struct DeviceThresholds: Sendable {
     let pressureWarningKB, pressureWarningClearKB, pressureCriticalKB, pressureCriticalClearKB: Int64
     let compressionChunkPackedKB: Int64
     /// The largest pool (physical KiB) not short of space: the pool is short
-    /// (`Device.compressorInputKB > compressorShortageKB`) exactly when it holds more
+    /// (`compressorInputKB(pool) > compressorShortageKB`) exactly when it holds more
     /// than this (`compressorShortPoolKB`), so the triggers compare integers instead
     /// of converting the pool to a Double and back at every change.
     let compressorShortPoolKB: Int64
@@ -266,7 +279,7 @@ struct DeviceThresholds: Sendable {
         compressorShortPoolKB = Self.compressorShortPoolKB(p)
     }
 
-    /// The largest pool `kb` >= 0 with `Device.compressorInputKB(kb) <=
+    /// The largest pool `kb` >= 0 with `compressorInputKB(kb) <=
     /// compressorShortageKB` (-1 when even an empty pool is over it; `.max` when no
     /// pool is). The input is monotone in the pool (a product by a ratio >= 1, rounded,
     /// capped and truncated: each step keeps the order), so the pools over the level
@@ -284,8 +297,8 @@ struct DeviceThresholds: Sendable {
         return lo
     }
 
-    /// The uncompressed size of a pool of `kb` KiB at a compression ratio
-    /// (`Device.compressorInputKB`).
+    /// The uncompressed size of what a pool of `kb` KiB holds (its compressed pages) at
+    /// a compression ratio.
     @inline(__always) static func compressorInputKB(_ kb: Int64, ratio: Double) -> Int64 {
         Int64(min(Double(kb) * max(1, ratio), 9e18))
     }
@@ -418,8 +431,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// The pool's size once every app in it is fully compressed (the pool's bound is
     /// checked against this).
     var compressorCommittedKB: Int64 = 0
-    /// The compressor holds more than its shortage level (`compressorInputKB >
-    /// compressorShortageKB`, pool not empty): set where the pool changes, read by
+    /// The compressor holds more than its shortage level (`compressorKB >
+    /// kb.compressorShortPoolKB`, pool not empty): set where the pool changes, read by
     /// `pressureCheck` after every memory change.
     var compressorShort = false
     /// XNU's pressure level from compressor occupancy (`XNUPressure`).
@@ -446,7 +459,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// its place: it fires as the next input when due, before a user action or system
     /// arrival at the same time. The queued timer would have come first too, as it is
     /// held only when made while an input is handled (`inInput`): the engine counts
-    /// the inputs after it as scheduled later (`Simulation.inputFirst`); one made by a
+    /// the inputs after it as scheduled later (`Simulation.next`); one made by a
     /// timer's handler would go after the next input at its time, so it is queued.
     /// Replay's plain devices (no background work, saves, growth or aging) schedule
     /// nothing else, so most of their timers never touch the heap: a push and a pop a
@@ -769,7 +782,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// held suspension timer of the app is dropped (as a queued one would be skipped).
     mutating func cancelTimers(_ app: Int32, family: Int) {
         apps[Int(app)].cancel(family)
-        if family == 0 && app == heldApp { heldApp = -1 }
+        if family == 0 { dropHeldTimer(app) }
+    }
+
+    /// The held suspension timer (family 0) is `app`'s: it is cancelled with the rest.
+    @inline(__always) mutating func dropHeldTimer(_ app: Int32) {
+        if app == heldApp { heldApp = -1 }
     }
 
     /// Checks `available + Σ resident + reserve == RAM` and that nothing is negative;

@@ -129,15 +129,9 @@ public enum Counter: Int, CaseIterable, Sendable {
         }
     }
 
-    /// The counter of each kill reason (indexed by its raw value), from the declarations.
-    public static let forKill: [Counter] = KillReason.allCases.map { r in
-        guard let c = allCases.first(where: { $0.declaration.kill == r }) else { fatalError("no counter declares kill reason \(r)") }
-        return c
-    }
-
-    /// The counter of a kill reason, by a switch: what `forKill` holds (a test checks
-    /// every reason), without reading that lazily built global, whose `swift_once`
-    /// was a call at every kill.
+    /// The counter of a kill reason: the one whose declaration names it (a test checks
+    /// every reason). By a switch: a table built from the declarations was a lazily
+    /// initialised global, whose `swift_once` was a call at every kill.
     @inlinable public static func ofKill(_ r: KillReason) -> Counter {
         switch r {
         case .memoryPressure: .killsPressure

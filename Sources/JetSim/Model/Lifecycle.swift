@@ -22,8 +22,12 @@ public enum AppState: UInt8, Sendable, CaseIterable {
     }
 
     /// Whether the app executes code in this state (active, inactive, background).
-    @inlinable public var executesCode: Bool {
-        self == .active || self == .inactive || self == .background
+    /// By a switch: written with `==` it stayed a call at every kill.
+    @inlinable @inline(__always) public var executesCode: Bool {
+        switch self {
+        case .active, .inactive, .background: true
+        case .suspended, .notRunning: false
+        }
     }
 
     /// Whether the app's process exists and holds memory.
@@ -261,6 +265,12 @@ public enum LaunchKind: UInt8, Sendable, CaseIterable {
         }
     }
 
-    /// Whether the launch creates the process (didFinishLaunching).
-    @inlinable public var createsProcess: Bool { self == .cold || self == .cached }
+    /// Whether the launch creates the process (didFinishLaunching). By a switch:
+    /// written with `==` it stayed a call at every launch.
+    @inlinable @inline(__always) public var createsProcess: Bool {
+        switch self {
+        case .cold, .cached: true
+        case .warm, .thaw, .hot: false
+        }
+    }
 }
