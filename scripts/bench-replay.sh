@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${1:-1000000}; DEVICES=${2:-1000}; CAP=4   # lru-reference.yaml: 4 apps of 300 MB fit
 DIR=${TMPDIR:-/tmp}/jetsim-bench-replay; mkdir -p "$DIR"
-TRACE=$DIR/trace-$ROWS.csv
+# A kept trace is reused only for the same rows and devices.
+if [ "$DEVICES" = 1000 ]; then TRACE=$DIR/trace-$ROWS.csv; else TRACE=$DIR/trace-$ROWS-${DEVICES}dev.csv; fi
 if [ ! -f "$TRACE" ]; then
   # Grouped by device; 30 apps per device, Zipf-ish choice; uses every 90 s of 30 s.
   awk -v rows="$ROWS" -v devs="$DEVICES" 'BEGIN { srand(7); print "device,time_s,app,duration_s";
