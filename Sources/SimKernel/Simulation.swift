@@ -25,12 +25,27 @@ public protocol EventHandler {
     /// Handles the next input at the scheduler's current time (its `nextInputTime`),
     /// and advances the input stream.
     mutating func handleInput(scheduler: inout Scheduler<Event>)
+
+    /// Handles the next input, as `handleInput`, then, while the queue stays empty, the
+    /// inputs after it with times ≤ `end`, each at its time (`Scheduler.advance(toInput:)`),
+    /// at most `limit` in all; returns how many it handled (at least 1). With the queue
+    /// empty the next input is the next event whatever its time (`Simulation.next`), so
+    /// these are exactly the inputs, in the order and at the times, that one engine step
+    /// each would handle; the engine counts each one, and tells its observer 0 pending
+    /// after each but the last (the queue was empty then). What it saves is the engine's
+    /// step per input: its queue check, clock, counters and the call. The default
+    /// handles one.
+    mutating func handleInputs(notAfter end: SimTime, limit: Int, scheduler: inout Scheduler<Event>) -> Int
 }
 
 extension EventHandler {
     @inlinable public func isCancelled(_ event: Event) -> Bool { false }
     @inlinable public var nextInputTime: SimTime? { nil }
     @inlinable public mutating func handleInput(scheduler: inout Scheduler<Event>) {}
+    @inlinable public mutating func handleInputs(notAfter end: SimTime, limit: Int, scheduler: inout Scheduler<Event>) -> Int {
+        handleInput(scheduler: &scheduler)
+        return 1
+    }
 }
 
 /// The clock and the future event set, as a model sees them while handling an event.
@@ -56,6 +71,14 @@ public struct Scheduler<Event> {
     @inlinable public mutating func schedule(_ event: Event, after delay: SimTime) {
         precondition(delay.microseconds >= 0, "an event cannot be scheduled in the past")
         queue.push(event, at: _now + delay)
+    }
+
+    /// Moves the clock to the next input's time `time`, for a model handling several
+    /// inputs in one call (`EventHandler.handleInputs`): only while no event is
+    /// pending, and never back.
+    @inlinable @inline(__always) public mutating func advance(toInput time: SimTime) {
+        precondition(time >= _now && queue.isEmpty, "an input can be handled early only when no event is pending")
+        _now = time
     }
 
     /// Empties the queue and sets the clock to zero, keeping storage.
@@ -109,16 +132,17 @@ public struct Simulation<Model: EventHandler> {
     @inlinable @discardableResult
     public mutating func step() -> Bool {
         var none = NoRunObserver()
-        return next(notAfter: .never, observer: &none)
+        return next(notAfter: .never, inputs: 1, observer: &none)
     }
 
-    /// Handles one event or input with time ≤ `end`; false if there was none. The
-    /// next input comes first when it is earlier than the queue's next event, or at the
-    /// same time and "scheduled" (when the previous input was handled) no later than
-    /// that event. The queue's top is read once (`min` settles it), and taken without
-    /// a second look (`removeSettledMin`).
+    /// Handles one event or input with time ≤ `end` (or, when an input is next, up to
+    /// `inputs` inputs while no event is pending: `EventHandler.handleInputs`); false
+    /// if there was none. The next input comes first when it is earlier than the
+    /// queue's next event, or at the same time and "scheduled" (when the previous input
+    /// was handled) no later than that event. The queue's top is read once (`min`
+    /// settles it), and taken without a second look (`removeSettledMin`).
     @inlinable @inline(__always)
-    mutating func next<O: RunObserver>(notAfter end: SimTime, observer: inout O) -> Bool {
+    mutating func next<O: RunObserver>(notAfter end: SimTime, inputs: Int, observer: inout O) -> Bool {
         while true {
             let top = scheduler.queue.min()
             if let input = model.nextInputTime, input <= end {
@@ -130,9 +154,12 @@ public struct Simulation<Model: EventHandler> {
                 }
                 if first {
                     scheduler._now = input
-                    _eventsHandled &+= 1
-                    model.handleInput(scheduler: &scheduler)
+                    let k = model.handleInputs(notAfter: end, limit: inputs, scheduler: &scheduler)
+                    _eventsHandled &+= k
                     inputSequence = scheduler.queue.pushedCount
+                    // Each input but the last left the queue empty (`handleInputs`).
+                    var i = 1
+                    while i < k { observer.handled(pending: 0); i &+= 1 }
                     observer.handled(pending: scheduler.queue.count)
                     return true
                 }
@@ -163,7 +190,7 @@ public struct Simulation<Model: EventHandler> {
     /// handled (for measurements; with `NoRunObserver` it compiles away).
     @inlinable
     public mutating func run<O: RunObserver>(until end: SimTime, observer: inout O) {
-        while next(notAfter: end, observer: &observer) {}
+        while next(notAfter: end, inputs: .max, observer: &observer) {}
         if end > scheduler._now { scheduler._now = end }
     }
 

@@ -209,6 +209,52 @@ struct UsageStreamTests {
         }
     }
 
+    @Test("whole seconds of every length, read 8 bytes at once, equal the general path's; the bytes beside the digits end no number")
+    func wholeSecondsEveryLength() {
+        func quoted(_ line: String) -> String {
+            line.split(separator: ",", omittingEmptySubsequences: false).map { "\"\($0)\"" }.joined(separator: ",")
+        }
+        let header = "device,time_s,app,duration_s\n"
+        // 1 to 10 digits (7 and fewer by one 8-byte load; 8 and more by the byte loop),
+        // leading zeros, in time_s and duration_s, on rows after the first (the fast
+        // path's), the last one at the very end of the bytes (the load reads past the
+        // sentinel into the reader's spare bytes).
+        let digits = "9876543210987"
+        var rows = ["d,0,a,1"]
+        var uses: [(time: Int, app: String, duration: Int)] = [(0, "a", 1)]
+        for n in 1...10 {
+            let v = String(digits.suffix(n)), r = String(v.reversed())
+            rows.append("d,\(v),a\(n),\(r)")
+            uses.append((Int(v)!, "a\(n)", Int(r)!))
+            rows.append("d,\(String(repeating: "0", count: n - 1))7,b,\(v)")
+            uses.append((7, "b", Int(v)!))
+        }
+        // Sorted by time, ties in file order, as the stream sorts a device's rows.
+        let expected = "d:" + uses.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map { "\($0.element.time * 1_000_000) \($0.element.app) \($0.element.duration * 1_000_000)" }.joined(separator: ",") + "\n"
+        let plain = header + rows.joined(separator: "\n") + "\n"
+        let general = header + rows.map(quoted).joined(separator: "\n") + "\n"
+        let (fast, fastCount) = Self.replayed(plain)
+        #expect(fast == expected)
+        #expect(Self.replayed(general) == (expected, 0))
+        #expect(fastCount == rows.count - 1)
+        // The same without the final line feed: the last number ends at the bytes' end.
+        #expect(Self.replayed(String(plain.dropLast())).0 == expected)
+        // A byte next to '0'...'9' ('/', ':', a UTF-8 continuation byte 0xB0-0xB9, a
+        // letter) right after the digits: not whole seconds, so the general path reads
+        // the row and gives its error, for a number of every length up to 8.
+        for n in 1...8 {
+            for tail in ["/", ":", "\u{B0}", "\u{439}", "x"] {
+                let v = String(digits.suffix(n)) + tail
+                let text = header + "d,0,a,1\nd,\(v),a,1\n"
+                let got = Self.replayed(text).0
+                #expect(got.hasPrefix("t.csv:3: time_s: expected seconds"), "\(v): \(got)")
+                let inDuration = Self.replayed(header + "d,0,a,1\nd,5,a,\(v)\n").0
+                #expect(inDuration.hasPrefix("t.csv:3: duration_s: expected seconds"), "\(v): \(inDuration)")
+            }
+        }
+    }
+
     @Test("app names are looked up by their bytes: indices in first-seen order, past the table's first size")
     func nameTable() {
         var t = ByteNameTable()

@@ -239,13 +239,34 @@ struct InputStreamTests {
         var nextInput = 0
         var log: [Int] = []
         let delays: [Int64]
+        /// Every third input schedules no timer (so the queue empties), and inputs are
+        /// handled several to a call while it is empty (`handleInputs`).
+        var quiet = false
+        var batches = false
+        /// The clock at each input, and the calls that handled more than one.
+        var times: [SimTime] = []
+        var batchedCalls = 0
 
         var nextInputTime: SimTime? { viaInputs && nextInput < inputs.count ? inputs[nextInput].0 : nil }
 
         mutating func handleInput(scheduler: inout Scheduler<Event>) {
             let id = inputs[nextInput].1
             nextInput += 1
+            times.append(scheduler.now)
             react(id, &scheduler)
+        }
+
+        mutating func handleInputs(notAfter end: SimTime, limit: Int, scheduler s: inout Scheduler<Event>) -> Int {
+            guard batches else { handleInput(scheduler: &s); return 1 }
+            var k = 0
+            while true {
+                handleInput(scheduler: &s)
+                k += 1
+                guard k < limit, s.queue.isEmpty, let t = nextInputTime, t <= end else { break }
+                s.advance(toInput: t)
+            }
+            if k > 1 { batchedCalls += 1 }
+            return k
         }
 
         mutating func handle(_ e: Event, scheduler: inout Scheduler<Event>) {
@@ -262,7 +283,7 @@ struct InputStreamTests {
 
         mutating func react(_ id: Int, _ s: inout Scheduler<Event>) {
             log.append(id)
-            if id < 1_000 {
+            if id < 1_000 && !(quiet && id % 3 == 0) {
                 s.schedule(Event(id: 1_000 + id), after: .seconds(delays[id % delays.count]))
             }
         }
@@ -286,5 +307,39 @@ struct InputStreamTests {
         #expect(a.model.log == b.model.log)
         #expect(a.eventsHandled == b.eventsHandled)
         #expect(a.model.log.count == 600)
+    }
+
+    @Test("inputs handled several to a call while no event is pending give the same events, times, counts and pending figures", arguments: 0..<10)
+    func batchedInputs(seed: UInt64) {
+        var g = Xoshiro256StarStar(seed: seed, 11)
+        var t: Int64 = 0
+        var inputs: [(SimTime, Int)] = []
+        for i in 0..<300 {
+            t += Int64(g.nextIndex(4))  // equal times too
+            inputs.append((.seconds(t), i))
+        }
+        let delays = (0..<5).map { _ in Int64(g.nextIndex(6)) }
+        for stops: [Int64] in [[10_000], [3, 40, 41, 200, 201, 10_000]] {
+            var runs: [Simulation<Model>] = []
+            var observers: [PendingAverage] = []
+            for batches in [false, true] {
+                var sim = Simulation(model: Model(inputs: inputs, viaInputs: true, delays: delays, quiet: true, batches: batches))
+                var observer = PendingAverage()
+                for stop in stops { sim.run(until: .seconds(stop), observer: &observer) }
+                runs.append(sim)
+                observers.append(observer)
+            }
+            let (a, b) = (runs[0], runs[1])
+            #expect(a.model.log == b.model.log && a.model.times == b.model.times)
+            #expect(a.eventsHandled == b.eventsHandled && a.now == b.now)
+            #expect(observers[0].events == observers[1].events && observers[0].pendingSum == observers[1].pendingSum)
+            #expect(a.model.batchedCalls == 0 && b.model.batchedCalls > 0)
+            #expect(b.model.log.count == 300 + 200)  // 100 quiet inputs schedule no timer
+        }
+        // `step` handles one input at a time, batching or not.
+        var c = Simulation(model: Model(inputs: inputs, viaInputs: true, delays: delays, quiet: true, batches: true))
+        var steps = 0
+        while c.step() { steps += 1 }
+        #expect(steps == c.eventsHandled && steps == 500 && c.model.batchedCalls == 0)
     }
 }

@@ -25,8 +25,12 @@ public struct DelimitedReader: ~Copyable {
     let file: UnsafeMutablePointer<FILE>?
     /// The bytes read: `[pos, end)` not yet consumed. One byte more is allocated than
     /// is ever read, and `block[end]` is always a line feed (a sentinel), so the fast
-    /// path scans a field without checking the end at every byte.
+    /// path scans a field without checking the end at every byte. Past the block,
+    /// `overread` more bytes (zeros) are allocated: a fast path may load 8 bytes
+    /// from any position up to the sentinel (`UsageStream.wholeSeconds`).
     var block: UnsafeMutableBufferPointer<UInt8>
+    /// Readable bytes allocated after `block`'s last.
+    static let overread = 7
     /// 1 for the bytes that end an unquoted field (the delimiter, LF, CR), else 0: one
     /// table load a byte instead of three compares.
     let stops: UnsafeMutablePointer<UInt8>
@@ -59,7 +63,7 @@ public struct DelimitedReader: ~Copyable {
         guard let f = fopen(path, "rb") else { return nil }
         file = f
         self.delimiter = delimiter
-        block = .allocate(capacity: Self.blockSize + 1)
+        block = Self.allocateBlock(Self.blockSize + 1)
         block[0] = UInt8(ascii: "\n")
         stops = Self.stopTable(delimiter)
         classes = Self.classTable(delimiter)
@@ -73,7 +77,7 @@ public struct DelimitedReader: ~Copyable {
     public init(bytes source: some Collection<UInt8>, delimiter: UInt8 = UInt8(ascii: ",")) {
         file = nil
         self.delimiter = delimiter
-        block = .allocate(capacity: source.count + 1)
+        block = Self.allocateBlock(source.count + 1)
         stops = Self.stopTable(delimiter)
         classes = Self.classTable(delimiter)
         ranges = .allocate(capacity: 2 * rangeCapacity)
@@ -90,6 +94,13 @@ public struct DelimitedReader: ~Copyable {
         classes.deallocate()
         ranges.deallocate()
         if let file { fclose(file) }
+    }
+
+    /// A block of `count` bytes followed by `overread` zeros.
+    static func allocateBlock(_ count: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: count + overread)
+        (p + count).initialize(repeating: 0, count: overread)
+        return UnsafeMutableBufferPointer(start: p, count: count)
     }
 
     static func stopTable(_ delimiter: UInt8) -> UnsafeMutablePointer<UInt8> {
@@ -116,6 +127,15 @@ public struct DelimitedReader: ~Copyable {
     @inline(__always) mutating func consumed(upTo p: Int) {
         line = nextLine
         nextLine += 1
+        pos = p
+        fieldCount = 0
+    }
+
+    /// `consumed(upTo:)` for `k` (at least 1) records one after another, ending just
+    /// before `p`: as `k` calls would leave it.
+    @inline(__always) mutating func consumed(records k: Int, upTo p: Int) {
+        line = nextLine + k - 1
+        nextLine += k
         pos = p
         fieldCount = 0
     }
