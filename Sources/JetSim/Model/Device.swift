@@ -329,7 +329,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var drawKey: UInt64 = 0
 
     // State.
-    public internal(set) var apps: ContiguousArray<AppRuntime> = []
+    /// The app records, by app index (`AppTable`: made unique once an event, then
+    /// written without a uniqueness check per write).
+    public internal(set) var apps = AppTable()
     public var policy = Policy()
     public var trace: Trace
     public var metrics = DeviceMetrics()
@@ -486,8 +488,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         self.timeline = timeline
         drawKey = SplitMix64.mix(context.seed ^ SplitMix64.mix(context.device &+ 0xD1CE))
         let n = installed.count
-        apps.removeAll(keepingCapacity: true)
-        apps.append(contentsOf: repeatElement(AppRuntime(), count: n))
+        apps.removeAll()
+        apps.append(repeating: AppRuntime(), count: n)
         for a in 0..<min(n, timeline.firstUse.count) { apps[a].nextUse = timeline.firstUse[a] }
         policy.reset(appCount: n, context: context)
         metrics = DeviceMetrics()
@@ -537,6 +539,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     /// Performs the next user action, or the next system launch or wake.
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
+        apps.makeUnique()  // the event's one uniqueness check of the records (`AppTable`)
         if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
         inInput = true
         defer { inInput = false }
@@ -696,6 +699,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
+        apps.makeUnique()  // the event's one uniqueness check of the records (`AppTable`)
         if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
         if !compressing.isEmpty { advanceCompression(s.now) }
         switch e.kind {
