@@ -805,6 +805,11 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         var inProgress = 0
         for i in apps.indices {
             let a = apps[i]
+            if let bands = policy as? JetsamBands, a.state == .background || a.state == .suspended {
+                // A candidate sits in its stored band's list (`refreshCandidateIfBandMoved`).
+                precondition(bands.bands.list(of: Int32(i)) == JetsamBands.list(of: a.band),
+                             "app \(i) is in band list \(bands.bands.list(of: Int32(i))), its band \(a.band) is list \(JetsamBands.list(of: a.band))")
+            }
             if a.freezerMarks & AppRuntime.hasFlashCopy != 0 { flashCopies += 1 }
             if a.freezerMarks & AppRuntime.refreezeEligible != 0 {
                 precondition(a.freezerMarks & AppRuntime.hasFlashCopy != 0 && !a.has(AppRuntime.frozen),
