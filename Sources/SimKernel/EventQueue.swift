@@ -42,22 +42,46 @@ public struct EventQueue<Event> {
     /// queue whose size goes up and down by one (a device's timers: mostly zero to
     /// three pending) neither appends nor removes, and a pop of the last entry writes
     /// nothing. Only for trivial events (`_isPOD`); others are removed at once, so the
-    /// queue keeps no reference alive. A push writes through `mutableSpan` (one
-    /// uniqueness check, no closure); the sifts' indices are in range by construction
-    /// (`[unchecked:]`).
-    @usableFromInline var storage: ContiguousArray<Entry>
+    /// queue keeps no reference alive. The sifts read and write through the buffer's
+    /// address (no closure, no check): their indices are in range by construction.
+    /// An `UncheckedArray`: its writes check no uniqueness; `prepareWrite` makes the
+    /// buffer unique first, once per operation, or once per run (`heldByRun`).
+    @usableFromInline var storage: UncheckedArray<Entry>
     @usableFromInline var live = 0
     @usableFromInline var nextSequence: UInt64 = 0
     @usableFromInline var rootIsHole = false
+    /// A run holds the queue (`Simulation.run`, `holdForRun`): it made the buffer
+    /// unique when it began, and nothing else holds this queue until it ends (the
+    /// model is handed the scheduler `inout` and must not copy it), so the run's pushes
+    /// and pops skip the uniqueness check (one a push before: about 8 instructions an
+    /// event of the default workload). Debug builds assert the buffer is unique at
+    /// every write.
+    @usableFromInline var heldByRun = false
 
     /// An empty queue. O(1).
-    @inlinable public init() { storage = [] }
+    @inlinable public init() { storage = UncheckedArray() }
 
     /// An empty queue with room for `capacity` pending events. O(capacity) once.
     @inlinable public init(capacity: Int) {
-        storage = []
+        storage = UncheckedArray()
         storage.reserveCapacity(capacity)
     }
+
+    /// Makes the buffer this queue's own before a write (a copy if another queue
+    /// shares it), unless a run holds the queue and did it when it began.
+    @inlinable @inline(__always) mutating func prepareWrite() {
+        if !heldByRun { storage.makeUnique() }
+    }
+
+    /// For the length of a run: makes the buffer unique once, and the run's
+    /// operations skip the check (`heldByRun`). `release()` when the run ends.
+    @inlinable public mutating func holdForRun() {
+        storage.makeUnique()
+        heldByRun = true
+    }
+
+    /// The run that held the queue ended: every write checks uniqueness again.
+    @inlinable public mutating func release() { heldByRun = false }
 
     /// The number of pending events. O(1).
     @inlinable public var count: Int { rootIsHole ? live &- 1 : live }
@@ -76,7 +100,7 @@ public struct EventQueue<Event> {
     /// numbers at zero, so a reused queue behaves exactly like a new one. O(1) for
     /// trivially destructible events.
     @inlinable public mutating func removeAll() {
-        storage.removeAll(keepingCapacity: true)
+        storage.removeAll()
         live = 0
         nextSequence = 0
         rootIsHole = false
@@ -105,17 +129,16 @@ public struct EventQueue<Event> {
         let entry = Entry(time: time, sequence: nextSequence, event: event)
         nextSequence &+= 1
         let n = live
+        prepareWrite()
         if rootIsHole {
             rootIsHole = false
-            var heap = storage.mutableSpan
-            Self.siftDown(entry, in: &heap, count: n)
+            Self.siftDown(entry, in: storage.first, count: n)
             return
         }
         live = n &+ 1
         // A new slot only past the spare ones (the array grows to the most pending).
         if n == storage.count { storage.append(entry) }
-        var heap = storage.mutableSpan
-        Self.siftUp(entry, from: n, in: &heap)
+        Self.siftUp(entry, from: n, in: storage.first)
     }
 
     /// Removes and returns the earliest entry (smallest `(time, sequence)`), or `nil`
@@ -147,57 +170,55 @@ public struct EventQueue<Event> {
     mutating func removeSettledMin() {
         if live == 1 {
             live = 0
-            if !_isPOD(Entry.self) { storage.removeLast() }
+            if !_isPOD(Entry.self) { _ = storage.removeLast() }
         } else {
             rootIsHole = true
         }
     }
 
     /// Moves the last entry into the root's hole, if there is one. O(log n). Through
-    /// the buffer pointer, which the engine's loop inlines whole (a span here was not).
+    /// the buffer's address, which the engine's loop inlines whole.
     @inlinable @inline(__always)
     mutating func fillHole() {
         guard rootIsHole else { return }
+        prepareWrite()
         rootIsHole = false
         let n = live &- 1
         live = n
         let last = _isPOD(Entry.self) ? storage[n] : storage.removeLast()
-        storage.withUnsafeMutableBufferPointer { heap in
-            var span = heap.mutableSpan
-            Self.siftDown(last, in: &span, count: n)
-        }
+        Self.siftDown(last, in: storage.first, count: n)
     }
 
     /// Places `moving` into slot `start` (a new last slot) and walks it up to its
     /// position.
     @inlinable @inline(__always)
-    static func siftUp(_ moving: Entry, from start: Int, in heap: inout MutableSpan<Entry>) {
+    static func siftUp(_ moving: Entry, from start: Int, in heap: UnsafeMutablePointer<Entry>) {
         var child = start
         while child > 0 {
             let parent = (child &- 1) >> 2
-            let p = heap[unchecked: parent]
+            let p = heap[parent]
             if !Entry.precedes(moving, p) { break }
-            heap[unchecked: child] = p
+            heap[child] = p
             child = parent
         }
-        heap[unchecked: child] = moving
+        heap[child] = moving
     }
 
     /// Places `moving` into the hole at the root of the heap of `n` slots, walking it
     /// down to its position.
     @inlinable @inline(__always)
-    static func siftDown(_ moving: Entry, in heap: inout MutableSpan<Entry>, count n: Int) {
+    static func siftDown(_ moving: Entry, in heap: UnsafeMutablePointer<Entry>, count n: Int) {
         var hole = 0
         while true {
             let first = (hole << 2) &+ 1
             if first >= n { break }
             // Smallest of up to four children.
             var best = first
-            var bestEntry = heap[unchecked: first]
+            var bestEntry = heap[first]
             let end = Swift.min(first &+ 4, n)
             var c = first &+ 1
             while c < end {
-                let e = heap[unchecked: c]
+                let e = heap[c]
                 if Entry.precedes(e, bestEntry) {
                     best = c
                     bestEntry = e
@@ -205,10 +226,10 @@ public struct EventQueue<Event> {
                 c &+= 1
             }
             if !Entry.precedes(bestEntry, moving) { break }
-            heap[unchecked: hole] = bestEntry
+            heap[hole] = bestEntry
             hole = best
         }
-        heap[unchecked: hole] = moving
+        heap[hole] = moving
     }
 }
 

@@ -190,7 +190,10 @@ public struct Simulation<Model: EventHandler> {
     /// handled (for measurements; with `NoRunObserver` it compiles away).
     @inlinable
     public mutating func run<O: RunObserver>(until end: SimTime, observer: inout O) {
+        // The queue's writes check no uniqueness until the run ends (`holdForRun`).
+        scheduler.queue.holdForRun()
         while next(notAfter: end, inputs: .max, observer: &observer) {}
+        scheduler.queue.release()
         if end > scheduler._now { scheduler._now = end }
     }
 

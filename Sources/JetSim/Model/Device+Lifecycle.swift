@@ -289,7 +289,7 @@ extension Device {
         apps[a].broadcastMark = broadcastCount
         compressOnSuspend(app, now)
         trace.record(time: now, app: app, event: .suspended, detail: .none, state: .suspended)
-        refreshCandidate(app, now)
+        refreshCandidateIfBandMoved(app, now)
         freezerWake(now)
     }
 

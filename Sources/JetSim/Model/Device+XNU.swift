@@ -91,6 +91,19 @@ extension Device {
         if leftFront { inactiveLimitCheck(app, now) }
     }
 
+    /// `refreshCandidate` for a background or suspended app whose band may not have
+    /// moved (a suspension, a finished compression): a policy that reads the band
+    /// alone and keeps the idle order itself (jetsam-bands) hears nothing new unless
+    /// the band moved. Such an app is a candidate in its stored band's list since it
+    /// left the front or was launched in the background (every band change since went
+    /// through `refreshCandidate`; `checkMemoryInvariant` asserts it after every
+    /// event), so `refreshCandidate` would find the same band and leave it in place.
+    @inline(__always)
+    mutating func refreshCandidateIfBandMoved(_ app: Int32, _ now: SimTime) {
+        if Policy.readsBandOnly && Policy.ordersIdleBands && xnuBand(app, now) == apps[Int(app)].band { return }
+        refreshCandidate(app, now)
+    }
+
     /// No longer a candidate (in front, or terminated).
     mutating func removeCandidate(_ app: Int32) {
         policy.remove(app)
@@ -651,12 +664,7 @@ extension Device {
         apps[a].residentKB = c.finalKB
         compressorChange(c.finalKB - c.packedKB, at)
         if apps[a].residentKB <= kb.inactiveLimitKB { clearSoftLimit(app) }
-        // A policy that reads the band alone and keeps the idle order itself hears
-        // nothing new unless the band moved (`refreshCandidate` would find the same
-        // band and leave it in place in the same list: the app has been a candidate
-        // in its stored band since its suspension).
-        if Policy.readsBandOnly && Policy.ordersIdleBands && xnuBand(app, now) == apps[a].band { return }
-        refreshCandidate(app, now)
+        refreshCandidateIfBandMoved(app, now)
     }
 
     /// Finishes one app's compression now (the freezer compresses what is left

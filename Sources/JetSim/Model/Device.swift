@@ -329,7 +329,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var drawKey: UInt64 = 0
 
     // State.
-    public internal(set) var apps: ContiguousArray<AppRuntime> = []
+    /// The app records, by app index (`AppTable`: made unique once an event, then
+    /// written without a uniqueness check per write).
+    public internal(set) var apps = AppTable()
     public var policy = Policy()
     public var trace: Trace
     public var metrics = DeviceMetrics()
@@ -486,8 +488,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         self.timeline = timeline
         drawKey = SplitMix64.mix(context.seed ^ SplitMix64.mix(context.device &+ 0xD1CE))
         let n = installed.count
-        apps.removeAll(keepingCapacity: true)
-        apps.append(contentsOf: repeatElement(AppRuntime(), count: n))
+        apps.removeAll()
+        apps.append(repeating: AppRuntime(), count: n)
         for a in 0..<min(n, timeline.firstUse.count) { apps[a].nextUse = timeline.firstUse[a] }
         policy.reset(appCount: n, context: context)
         metrics = DeviceMetrics()
@@ -540,6 +542,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// one an input.
     @inline(__always)
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
+        apps.makeUnique()  // the event's one uniqueness check of the records (`AppTable`)
         if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
         inInput = true
         defer { inInput = false }
@@ -714,6 +717,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
+        apps.makeUnique()  // the event's one uniqueness check of the records (`AppTable`)
         if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
         if !compressing.isEmpty { advanceCompression(s.now) }
         switch e.kind {
@@ -819,6 +823,11 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         var inProgress = 0
         for i in apps.indices {
             let a = apps[i]
+            if let bands = policy as? JetsamBands, a.state == .background || a.state == .suspended {
+                // A candidate sits in its stored band's list (`refreshCandidateIfBandMoved`).
+                precondition(bands.bands.list(of: Int32(i)) == JetsamBands.list(of: a.band),
+                             "app \(i) is in band list \(bands.bands.list(of: Int32(i))), its band \(a.band) is list \(JetsamBands.list(of: a.band))")
+            }
             if a.freezerMarks & AppRuntime.hasFlashCopy != 0 { flashCopies += 1 }
             if a.freezerMarks & AppRuntime.refreezeEligible != 0 {
                 precondition(a.freezerMarks & AppRuntime.hasFlashCopy != 0 && !a.has(AppRuntime.frozen),

@@ -1,3 +1,5 @@
+import SimKernel
+
 /// A binary min-heap of app indices with a two-part key, supporting update and
 /// removal of any app in O(log n) through a position table. Ties are broken by the
 /// smaller app index, so the order is total and runs are repeatable.
@@ -206,121 +208,152 @@ public struct AppList: Sendable {
 /// Several binary min-heaps over the same apps, each app in at most one, sharing one
 /// key and position table (so a policy with several orders pays for one set of keys).
 /// Keys are single 64-bit integers; ties are broken by the smaller app index.
+///
+/// Two buffers (`UncheckedArray`), each made unique once per operation: the apps'
+/// records (key, position, heap) and the heaps' slots (every heap's apps, and the
+/// counts). Nested arrays (an array of heaps, and a key, position and heap array)
+/// checked a uniqueness per write, a dozen an update, and retained the keys per
+/// sift: android-lmk's updates were about 130 instructions an event of
+/// Workloads/android.yaml. The heaps' order is the same (the same sifts).
 public struct IndexedHeaps: Sendable {
-    @usableFromInline var heaps: [ContiguousArray<Int32>]
-    @usableFromInline var keys: ContiguousArray<Int64> = []
-    @usableFromInline var position: ContiguousArray<Int32> = []
-    /// The heap each app is in, or -1.
-    @usableFromInline var heapOf: ContiguousArray<Int8> = []
+    /// An app's key, its position in its heap, and its heap (-1: none).
+    @usableFromInline struct Record: Sendable {
+        @usableFromInline var key: Int64 = 0
+        @usableFromInline var position: Int32 = -1
+        @usableFromInline var heap: Int8 = -1
+        @usableFromInline init() {}
+    }
 
-    public init(count: Int) { heaps = Array(repeating: [], count: count) }
+    @usableFromInline var records = UncheckedArray<Record>()
+    /// Heap `h`'s count at `slots[h]`, its apps at `slots[heapCount + h * apps ..<]`.
+    @usableFromInline var slots = UncheckedArray<Int32>()
+    @usableFromInline let heapCount: Int
+    /// The apps (each heap's room).
+    @usableFromInline var apps = 0
+
+    public init(count: Int) { heapCount = count }
 
     public mutating func reset(appCount: Int) {
-        for h in heaps.indices {
-            heaps[h].removeAll(keepingCapacity: true)
-            heaps[h].reserveCapacity(appCount)
-        }
-        if position.count != appCount {
-            position.removeAll(keepingCapacity: true)
-            position.append(contentsOf: repeatElement(-1, count: appCount))
-            heapOf.removeAll(keepingCapacity: true)
-            heapOf.append(contentsOf: repeatElement(-1, count: appCount))
-            keys.removeAll(keepingCapacity: true)
-            keys.append(contentsOf: repeatElement(0, count: appCount))
-        } else {
-            for i in position.indices { position[i] = -1; heapOf[i] = -1 }
-        }
+        apps = appCount
+        records.removeAll()
+        records.append(repeating: Record(), count: appCount)
+        slots.removeAll()
+        slots.append(repeating: 0, count: heapCount * (1 + appCount))
     }
 
     /// The heap `app` is in, or -1.
-    @inlinable public func heap(of app: Int32) -> Int { Int(heapOf[Int(app)]) }
-    @inlinable public func count(_ h: Int) -> Int { heaps[h].count }
-    @inlinable public func min(_ h: Int) -> Int32? { heaps[h].first }
+    @inlinable public func heap(of app: Int32) -> Int { Int(records[checked(app)].heap) }
+    @inlinable public func count(_ h: Int) -> Int { Int(slots[checkedHeap(h)]) }
+    @inlinable public func min(_ h: Int) -> Int32? { count(h) > 0 ? slots[heapCount + h * apps] : nil }
+
+    /// `app` as an index, checked (the buffers' subscripts check only in debug builds).
+    @inlinable @inline(__always) func checked(_ app: Int32) -> Int {
+        precondition(app >= 0 && Int(app) < apps, "app \(app) out of range")
+        return Int(app)
+    }
+
+    @inlinable @inline(__always) func checkedHeap(_ h: Int) -> Int {
+        precondition(h >= 0 && h < heapCount, "heap \(h) out of range")
+        return h
+    }
 
     /// Puts `app` in heap `h` with `key` (moving it from another heap if needed). O(log n).
     public mutating func set(_ app: Int32, _ key: Int64, in h: Int) {
-        if heap(of: app) != h { remove(app) }
-        let p = Int(position[Int(app)])
-        keys[Int(app)] = key
-        // The heap is moved out of `heaps` while it is worked on (and back after):
-        // writing `heaps[h][i]` in place checks both arrays for a unique reference
-        // on every write (android-lmk's updates spent ~8 % of the Android run here).
-        var heap = ContiguousArray<Int32>()
-        swap(&heap, &heaps[h])
-        if p < 0 {
-            heap.append(app)
-            heapOf[Int(app)] = Int8(h)
-            position[Int(app)] = Int32(heap.count - 1)
-            Self.siftUp(&heap, heap.count - 1, keys: keys, position: &position)
-        } else {
-            Self.siftUp(&heap, p, keys: keys, position: &position)
-            Self.siftDown(&heap, Int(position[Int(app)]), keys: keys, position: &position)
+        let a = checked(app), h = checkedHeap(h)
+        if Int(records[a].heap) != h { remove(app) }
+        let base = heapCount + h * apps
+        records.makeUnique()
+        slots.makeUnique()
+        records.withUnsafeMutableBufferPointer { r in
+            slots.withUnsafeMutableBufferPointer { s in
+                r[a].key = key
+                let p = Int(r[a].position)
+                if p < 0 {
+                    let n = Int(s[h])
+                    s[h] = Int32(n + 1)
+                    s[base + n] = app
+                    r[a].heap = Int8(h)
+                    r[a].position = Int32(n)
+                    Self.siftUp(s, base, n, r)
+                } else {
+                    Self.siftUp(s, base, p, r)
+                    Self.siftDown(s, base, Int(s[h]), Int(r[a].position), r)
+                }
+            }
         }
-        swap(&heap, &heaps[h])
     }
 
     /// Removes `app` from its heap, if any. O(log n).
     public mutating func remove(_ app: Int32) {
-        let h = heap(of: app)
+        let a = checked(app)
+        let h = Int(records[a].heap)
         guard h >= 0 else { return }
-        let p = Int(position[Int(app)])
-        position[Int(app)] = -1
-        heapOf[Int(app)] = -1
-        var heap = ContiguousArray<Int32>()
-        swap(&heap, &heaps[h])
-        let last = heap.removeLast()
-        if p < heap.count {
-            heap[p] = last
-            position[Int(last)] = Int32(p)
-            Self.siftUp(&heap, p, keys: keys, position: &position)
-            Self.siftDown(&heap, Int(position[Int(last)]), keys: keys, position: &position)
+        let base = heapCount + h * apps
+        records.makeUnique()
+        slots.makeUnique()
+        records.withUnsafeMutableBufferPointer { r in
+            slots.withUnsafeMutableBufferPointer { s in
+                let p = Int(r[a].position)
+                r[a].position = -1
+                r[a].heap = -1
+                let n = Int(s[h]) - 1
+                s[h] = Int32(n)
+                let last = s[base + n]
+                if p < n {
+                    s[base + p] = last
+                    r[Int(last)].position = Int32(p)
+                    Self.siftUp(s, base, p, r)
+                    Self.siftDown(s, base, n, Int(r[Int(last)].position), r)
+                }
+            }
         }
-        swap(&heap, &heaps[h])
     }
 
     @inline(__always)
-    static func less(_ a: Int32, _ b: Int32, _ keys: ContiguousArray<Int64>) -> Bool {
-        let ka = keys[Int(a)], kb = keys[Int(b)]
+    static func less(_ a: Int32, _ b: Int32, _ r: UnsafeMutableBufferPointer<Record>) -> Bool {
+        let ka = r[Int(a)].key, kb = r[Int(b)].key
         return ka < kb || (ka == kb && a < b)
     }
 
-    static func siftUp(_ heap: inout ContiguousArray<Int32>, _ start: Int, keys: ContiguousArray<Int64>,
-                       position: inout ContiguousArray<Int32>) {
+    /// Sifts the app at position `start` of the heap at `s[base...]` up. Positions and
+    /// apps are in range by construction.
+    @inline(__always)
+    static func siftUp(_ s: UnsafeMutableBufferPointer<Int32>, _ base: Int, _ start: Int, _ r: UnsafeMutableBufferPointer<Record>) {
         var i = start
-        let app = heap[i]
+        let app = s[base + i]
         while i > 0 {
             let parent = (i - 1) >> 1
-            if !less(app, heap[parent], keys) { break }
-            heap[i] = heap[parent]
-            position[Int(heap[i])] = Int32(i)
+            if !less(app, s[base + parent], r) { break }
+            s[base + i] = s[base + parent]
+            r[Int(s[base + i])].position = Int32(i)
             i = parent
         }
-        heap[i] = app
-        position[Int(app)] = Int32(i)
+        s[base + i] = app
+        r[Int(app)].position = Int32(i)
     }
 
-    static func siftDown(_ heap: inout ContiguousArray<Int32>, _ start: Int, keys: ContiguousArray<Int64>,
-                         position: inout ContiguousArray<Int32>) {
+    /// Sifts the app at position `start` of the heap of `n` apps at `s[base...]` down.
+    @inline(__always)
+    static func siftDown(_ s: UnsafeMutableBufferPointer<Int32>, _ base: Int, _ n: Int, _ start: Int,
+                         _ r: UnsafeMutableBufferPointer<Record>) {
         var i = start
-        let n = heap.count
-        let app = heap[i]
+        let app = s[base + i]
         while true {
             let l = 2 * i + 1
             if l >= n { break }
             var c = l
-            if l + 1 < n, less(heap[l + 1], heap[l], keys) { c = l + 1 }
-            if !less(heap[c], app, keys) { break }
-            heap[i] = heap[c]
-            position[Int(heap[i])] = Int32(i)
+            if l + 1 < n, less(s[base + l + 1], s[base + l], r) { c = l + 1 }
+            if !less(s[base + c], app, r) { break }
+            s[base + i] = s[base + c]
+            r[Int(s[base + i])].position = Int32(i)
             i = c
         }
-        heap[i] = app
-        position[Int(app)] = Int32(i)
+        s[base + i] = app
+        r[Int(app)].position = Int32(i)
     }
 
     /// Bytes of storage held (capacities).
     public var stateBytes: Int {
-        heaps.reduce(0) { $0 + $1.capacity * 4 } + keys.capacity * 8
-            + position.capacity * 4 + heapOf.capacity
+        slots.capacity * 4 + records.capacity * MemoryLayout<Record>.stride
     }
 }
