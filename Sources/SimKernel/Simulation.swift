@@ -36,6 +36,16 @@ public protocol EventHandler {
     /// step per input: its queue check, clock, counters and the call. The default
     /// handles one.
     mutating func handleInputs(notAfter end: SimTime, limit: Int, scheduler: inout Scheduler<Event>) -> Int
+
+    /// A run starts (`Simulation.run(until:)`): every `handle` and `handleInput` until
+    /// `endRun()` comes from that run's loop, with nothing else holding the model. A
+    /// model with copy-on-write storage can make it unique here, once, and skip the
+    /// check at each event (as the event queue does, `EventQueue.holdForRun`). The
+    /// default does nothing.
+    mutating func beginRun()
+
+    /// The run that `beginRun()` announced ended. The default does nothing.
+    mutating func endRun()
 }
 
 extension EventHandler {
@@ -46,6 +56,8 @@ extension EventHandler {
         handleInput(scheduler: &scheduler)
         return 1
     }
+    @inlinable public mutating func beginRun() {}
+    @inlinable public mutating func endRun() {}
 }
 
 /// The clock and the future event set, as a model sees them while handling an event.
@@ -191,8 +203,11 @@ public struct Simulation<Model: EventHandler> {
     @inlinable
     public mutating func run<O: RunObserver>(until end: SimTime, observer: inout O) {
         // The queue's writes check no uniqueness until the run ends (`holdForRun`).
+        // Nor do the model's, if it holds its storage likewise (`EventHandler.beginRun`).
         scheduler.queue.holdForRun()
+        model.beginRun()
         while next(notAfter: end, inputs: .max, observer: &observer) {}
+        model.endRun()
         scheduler.queue.release()
         if end > scheduler._now { scheduler._now = end }
     }

@@ -389,6 +389,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// An input (user action, system arrival) is being handled: only then may a
     /// suspension timer be held (`heldApp`; in the padding here).
     var inInput = false
+    /// A run holds the app records (`beginRun`): made unique when it started, so its
+    /// events skip the check (in the padding here).
+    var appsHeld = false
     /// Frozen apps now (their memory on flash).
     var frozenCount: Int32 = 0
     /// Apps with state on flash (frozen, or thawed since): XNU's
@@ -542,7 +545,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// one an input.
     @inline(__always)
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
-        apps.makeUnique()  // the event's one uniqueness check of the records (`AppTable`)
+        if !appsHeld { apps.makeUnique() }  // the event's one uniqueness check of the records (`AppTable`), unless a run holds them
         if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
         inInput = true
         defer { inInput = false }
@@ -712,12 +715,24 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         byArchetype[Int(archetypeOf[pi(app)])][c] += 1
     }
 
+    /// A run starts: the app records are made unique once for all its events
+    /// (`EventHandler.beginRun`; `handle` and `handleInput` then skip the check). Only
+    /// the run's loop calls them until `endRun`, and nothing copies the device while
+    /// it runs; debug builds still assert uniqueness at every write (`AppTable`).
+    public mutating func beginRun() {
+        apps.makeUnique()
+        appsHeld = true
+    }
+
+    /// The run ended: each event checks uniqueness again (a lone `Simulation.step`).
+    public mutating func endRun() { appsHeld = false }
+
     public func isCancelled(_ e: DeviceEvent) -> Bool {
         return apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp)
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
-        apps.makeUnique()  // the event's one uniqueness check of the records (`AppTable`)
+        if !appsHeld { apps.makeUnique() }  // the event's one uniqueness check of the records (`AppTable`), unless a run holds them
         if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
         if !compressing.isEmpty { advanceCompression(s.now) }
         switch e.kind {
