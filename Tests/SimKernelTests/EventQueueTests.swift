@@ -289,16 +289,24 @@ struct InputStreamTests {
         }
     }
 
-    @Test("the same order as pushing each input after the previous one, ties included", arguments: 0..<20)
-    func sameOrder(seed: UInt64) {
-        var g = Xoshiro256StarStar(seed: seed, 9)
+    /// 300 inputs at times that step by 0..<maxGap seconds (so many are equal), then
+    /// `delayKinds` timer delays of 0..<maxDelay seconds, from one seeded stream.
+    static func randomInputs(seed: UInt64, stream: UInt64, maxGap: Int, delayKinds: Int, maxDelay: Int)
+        -> (inputs: [(SimTime, Int)], delays: [Int64]) {
+        var g = Xoshiro256StarStar(seed: seed, stream)
         var t: Int64 = 0
         var inputs: [(SimTime, Int)] = []
         for i in 0..<300 {
-            t += Int64(g.nextIndex(3))  // many equal times
+            t += Int64(g.nextIndex(maxGap))
             inputs.append((.seconds(t), i))
         }
-        let delays = (0..<7).map { _ in Int64(g.nextIndex(4)) }
+        let delays = (0..<delayKinds).map { _ in Int64(g.nextIndex(maxDelay)) }
+        return (inputs, delays)
+    }
+
+    @Test("the same order as pushing each input after the previous one, ties included", arguments: 0..<20)
+    func sameOrder(seed: UInt64) {
+        let (inputs, delays) = Self.randomInputs(seed: seed, stream: 9, maxGap: 3, delayKinds: 7, maxDelay: 4)  // many equal times
         var a = Simulation(model: Model(inputs: inputs, viaInputs: true, delays: delays))
         a.run(until: .seconds(10_000))
         var b = Simulation(model: Model(inputs: inputs, viaInputs: false, delays: delays))
@@ -311,14 +319,7 @@ struct InputStreamTests {
 
     @Test("inputs handled several to a call while no event is pending give the same events, times, counts and pending figures", arguments: 0..<10)
     func batchedInputs(seed: UInt64) {
-        var g = Xoshiro256StarStar(seed: seed, 11)
-        var t: Int64 = 0
-        var inputs: [(SimTime, Int)] = []
-        for i in 0..<300 {
-            t += Int64(g.nextIndex(4))  // equal times too
-            inputs.append((.seconds(t), i))
-        }
-        let delays = (0..<5).map { _ in Int64(g.nextIndex(6)) }
+        let (inputs, delays) = Self.randomInputs(seed: seed, stream: 11, maxGap: 4, delayKinds: 5, maxDelay: 6)  // equal times too
         for stops: [Int64] in [[10_000], [3, 40, 41, 200, 201, 10_000]] {
             var runs: [Simulation<Model>] = []
             var observers: [PendingAverage] = []

@@ -329,8 +329,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var drawKey: UInt64 = 0
 
     // State.
-    /// The app records, by app index (`AppTable`: made unique once an event, then
-    /// written without a uniqueness check per write).
+    /// The app records, by app index (`AppTable`: made unique once a run, or once an
+    /// event outside a run, then written without a uniqueness check per write).
     public internal(set) var apps = AppTable()
     public var policy = Policy()
     public var trace: Trace
@@ -545,7 +545,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// one an input.
     @inline(__always)
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
-        if !appsHeld { apps.makeUnique() }  // the event's one uniqueness check of the records (`AppTable`), unless a run holds them
+        holdApps()
         if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
         inInput = true
         defer { inInput = false }
@@ -727,12 +727,18 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// The run ended: each event checks uniqueness again (a lone `Simulation.step`).
     public mutating func endRun() { appsHeld = false }
 
+    /// At the top of each event (`handle`, `handleInput`): the event's one uniqueness
+    /// check of the app records (`AppTable`), unless a run holds them (`beginRun`).
+    @inline(__always) mutating func holdApps() {
+        if !appsHeld { apps.makeUnique() }
+    }
+
     public func isCancelled(_ e: DeviceEvent) -> Bool {
         return apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp)
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
-        if !appsHeld { apps.makeUnique() }  // the event's one uniqueness check of the records (`AppTable`), unless a run holds them
+        holdApps()
         if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
         if !compressing.isEmpty { advanceCompression(s.now) }
         switch e.kind {
@@ -836,9 +842,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         var committed: Int64 = 0
         var frozen = 0, flashCopies = 0, eligible = 0
         var inProgress = 0
+        let bands = policy as? JetsamBands  // once, not a cast (and a copy) per app
         for i in apps.indices {
             let a = apps[i]
-            if let bands = policy as? JetsamBands, a.state == .background || a.state == .suspended {
+            if let bands, a.state == .background || a.state == .suspended {
                 // A candidate sits in its stored band's list (`refreshCandidateIfBandMoved`).
                 precondition(bands.bands.list(of: Int32(i)) == JetsamBands.list(of: a.band),
                              "app \(i) is in band list \(bands.bands.list(of: Int32(i))), its band \(a.band) is list \(JetsamBands.list(of: a.band))")
