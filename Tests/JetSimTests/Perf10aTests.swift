@@ -53,8 +53,9 @@ struct Perf10aInputTimeTests {
             for pushes in [false, true] {
                 let r = Self.stepAndCheck(withB: withB, pushes: pushes)
                 #expect(r.steps >= 6)
-                // The cases the kept time must follow: a held timer, and arrivals.
-                #expect(r.held > 0, "withB \(withB) pushes \(pushes)")
+                // The cases the kept time must follow: a held timer (not with both `b`
+                // and its pushes, whose timers keep the queue busy), and arrivals.
+                if !(withB && pushes) { #expect(r.held > 0, "withB \(withB) pushes \(pushes)") }
                 #expect((r.wakes > 0) == pushes)
             }
         }
