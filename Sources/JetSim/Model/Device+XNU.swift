@@ -760,25 +760,43 @@ extension Device {
     /// now, and memory above the freeze level or too few unfrozen suspended apps
     /// (`freezerPassMayAct`). That run is made first, without the loop: exactly what
     /// the loop's first pass would do (the thread stops waiting, or its next run is
-    /// the first after now), without calling `freezerPass`.
+    /// the first after now), without calling `freezerPass` (`freezerIdleRun`; inline
+    /// at the top of a timer's event, `freezerCatchUpIfDue`, where most catch-ups run:
+    /// inline in `handleInput` too, it cost Android's inputs more than it saved).
     @inline(never)
     mutating func freezerCatchUp(_ now: SimTime) {
-        if freezerDue && compressing.isEmpty && params.freezer && params.xnuBands && !(freezerShouldRun && freezerPassMayAct) {
-            let t = freezerNextRun
-            if t <= now && freezerDay(t) == flashDay && freezerDay(now) == flashDay {
-                freezerDue = false
-                guard freezerShouldRun else { return }
-                // `freezerRun(t)` of a pass that returns at its first guard.
-                let delay = freezerDelay(froze: false)
-                freezerNextRun = t + delay
-                guard delay > .zero else { return }
-                freezerDue = true
-                // The loop's first run after now (`afterNow`): the next budget day is after now.
-                let step = delay.microseconds
-                freezerNextRun = SimTime(microseconds: t.microseconds + ((now.microseconds - t.microseconds) / step + 1) * step)
-                return
-            }
-        }
+        if freezerIdleRun(now) { return }
+        freezerCatchUpLoop(now)
+    }
+
+    /// At the top of a timer's event (`handle`): `freezerCatchUp` if a run is due,
+    /// its common case inline.
+    @inline(__always) mutating func freezerCatchUpIfDue(_ now: SimTime) {
+        if freezerDue && now >= freezerNextRun && !freezerIdleRun(now) { freezerCatchUpLoop(now) }
+    }
+
+    /// `freezerCatchUp`'s common case (above): whether it was that, and was run.
+    @inline(__always) mutating func freezerIdleRun(_ now: SimTime) -> Bool {
+        guard freezerDue && compressing.isEmpty && params.freezer && params.xnuBands && !(freezerShouldRun && freezerPassMayAct)
+        else { return false }
+        let t = freezerNextRun
+        guard t <= now && freezerDay(t) == flashDay && freezerDay(now) == flashDay else { return false }
+        freezerDue = false
+        guard freezerShouldRun else { return true }
+        // `freezerRun(t)` of a pass that returns at its first guard.
+        let delay = freezerDelay(froze: false)
+        freezerNextRun = t + delay
+        guard delay > .zero else { return true }
+        freezerDue = true
+        // The loop's first run after now (`afterNow`): the next budget day is after now.
+        let step = delay.microseconds
+        freezerNextRun = SimTime(microseconds: t.microseconds + ((now.microseconds - t.microseconds) / step + 1) * step)
+        return true
+    }
+
+    /// `freezerCatchUp`'s loop.
+    @inline(never)
+    mutating func freezerCatchUpLoop(_ now: SimTime) {
         while freezerDue && freezerNextRun <= now {
             freezerDue = false
             let t = freezerNextRun

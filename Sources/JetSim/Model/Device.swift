@@ -760,7 +760,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
         holdApps()
-        if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
+        freezerCatchUpIfDue(s.now)
         if !compressing.isEmpty { advanceCompression(s.now) }
         switch e.kind {
         case .suspendDue:
