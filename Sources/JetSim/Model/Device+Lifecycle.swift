@@ -597,8 +597,9 @@ extension Device {
         // events): nothing to deliver, and the held counts are zero already.
         if apps[a].held.total == 0 && apps[a].broadcastMark == broadcastCount { return }
         let mark = Int(apps[a].broadcastMark) * SystemEventKind.count
+        let totals = broadcastHistory.count - SystemEventKind.count
         for k in SystemEventKind.allCases {
-            let missed = Int(broadcastTotals[Int(k.rawValue)] - broadcastHistory[mark + Int(k.rawValue)])
+            let missed = Int(broadcastHistory[totals + Int(k.rawValue)] - broadcastHistory[mark + Int(k.rawValue)])
             let n = apps[a].held.count(k) + missed
             if n > 0 {
                 metrics[.coalescedDelivered] += 1
@@ -622,9 +623,10 @@ extension Device {
     /// it missed when it resumes. O(running apps), not O(apps).
     mutating func broadcast(_ kind: SystemEventKind, value: Int32, _ now: SimTime) {
         let k = Int(kind.rawValue)
-        broadcastTotals[k] &+= 1
         broadcastLatest[k] = UInt8(clamping: value)
-        broadcastHistory.append(contentsOf: broadcastTotals)
+        // The new totals: the last entry's, one more of this kind.
+        let last = broadcastHistory.count - SystemEventKind.count
+        for j in 0..<SystemEventKind.count { broadcastHistory.append(broadcastHistory[last + j] &+ (j == k ? 1 : 0)) }
         metrics[.coalescedReceived] += suspendedCount
         for app in running {
             metrics[.immediateDeliveries] += 1

@@ -754,8 +754,49 @@ extension Device {
     /// changed nothing see its state and are skipped. The loop makes at most one pass
     /// per run that acts, per budget day of the gap, and per second of compression in
     /// it, whatever the delay (a delay of 1 us made one pass per microsecond).
+    ///
+    /// Most calls find one run that cannot act: no compression in progress (memory at
+    /// the run time is the last event's), the same budget day at the run time and
+    /// now, and memory above the freeze level or too few unfrozen suspended apps
+    /// (`freezerPassMayAct`). That run is made first, without the loop: exactly what
+    /// the loop's first pass would do (the thread stops waiting, or its next run is
+    /// the first after now), without calling `freezerPass` (`freezerIdleRun`; inline
+    /// at the top of a timer's event, `freezerCatchUpIfDue`, where most catch-ups run:
+    /// inline in `handleInput` too, it cost Android's inputs more than it saved).
     @inline(never)
     mutating func freezerCatchUp(_ now: SimTime) {
+        if freezerIdleRun(now) { return }
+        freezerCatchUpLoop(now)
+    }
+
+    /// At the top of a timer's event (`handle`): `freezerCatchUp` if a run is due,
+    /// its common case inline.
+    @inline(__always) mutating func freezerCatchUpIfDue(_ now: SimTime) {
+        if freezerDue && now >= freezerNextRun && !freezerIdleRun(now) { freezerCatchUpLoop(now) }
+    }
+
+    /// `freezerCatchUp`'s common case (above): whether it was that, and was run.
+    @inline(__always) mutating func freezerIdleRun(_ now: SimTime) -> Bool {
+        guard freezerDue && compressing.isEmpty && params.freezer && params.xnuBands && !(freezerShouldRun && freezerPassMayAct)
+        else { return false }
+        let t = freezerNextRun
+        guard t <= now && freezerDay(t) == flashDay && freezerDay(now) == flashDay else { return false }
+        freezerDue = false
+        guard freezerShouldRun else { return true }
+        // `freezerRun(t)` of a pass that returns at its first guard.
+        let delay = freezerDelay(froze: false)
+        freezerNextRun = t + delay
+        guard delay > .zero else { return true }
+        freezerDue = true
+        // The loop's first run after now (`afterNow`): the next budget day is after now.
+        let step = delay.microseconds
+        freezerNextRun = SimTime(microseconds: t.microseconds + ((now.microseconds - t.microseconds) / step + 1) * step)
+        return true
+    }
+
+    /// `freezerCatchUp`'s loop.
+    @inline(never)
+    mutating func freezerCatchUpLoop(_ now: SimTime) {
         while freezerDue && freezerNextRun <= now {
             freezerDue = false
             let t = freezerNextRun
@@ -801,21 +842,35 @@ extension Device {
     @discardableResult
     mutating func freezerRun(_ now: SimTime) -> Bool {
         let (froze, acted) = freezerPass(now)
-        let slow = params.freezerDynamicDelay && !froze && flashCopyCount > 0
-        let delay = params.freezerIdleDelay * Int64(slow ? params.freezerSlowMultiplier : params.freezerFastMultiplier)
+        let delay = freezerDelay(froze: froze)
         freezerNextRun = now + delay
         freezerDue = delay > .zero
         return acted
     }
 
-    /// The freezer thread's loop, once (`freezerRun`): whether it froze an app, and
-    /// whether it froze or demoted one.
-    mutating func freezerPass(_ now: SimTime) -> (froze: Bool, acted: Bool) {
+    /// The delay to the thread's next run after one that froze or not (`freezerRun`:
+    /// kern_memorystatus_freeze.c:2945-2954): `freezerIdleDelay` x the multiplier, the
+    /// slow one only with the dynamic delay, after a run that froze nothing while apps
+    /// are frozen.
+    @inline(__always) func freezerDelay(froze: Bool) -> SimTime {
+        let slow = params.freezerDynamicDelay && !froze && flashCopyCount > 0
+        return params.freezerIdleDelay * Int64(slow ? params.freezerSlowMultiplier : params.freezerFastMultiplier)
+    }
+
+    /// `freezerPass`'s first guard (memorystatus_can_freeze_processes,
+    /// kern_memorystatus_freeze.c:2222-2243): more suspended apps than apps with state
+    /// on flash plus the threshold. Without it the pass does nothing.
+    @inline(__always) var freezerPassMayAct: Bool {
         // XNU's counts are unsigned: more apps with state on flash than suspended
         // apps wraps the difference to a large number, which passes (:2231).
         let unfrozenSuspended = suspendedCount - Int(flashCopyCount)
-        guard suspendedCount > 0, unfrozenSuspended < 0 || unfrozenSuspended > params.freezeSuspendedThreshold
-        else { return (false, false) }
+        return suspendedCount > 0 && (unfrozenSuspended < 0 || unfrozenSuspended > params.freezeSuspendedThreshold)
+    }
+
+    /// The freezer thread's loop, once (`freezerRun`): whether it froze an app, and
+    /// whether it froze or demoted one.
+    mutating func freezerPass(_ now: SimTime) -> (froze: Bool, acted: Bool) {
+        guard freezerPassMayAct else { return (false, false) }
         if flashTodayKB >= params.freezeDailyKB {
             return (false, urgentDemotion(now))
         }

@@ -357,11 +357,11 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
     /// The next system arrival's app (`nextWake`).
     var nextWakeApp: Int32 = -1
-    /// Broadcast events (to every app) so far, by kind, and their latest values.
-    var broadcastTotals = ContiguousArray<UInt32>(repeating: 0, count: SystemEventKind.count)
+    /// Broadcast events' latest values, by kind.
     var broadcastLatest = ContiguousArray<UInt8>(repeating: 0, count: SystemEventKind.count)
-    /// The totals after each broadcast (five per entry; entry 0 is all zeros): what a
-    /// suspended app missed since its mark is `totals - history[mark]`, without ever
+    /// The totals of broadcast events (to every app) by kind after each broadcast (five
+    /// per entry; entry 0 is all zeros; the last entry is the totals so far): what a
+    /// suspended app missed since its mark is `last - history[mark]`, without ever
     /// visiting suspended apps when an event is broadcast.
     var broadcastHistory = ContiguousArray<UInt32>()
     /// The app in front (-1: none).
@@ -471,6 +471,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// use saved.
     var heldDue = SimTime.zero
     var wakeCount: UInt64 = 0
+    /// `nextInputTime` (`.never`: none), kept up to date by `refreshInputTime` (8
+    /// bytes: the device dropped its broadcast totals' array, the last entry of
+    /// `broadcastHistory`, for them).
+    var inputTime = SimTime.never
 
     public init(trace: Trace) { self.trace = trace }
 
@@ -499,9 +503,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         availableKB = params.ramKB - params.osReserveKB
         running.removeAll(keepingCapacity: true)
         suspendedCount = 0
-        for k in 0..<SystemEventKind.count { broadcastTotals[k] = 0; broadcastLatest[k] = 0 }
+        for k in 0..<SystemEventKind.count { broadcastLatest[k] = 0 }
         broadcastHistory.removeAll(keepingCapacity: true)
-        broadcastHistory.append(contentsOf: broadcastTotals)
+        broadcastHistory.append(contentsOf: repeatElement(0, count: SystemEventKind.count))
         front = -1
         ui = UIState()
         refusedActions = 0
@@ -527,18 +531,34 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         buildWakeTable()
         wakeCount = 0
         drawNextWake(after: .zero)
+        refreshInputTime()
     }
 
     /// The next input's time: the next user action, or the next system launch or wake
     /// if earlier (at the same time the user goes first), or the held suspension timer
     /// (`heldApp`) if no later than both. The engine interleaves the inputs with the
     /// device's timers (see `EventHandler.nextInputTime`).
+    /// Read once per engine step, so kept in `inputTime` (`refreshInputTime`), not
+    /// recomputed from its five inputs each time.
     public var nextInputTime: SimTime? {
-        let user = nextAction < timeline.actions.count ? timeline.actions[nextAction].time : nil
-        if heldApp >= 0 { return min(heldDue, user ?? .never, nextWake) }
-        if let user, user <= nextWake { return user }
-        return nextWake < .never ? nextWake : user
+        assert(inputTime == computedInputTime, "the cached next input time is stale")
+        return inputTime < .never ? inputTime : nil
     }
+
+    /// `nextInputTime` from its inputs (`.never`: none): the earliest of the next user
+    /// action, the next system arrival and, if one is held, the suspension timer. The
+    /// order at equal times is `handleInput`'s, which reads the inputs themselves.
+    @inline(__always) var computedInputTime: SimTime {
+        let user = nextAction < timeline.actions.count ? timeline.actions[nextAction].time : SimTime.never
+        let t = min(user, nextWake)
+        return heldApp >= 0 ? min(heldDue, t) : t
+    }
+
+    /// Stores `computedInputTime` in `inputTime`: after every change of the next user
+    /// action, the next system arrival or the held timer (`reset`, `handleInput`,
+    /// `holdOrQueue`, `dropHeldTimer`); `checkMemoryInvariant` and debug builds' reads
+    /// check it.
+    @inline(__always) mutating func refreshInputTime() { inputTime = computedInputTime }
 
     /// Performs the next user action, or the next system launch or wake. Inlined into
     /// `handleInputs`, its one caller in a run: one entry and exit a call of that, not
@@ -575,6 +595,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
                 }
             }
         }
+        refreshInputTime()
         if checksInvariants { checkMemoryInvariant() }
     }
 
@@ -739,7 +760,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
         holdApps()
-        if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
+        freezerCatchUpIfDue(s.now)
         if !compressing.isEmpty { advanceCompression(s.now) }
         switch e.kind {
         case .suspendDue:
@@ -805,11 +826,13 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         if heldApp >= 0 {
             let held = heldApp
             heldApp = -1
+            refreshInputTime()
             push(.suspendDue, held, at: heldDue, &s)
         } else {
             precondition(time >= s.now, "an event cannot be scheduled in the past")
             heldApp = app
             heldDue = time
+            refreshInputTime()
             return
         }
         push(kind, app, at: time, &s)
@@ -830,7 +853,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     /// The held suspension timer (family 0) is `app`'s: it is cancelled with the rest.
     @inline(__always) mutating func dropHeldTimer(_ app: Int32) {
-        if app == heldApp { heldApp = -1 }
+        if app == heldApp { heldApp = -1; refreshInputTime() }
     }
 
     /// Checks `available + Σ resident + reserve == RAM` and that nothing is negative;
@@ -842,6 +865,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         var committed: Int64 = 0
         var frozen = 0, flashCopies = 0, eligible = 0
         var inProgress = 0
+        precondition(inputTime == computedInputTime, "the cached next input time \(inputTime) is stale: \(computedInputTime)")
         let bands = policy as? JetsamBands  // once, not a cast (and a copy) per app
         for i in apps.indices {
             let a = apps[i]
