@@ -113,6 +113,14 @@ public struct EventQueue<Event> {
         return live > 0 ? storage[0] : nil
     }
 
+    /// The address of the earliest pending entry, or nil when empty; valid until the
+    /// queue's next write (for the engine: `Simulation.next`). O(log n) right after a
+    /// pop (it settles the heap), else O(1).
+    @inlinable @inline(__always) mutating func minAddress() -> UnsafePointer<Entry>? {
+        fillHole()
+        return live > 0 ? UnsafePointer(storage.first) : nil
+    }
+
     /// The time of the earliest pending event, or `nil` when empty. O(log n) right
     /// after a pop (it settles the heap), else O(1).
     @inlinable public mutating func nextTime() -> SimTime? {
