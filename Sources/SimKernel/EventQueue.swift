@@ -149,10 +149,33 @@ public struct EventQueue<Event> {
         pushInHeap(event, at: time)
     }
 
-    /// `push` in general: into the root's hole, or a new last slot and up.
+    /// `push` in general: into the root's hole, or a new last slot and up. A run's
+    /// push into a spare slot makes no call (nothing to keep across one: no
+    /// registers saved and restored for it); the rest, out of line (`pushChecked`).
     @inlinable @inline(never)
     mutating func pushInHeap(_ event: Event, at time: SimTime) {
         let entry = Entry(time: time, sequence: nextSequence, event: event)
+        let n = live
+        if heldByRun {
+            if rootIsHole {
+                nextSequence &+= 1
+                rootIsHole = false
+                Self.siftDown(entry, in: storage.first, count: n)
+                return
+            }
+            if n < storage.count {
+                nextSequence &+= 1
+                live = n &+ 1
+                Self.siftUp(entry, from: n, in: storage.first)
+                return
+            }
+        }
+        pushChecked(entry)
+    }
+
+    /// `push` with its uniqueness check (outside a run) and its growth.
+    @inlinable @inline(never)
+    mutating func pushChecked(_ entry: Entry) {
         nextSequence &+= 1
         let n = live
         prepareWrite()
