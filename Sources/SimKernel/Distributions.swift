@@ -168,12 +168,24 @@ public enum Exponential {
         mean * standard(&g)
     }
 
+    /// `sample(mean:_:)` with the table held by the caller (`ZigguratTable.exponential`,
+    /// read once for many draws): the same draw, without the getter's call each time.
+    @inlinable @inline(__always)
+    public static func sample<G: RandomNumberGenerator>(mean: Double, _ g: inout G, table: ZigguratTable) -> Double {
+        mean * standard(&g, table: table)
+    }
+
     /// One draw with mean 1. The common case (the point falls inside its layer's
     /// rectangle: 97.8 % of draws, the mean of x[i+1]/x[i]) is inlined where it is called; the rest goes on
     /// out of line (`standardAfterReject`) with the same numbers, in the same order.
     @inlinable @inline(__always)
     public static func standard<G: RandomNumberGenerator>(_ g: inout G) -> Double {
-        let t = ZigguratTable.exponential
+        standard(&g, table: ZigguratTable.exponential)
+    }
+
+    /// `standard(_:)` with the table held by the caller (`ZigguratTable.exponential`).
+    @inlinable @inline(__always)
+    public static func standard<G: RandomNumberGenerator>(_ g: inout G, table t: ZigguratTable) -> Double {
         let bits = g.next()
         let i = Int(truncatingIfNeeded: bits & 0xFF)
         let x = Double(bits >> 11) * 0x1.0p-53 * t.x[i]
