@@ -151,16 +151,19 @@ public struct Simulation<Model: EventHandler> {
     /// `inputs` inputs while no event is pending: `EventHandler.handleInputs`); false
     /// if there was none. The next input comes first when it is earlier than the
     /// queue's next event, or at the same time and "scheduled" (when the previous input
-    /// was handled) no later than that event. The queue's top is read once (`min`
-    /// settles it), and taken without a second look (`removeSettledMin`).
+    /// was handled) no later than that event. The queue's top is read in place
+    /// (`minAddress` settles it), and taken without a second look (`removeSettledMin`).
     @inlinable @inline(__always)
     mutating func next<O: RunObserver>(notAfter end: SimTime, inputs: Int, observer: inout O) -> Bool {
         while true {
-            let top = scheduler.queue.min()
+            // The top's address, not a copy: its fields are read as they are needed
+            // (the event only once it is taken), with no optional entry to build.
+            let top = scheduler.queue.minAddress()
             if let input = model.nextInputTime, input <= end {
                 let first: Bool
                 if let top {
-                    first = input < top.time || (input == top.time && inputSequence <= top.sequence)
+                    let time = top.pointee.time
+                    first = input < time || (input == time && inputSequence <= top.pointee.sequence)
                 } else {
                     first = true
                 }
@@ -176,15 +179,19 @@ public struct Simulation<Model: EventHandler> {
                     return true
                 }
             }
-            guard let entry = top, entry.time <= end else { return false }
+            guard let top else { return false }
+            let time = top.pointee.time
+            guard time <= end else { return false }
+            // Read before `removeSettledMin`, which may move the entry out (non-trivial events).
+            let event = top.pointee.event
             scheduler.queue.removeSettledMin()
-            if model.isCancelled(entry.event) {
+            if model.isCancelled(event) {
                 _eventsSkipped &+= 1
                 continue
             }
-            scheduler._now = entry.time
+            scheduler._now = time
             _eventsHandled &+= 1
-            model.handle(entry.event, scheduler: &scheduler)
+            model.handle(event, scheduler: &scheduler)
             observer.handled(pending: scheduler.queue.count)
             return true
         }

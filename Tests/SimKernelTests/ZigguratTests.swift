@@ -93,3 +93,28 @@ struct ZigguratTests {
         #expect(exponentials.map { ($0 * 1e12).rounded() } == [1_619_483_067_415, 3_763_453_807_158, 419_058_109_221, 1_876_599_969_717])
     }
 }
+
+/// The constant layer tables (`zigguratNormalX` and friends, written out so a draw
+/// needs no once-check) are, bit for bit, what the layers' recurrence derives.
+@Suite("Ziggurat tables are the layers' recurrence, bit for bit")
+struct ZigguratTableConstantTests {
+    @Test("normal and exponential: x and f, all 257 entries, identical bits")
+    func tablesMatchRecurrence() {
+        let cases: [(String, (x: [Double], f: [Double]), ZigguratTable, Double)] = [
+            ("normal", ZigguratTable.normalLayers(), ZigguratTable.normal, ZigguratTable.normalR),
+            ("exponential", ZigguratTable.exponentialLayers(), ZigguratTable.exponential, ZigguratTable.exponentialR),
+        ]
+        for (name, derived, table, r) in cases {
+            #expect(table.r.bitPattern == r.bitPattern, "\(name) R")
+            #expect(derived.x.count == 257 && derived.f.count == 257)
+            var mismatches = 0
+            for i in 0...256 where table.x[i].bitPattern != derived.x[i].bitPattern
+                || table.f[i].bitPattern != derived.f[i].bitPattern {
+                mismatches += 1
+            }
+            #expect(mismatches == 0, "\(name): \(mismatches) entries differ from the recurrence")
+        }
+        #expect(zigguratNormalX.count == 257 && zigguratNormalF.count == 257
+            && zigguratExponentialX.count == 257 && zigguratExponentialF.count == 257)
+    }
+}

@@ -135,8 +135,10 @@ public struct UserModel: Sendable {
         var notes = Xoshiro256StarStar(seed: seed, device, Self.notificationStream)
         var locale = Xoshiro256StarStar(seed: seed, device, Self.broadcastStream, 1)
         var place = Xoshiro256StarStar(seed: seed, device, Self.broadcastStream, 2)
+        // The exponential's table, read once (not at each draw).
+        let zig = ZigguratTable.exponential
         func next(_ rate: Double, _ from: Double, _ g: inout Xoshiro256StarStar) -> Double {
-            rate > 0 ? from + Exponential.sample(mean: day / rate, &g) : .infinity
+            rate > 0 ? from + Exponential.sample(mean: day / rate, &g, table: zig) : .infinity
         }
         var tNote = next(behaviour.notificationsPerDay, 0, &notes)
         var tLocale = next(behaviour.localeChangesPerDay, 0, &locale)
@@ -200,6 +202,8 @@ public struct UserModel: Sendable {
         var front: Int32 = -1
         var recent: (Int32, Int32, Int32) = (-1, -1, -1)
         var orientationValue: Int32 = 1
+        /// The exponential's table, read once for the writer's draws.
+        let zig = ZigguratTable.exponential
 
         static let tap = SimTime.seconds(1)
 
@@ -217,12 +221,12 @@ public struct UserModel: Sendable {
             for day in 0..<dayCount {
                 let wake = Double(day) * 86_400 + b.wakeHour * 3_600
                 let sleep = wake + window
-                var arrival = wake + Exponential.sample(mean: meanGap, &sessions)
+                var arrival = wake + Exponential.sample(mean: meanGap, &sessions, table: zig)
                 while arrival < sleep {
                     let start = max(SimTime(seconds: arrival), t + Self.tap)
                     if start >= SimTime(seconds: sleep) || start >= duration { break }
                     session(at: start, into: &out)
-                    arrival += Exponential.sample(mean: meanGap, &sessions)
+                    arrival += Exponential.sample(mean: meanGap, &sessions, table: zig)
                 }
                 if t >= duration { return }
             }
@@ -308,7 +312,7 @@ public struct UserModel: Sendable {
             let interruptRate = (b.callsPerDay + b.smsPerDay + b.alertsPerDay) / (windowHours * 3_600)  // per second
             var current = app
             while true {
-                let next = interruptRate > 0 ? t + SimTime(seconds: Exponential.sample(mean: 1 / interruptRate, &interruptions)) : SimTime.never
+                let next = interruptRate > 0 ? t + SimTime(seconds: Exponential.sample(mean: 1 / interruptRate, &interruptions, table: zig)) : SimTime.never
                 let segmentEnd = min(next, end)
                 orientationChanges(until: segmentEnd, into: &out)
                 if next >= end { break }
@@ -344,7 +348,7 @@ public struct UserModel: Sendable {
             guard b.orientationChangesPerHourOfUse > 0 else { return }
             var s = t
             while true {
-                s = s + SimTime(seconds: Exponential.sample(mean: 3_600 / b.orientationChangesPerHourOfUse, &orientation))
+                s = s + SimTime(seconds: Exponential.sample(mean: 3_600 / b.orientationChangesPerHourOfUse, &orientation, table: zig))
                 if s >= until { break }
                 orientationValue = orientationValue == 1 ? 2 : 1
                 emit(&out, .notify, at: s, app: UserAction.allApps, eventKind: .orientation, value: orientationValue)
