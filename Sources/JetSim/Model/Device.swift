@@ -556,8 +556,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     /// Stores `computedInputTime` in `inputTime`: after every change of the next user
     /// action, the next system arrival or the held timer (`reset`, `handleInput`,
-    /// `holdOrQueue`, `dropHeldTimer`); `checkMemoryInvariant` and debug builds' reads
-    /// check it.
+    /// `holdOrQueue` when it queues the held timer, `dropHeldTimer`; a timer held
+    /// during an input waits for the input's own refresh); `checkMemoryInvariant` and
+    /// debug builds' reads check it.
     @inline(__always) mutating func refreshInputTime() { inputTime = computedInputTime }
 
     /// Performs the next user action, or the next system launch or wake. Inlined into
@@ -830,9 +831,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
             push(.suspendDue, held, at: heldDue, &s)
         } else {
             precondition(time >= s.now, "an event cannot be scheduled in the past")
+            // Only an input holds a timer (`scheduleTimer`), and `handleInput` refreshes
+            // the kept input time at its end: no refresh here (a replay holds a timer at
+            // every row; the refresh cost it 17 instructions a row).
+            assert(inInput, "only an input holds a suspension timer")
             heldApp = app
             heldDue = time
-            refreshInputTime()
             return
         }
         push(kind, app, at: time, &s)
