@@ -224,7 +224,13 @@ public enum StandardNormal {
     /// (`sampleAfterReject`) with the same numbers, in the same order.
     @inlinable @inline(__always)
     public static func sample<G: RandomNumberGenerator>(_ g: inout G) -> Double {
-        let t = ZigguratTable.normal
+        sample(&g, table: ZigguratTable.normal)
+    }
+
+    /// `sample(_:)` with the table held by the caller (`ZigguratTable.normal`, read
+    /// once): the same numbers, in the same order.
+    @inlinable @inline(__always)
+    public static func sample<G: RandomNumberGenerator>(_ g: inout G, table t: ZigguratTable) -> Double {
         let bits = g.next()
         let i = Int(truncatingIfNeeded: bits & 0xFF)
         // Uniform on [-1, 1) from the high 53 bits: the sign and the abscissa.

@@ -133,18 +133,23 @@ public struct EventQueue<Event> {
     /// Right after a pop, the new entry drops into the root's hole and sifts down: a
     /// handler that schedules one event per event it handles costs one sift, not two.
     ///
-    /// The common case, an empty queue held by a run with a spare slot (a device's
-    /// timers: 62 % of the default run's pushes), is inlined where the push is: one
-    /// store of the entry. The rest goes on out of line (`pushInHeap`), the same as
-    /// before; the order is the same either way (one entry has nowhere to sift).
+    /// The common case, a queue held by a run with no hole and a spare slot (a
+    /// device's timers: 62 % of the default run's pushes find the queue empty, one
+    /// store; 27 % find one or more pending, mostly one step up), is inlined where the
+    /// push is: the same sift as `pushInHeap`'s, without its call. The rest (the
+    /// root's hole, growth, a push outside a run) goes on out of line.
     @inlinable @inline(__always)
     public mutating func push(_ event: Event, at time: SimTime) {
-        if _isPOD(Entry.self) && live == 0 && heldByRun && storage.count > 0 {
-            assert(storage.isUnique(), "a held queue shares its buffer")
-            storage.first[0] = Entry(time: time, sequence: nextSequence, event: event)
-            nextSequence &+= 1
-            live = 1
-            return
+        if _isPOD(Entry.self) && heldByRun && !rootIsHole {
+            let n = live
+            if n < storage.count {
+                assert(storage.isUnique(), "a held queue shares its buffer")
+                let entry = Entry(time: time, sequence: nextSequence, event: event)
+                nextSequence &+= 1
+                live = n &+ 1
+                Self.siftUp(entry, from: n, in: storage.first)
+                return
+            }
         }
         pushInHeap(event, at: time)
     }

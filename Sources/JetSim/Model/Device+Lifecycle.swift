@@ -232,7 +232,7 @@ extension Device {
             if profiles[p].bgTaskProbability > 0 {
                 var g = appDraws(app, Self.drawBackgroundTask, trip)
                 if profiles[p].bgTaskProbability >= 1 || g.nextUnit() < profiles[p].bgTaskProbability {
-                    let work = lognormal(profiles[p].bgTaskMedian, profiles[p].bgTaskSigma, &g)
+                    let work = Self.lognormal(profiles[p].bgTaskMedian, profiles[p].bgTaskSigma, &g, normalTable)
                     apps[a].set(AppRuntime.bgTask)
                     if work <= params.bgTaskAllowance {
                         scheduleTimer(.bgTaskDone, app, at: now + work, &s)
@@ -244,7 +244,7 @@ extension Device {
             // A background mode's activity.
             if profiles[p].mode != .none {
                 var g = appDraws(app, Self.drawModeActivity, trip)
-                let activity = lognormal(profiles[p].modeActivityMedian, profiles[p].modeActivitySigma, &g)
+                let activity = Self.lognormal(profiles[p].modeActivityMedian, profiles[p].modeActivitySigma, &g, normalTable)
                 if activity > .zero {
                     apps[a].set(AppRuntime.modeActive)
                     scheduleTimer(.modeEnded, app, at: now + activity, &s)
@@ -256,11 +256,14 @@ extension Device {
         refreshCandidate(app, now, leftFront: true)
     }
 
-    /// A lognormal duration by median and sigma (sigma 0: the median itself).
+    /// A lognormal duration by median and sigma (sigma 0: the median itself), with the
+    /// device's `normalTable`. Static: a method reading the table from `self` made
+    /// its mutating callers copy the whole device first (21 instructions an event).
 
-    @inline(__always) func lognormal(_ median: SimTime, _ sigma: Double, _ g: inout SplitMix64) -> SimTime {
+    @inline(__always) static func lognormal(_ median: SimTime, _ sigma: Double, _ g: inout SplitMix64,
+                                            _ table: ZigguratTable) -> SimTime {
         if sigma == 0 { return median }
-        return SimTime(saturatingMicroseconds: Double(median.microseconds) * exp(sigma * StandardNormal.sample(&g)))
+        return SimTime(saturatingMicroseconds: Double(median.microseconds) * exp(sigma * StandardNormal.sample(&g, table: table)))
     }
 
     /// A background task or mode ended: the policy learns the new band, and the app
@@ -422,7 +425,7 @@ extension Device {
             // Keyed by the app's launch number, which the user alone decides: the
             // same jitter for this launch under every policy and RAM size.
             var g = appDraws(app, Self.drawLaunchJitter, UInt64(apps[a].launches))
-            latency = lognormal(latency, params.launchJitterSigma, &g)
+            latency = Self.lognormal(latency, params.launchJitterSigma, &g, normalTable)
         }
         if params.android.enabled {
             let saved = isRelaunch && profiles[p].preservesUIState

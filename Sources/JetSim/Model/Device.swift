@@ -327,6 +327,11 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public var timeline = Timeline()
     /// Key of this device's per-app random draws (from seed and device index).
     var drawKey: UInt64 = 0
+    /// The ziggurat tables of the device's draws (`drawNextWake`, `lognormal`), read
+    /// once: `ZigguratTable.exponential` and `.normal` are calls into SimKernel, about
+    /// 9 instructions a draw with the call. The same constant tables: the same draws.
+    let exponentialTable = ZigguratTable.exponential
+    let normalTable = ZigguratTable.normal
 
     // State.
     /// The app records, by app index (`AppTable`: made unique once a run, or once an
@@ -625,7 +630,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         guard m > 0 else { nextWake = .never; return }
         let total = wakeTable[0].cut
         var g = deviceDraws(Self.drawSystemWake, wakeCount)
-        nextWake = t + SimTime(seconds: Exponential.standard(&g) / total * 86_400)
+        nextWake = t + SimTime(seconds: Exponential.standard(&g, table: exponentialTable) / total * 86_400)
         let u = g.nextUnit() * Double(m)
         let c = min(Int(u), m &- 1)
         let column = wakeTable[1 &+ c]
@@ -744,10 +749,19 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public mutating func beginRun() {
         apps.makeUnique()
         appsHeld = true
+        // The idle order and the policy's lists likewise (`MultiList.beginRun`).
+        policy.beginRun()
+        ownIdleOrder.beginRun()
+        android.uncompressed.beginRun()
     }
 
     /// The run ended: each event checks uniqueness again (a lone `Simulation.step`).
-    public mutating func endRun() { appsHeld = false }
+    public mutating func endRun() {
+        appsHeld = false
+        policy.endRun()
+        ownIdleOrder.endRun()
+        android.uncompressed.endRun()
+    }
 
     /// At the top of each event (`handle`, `handleInput`): the event's one uniqueness
     /// check of the app records (`AppTable`), unless a run holds them (`beginRun`).

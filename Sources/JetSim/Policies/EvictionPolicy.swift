@@ -153,6 +153,12 @@ public protocol EvictionPolicy: SendableMetatype {
 
     /// The lists of `ordersIdleBands`; read only when that is true.
     var idleLists: MultiList { get }
+    /// A run starts (`Device.beginRun`): a policy may make its storage unique once
+    /// for the run's updates (`MultiList.beginRun`). Nothing copies the policy until
+    /// `endRun`. Default: nothing.
+    mutating func beginRun()
+    /// The run that `beginRun` announced ended. Default: nothing.
+    mutating func endRun()
     /// Whether `update` reads a candidate's `nextUse` (the oracle). When no policy of
     /// a run reads it, a replay does not compute the timeline's next uses (a pass
     /// over every action and an array as long). Default false.
@@ -167,5 +173,7 @@ extension EvictionPolicy {
     @inline(__always) public static var readsBandOnly: Bool { false }
     @inline(__always) public static var ordersIdleBands: Bool { false }
     public var idleLists: MultiList { preconditionFailure("\(Self.name) does not keep the idle order") }
+    @inline(__always) public mutating func beginRun() {}
+    @inline(__always) public mutating func endRun() {}
     @inline(__always) public static var readsNextUse: Bool { false }
 }

@@ -44,6 +44,10 @@ public struct JetsamBands: EvictionPolicy {
 
     public mutating func reset(appCount: Int, context: PolicyContext) { bands.reset(appCount: appCount) }
 
+    /// A run holds the lists (`MultiList.beginRun`).
+    public mutating func beginRun() { bands.beginRun() }
+    public mutating func endRun() { bands.endRun() }
+
     /// The list of a band priority (a priority between two listed ones goes with the
     /// lower): 0 -> 0, 20 -> 2, 30 -> 3, 50 -> 4, 75 -> 1, 120 -> 5 (band 75 second,
     /// for `idleLists`).

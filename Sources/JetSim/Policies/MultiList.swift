@@ -1,3 +1,5 @@
+import SimKernel
+
 /// Several intrusive FIFO lists over the same apps, each app in at most one: the
 /// bands of `jetsam-bands`. Append, remove and head are O(1); storage is shared, and
 /// an app's links and list sit together in one 12-byte node (one cache line to touch).
@@ -15,21 +17,44 @@ public struct MultiList: Sendable {
     /// The apps' nodes, then one node per list holding its head (`next`) and tail
     /// (`prev`): one array, so an update checks it is uniquely referenced once, not
     /// once per array (three before: nodes, heads, tails; 4 % of the default run's
-    /// instructions were those checks).
-    @usableFromInline var nodes: ContiguousArray<Node>
+    /// instructions were those checks). SimKernel's `UncheckedArray`: a run holds it
+    /// (`beginRun`: made unique once, then written without a check per update);
+    /// outside a run each update makes it unique first. Debug builds assert it is
+    /// unique at every write.
+    @usableFromInline var nodes: UncheckedArray<Node>
+    /// Whether a run holds the nodes (`beginRun` until `endRun`).
+    @usableFromInline var held = false
     /// The number of apps: list `l`'s node is `nodes[apps + l]`.
     @usableFromInline var apps = 0
     @usableFromInline let lists: Int
 
     public init(lists: Int) {
         self.lists = lists
-        nodes = ContiguousArray(repeating: Node(), count: lists)
+        nodes = UncheckedArray()
+        nodes.append(repeating: Node(), count: lists)
     }
 
     public mutating func reset(appCount: Int) {
-        nodes.removeAll(keepingCapacity: true)
-        nodes.append(contentsOf: repeatElement(Node(), count: appCount + lists))
+        nodes.removeAll()
+        nodes.append(repeating: Node(), count: appCount + lists)
         apps = appCount
+    }
+
+    /// A run starts (`Device.beginRun`, through `EvictionPolicy.beginRun` for a
+    /// policy's lists): the nodes are made unique once, and the run's updates write
+    /// them without a uniqueness check each (217k appends in the default run). Only
+    /// the run's loop updates them until `endRun`, and nothing copies them meanwhile.
+    public mutating func beginRun() {
+        nodes.makeUnique()
+        held = true
+    }
+
+    /// The run ended: each update checks uniqueness again.
+    public mutating func endRun() { held = false }
+
+    /// Before an update's writes: the nodes are this value's own.
+    @inline(__always) mutating func hold() {
+        if !held { nodes.makeUnique() }
     }
 
     /// The list `app` is in, or -1.
@@ -58,8 +83,9 @@ public struct MultiList: Sendable {
         precondition(l >= 0 && l < lists, "list \(l) out of range")
         let base = apps
         let s = base &+ l
-        // One buffer access for the removal from its current list and the append: one
-        // uniqueness check per move instead of two.
+        // One buffer access for the removal from its current list and the append,
+        // unique as `hold` leaves it (no check within a run).
+        hold()
         nodes.withUnsafeMutableBufferPointer { n in
             // Links and list nodes are in range by construction.
             let node = n[a]
@@ -88,6 +114,7 @@ public struct MultiList: Sendable {
         let l = Int(node.list)
         guard l >= 0 else { return }
         let s = apps &+ l
+        hold()
         nodes.withUnsafeMutableBufferPointer { n in
             n[a] = Node()
             if node.prev >= 0 { n[Int(node.prev)].next = node.next } else { n[s].next = node.next }
