@@ -141,13 +141,9 @@ public struct EventQueue<Event> {
     @inlinable @inline(__always)
     public mutating func push(_ event: Event, at time: SimTime) {
         if _isPOD(Entry.self) && heldByRun && !rootIsHole {
-            let n = live
-            if n < storage.count {
+            if live < storage.count {
                 assert(storage.isUnique(), "a held queue shares its buffer")
-                let entry = Entry(time: time, sequence: nextSequence, event: event)
-                nextSequence &+= 1
-                live = n &+ 1
-                Self.siftUp(entry, from: n, in: storage.first)
+                pushIntoSpareSlot(Entry(time: time, sequence: nextSequence, event: event))
                 return
             }
         }
@@ -169,13 +165,20 @@ public struct EventQueue<Event> {
                 return
             }
             if n < storage.count {
-                nextSequence &+= 1
-                live = n &+ 1
-                Self.siftUp(entry, from: n, in: storage.first)
+                pushIntoSpareSlot(entry)
                 return
             }
         }
         pushChecked(entry)
+    }
+
+    /// A held queue's push into its next spare slot, then up (`push`, `pushInHeap`).
+    @inlinable @inline(__always)
+    mutating func pushIntoSpareSlot(_ entry: Entry) {
+        let n = live
+        nextSequence &+= 1
+        live = n &+ 1
+        Self.siftUp(entry, from: n, in: storage.first)
     }
 
     /// `push` with its uniqueness check (outside a run) and its growth.

@@ -87,19 +87,7 @@ struct MultiListTests {
 
     @Test("a device's run holds its policy's lists: a copy taken between runs keeps them, then runs to the same lists")
     func deviceRunHoldsPolicyLists() throws {
-        let sc = try Scenario.parse(try XNUTests.file("45-thaw-on-demand.scenario"), source: "test")
-        var sim = Simulation(model: scenarioDevice(sc, JetsamBands.self, trace: NoTrace()))
-        sim.model.checksInvariants = true
-        sim.run(until: .seconds(20))
-        #expect(!sim.model.policy.bands.held)
-        let apps = sim.model.apps.count
-        var copy = sim  // shares the lists' nodes
-        let before = Self.lists(copy.model.policy.bands, lists: 6, apps: apps)
-        sim.run(until: sc.endTime)
-        #expect(!sim.model.policy.bands.held)
-        #expect(Self.lists(sim.model.policy.bands, lists: 6, apps: apps) != before)  // the original moved on
-        #expect(Self.lists(copy.model.policy.bands, lists: 6, apps: apps) == before)  // the copy did not
-        copy.run(until: sc.endTime)
-        #expect(Self.lists(copy.model.policy.bands, lists: 6, apps: apps) == Self.lists(sim.model.policy.bands, lists: 6, apps: apps))
+        _ = try RunHoldTests.copyBetweenRuns(JetsamBands.self, held: { $0.policy.bands.held },
+                                             state: { Self.lists($0.policy.bands, lists: 6, apps: $0.apps.count) })
     }
 }

@@ -16,17 +16,12 @@ struct Perf10aInputTimeTests {
         return d.nextWake < .never ? d.nextWake : user
     }
 
-    /// A replay-like device (`UsageReplayTests.relaunch`): `a`'s suspension timer is
+    /// A replay-like device (`UsageStreamTests.relaunch`): `a`'s suspension timer is
     /// held, then queued when `b`'s periodic save is scheduled; `b` also gets silent
     /// pushes (system arrivals) when `pushes`. Steps to the end; returns the steps made
     /// and how many of them began with a timer held.
     static func stepAndCheck(withB: Bool, pushes: Bool) -> (steps: Int, held: Int, wakes: UInt64) {
-        var sc = Scenario(source: "t")
-        sc.policy = PolicyID(LRU.self)
-        sc.params.xnuBands = false
-        sc.params.memoryGrowth = false
-        sc.params.prewarming = false
-        sc.appNames = ["a", "b"]
+        var sc = UsageStreamTests.plainTwoApps()
         var b = AppProfile(enterBackgroundHandler: .zero, save: .periodic, unsavedEditsPerMinute: 0)
         if pushes { b.silentPushesPerDay = 20_000 }
         sc.profiles = [AppProfile(enterBackgroundHandler: .zero, save: .never, unsavedEditsPerMinute: 0), b]

@@ -377,18 +377,25 @@ struct UsageStreamTests {
         #expect(try UsageStreamTests.misses(csv, slots: 3, policy: PolicyID(Oracle.self)) == 7)
     }
 
-    /// Replays: `a` launched at 0, Home at 5 s (its grace, 10 s, ends at 15 s), with
-    /// `b` (saving periodically: its timer goes into the queue) launched at 6 s if
-    /// `withB`, then `a` launched again at `t`. Nothing else is scheduled (no aging,
-    /// growth, background work or handler), so `a`'s suspension timer is held by the
-    /// device (`Device.heldApp`), and with `b` put into the queue when `b`'s timer is.
-    static func relaunch(at t: SimTime, withB: Bool) -> DeviceMetrics {
+    /// A replay's plain device with apps `a` and `b` (LRU; no XNU bands, growth or
+    /// prewarming): nothing schedules a timer but the apps' own.
+    static func plainTwoApps() -> Scenario {
         var sc = Scenario(source: "t")
         sc.policy = PolicyID(LRU.self)
         sc.params.xnuBands = false
         sc.params.memoryGrowth = false
         sc.params.prewarming = false
         sc.appNames = ["a", "b"]
+        return sc
+    }
+
+    /// Replays: `a` launched at 0, Home at 5 s (its grace, 10 s, ends at 15 s), with
+    /// `b` (saving periodically: its timer goes into the queue) launched at 6 s if
+    /// `withB`, then `a` launched again at `t`. Nothing else is scheduled (no aging,
+    /// growth, background work or handler), so `a`'s suspension timer is held by the
+    /// device (`Device.heldApp`), and with `b` put into the queue when `b`'s timer is.
+    static func relaunch(at t: SimTime, withB: Bool) -> DeviceMetrics {
+        var sc = plainTwoApps()
         sc.profiles = [AppProfile(enterBackgroundHandler: .zero, save: .never, unsavedEditsPerMinute: 0),
                        AppProfile(enterBackgroundHandler: .zero, save: .periodic, unsavedEditsPerMinute: 0)]
         sc.actions = [UserAction(time: .zero, kind: .launch, app: 0), UserAction(time: .seconds(5), kind: .home)]

@@ -758,11 +758,12 @@ extension Device {
     /// Most calls find one run that cannot act: no compression in progress (memory at
     /// the run time is the last event's), the same budget day at the run time and
     /// now, and memory above the freeze level or too few unfrozen suspended apps
-    /// (`freezerPassMayAct`). That run is made first, without the loop: exactly what
-    /// the loop's first pass would do (the thread stops waiting, or its next run is
-    /// the first after now), without calling `freezerPass` (`freezerIdleRun`; inline
-    /// at the top of a timer's event, `freezerCatchUpIfDue`, where most catch-ups run:
-    /// inline in `handleInput` too, it cost Android's inputs more than it saved).
+    /// (`freezerPassMayAct`). `freezerIdleRun` makes that run without the loop and
+    /// without calling `freezerPass`, exactly as the loop's first pass would (the
+    /// thread stops waiting, or its next run is the first after now). It is inlined at
+    /// the top of a timer's event (`freezerCatchUpIfDue`), where most catch-ups run;
+    /// `handleInput` calls this function instead (inlined there too, it cost Android's
+    /// inputs more than it saved).
     @inline(never)
     mutating func freezerCatchUp(_ now: SimTime) {
         if freezerIdleRun(now) { return }
@@ -789,9 +790,19 @@ extension Device {
         guard delay > .zero else { return true }
         freezerDue = true
         // The loop's first run after now (`afterNow`): the next budget day is after now.
-        let step = delay.microseconds
-        freezerNextRun = SimTime(microseconds: t.microseconds + ((now.microseconds - t.microseconds) / step + 1) * step)
+        freezerNextRun = SimTime(microseconds: Self.freezerGrid(from: t.microseconds, step: delay.microseconds, after: now.microseconds))
         return true
+    }
+
+    /// The first of the thread's runs t, t + step, t + 2 step, ... strictly after
+    /// `after` (`freezerIdleRun`, `freezerCatchUpLoop`), in microseconds.
+    @inline(__always) static func freezerGrid(from t: Int64, step: Int64, after: Int64) -> Int64 {
+        t + ((after - t) / step + 1) * step
+    }
+
+    /// The first of the thread's runs t, t + step, ... at or after `atOrAfter`.
+    @inline(__always) static func freezerGrid(from t: Int64, step: Int64, atOrAfter x: Int64) -> Int64 {
+        t + (x - t + step - 1) / step * step
     }
 
     /// `freezerCatchUp`'s loop.
@@ -808,19 +819,19 @@ extension Device {
             if freezerRun(t) || !freezerDue { continue }
             let step = (freezerNextRun - t).microseconds
             // The first run after now (the last run before it would set this).
-            let afterNow = t.microseconds + ((now.microseconds - t.microseconds) / step + 1) * step
+            let afterNow = Self.freezerGrid(from: t.microseconds, step: step, after: now.microseconds)
             if !compressing.isEmpty {
                 // The first run in the next whole second, where compression changes
                 // memory at the earliest (or the first after now, if sooner).
                 let second = (t.microseconds / 1_000_000 + 1) * 1_000_000
-                let inNext = t.microseconds + (second - t.microseconds + step - 1) / step * step
+                let inNext = Self.freezerGrid(from: t.microseconds, step: step, atOrAfter: second)
                 if freezerNextRun.microseconds < second { freezerNextRun = SimTime(microseconds: min(inNext, afterNow)) }
                 continue
             }
             let nextDay = (Int64(flashDay) + 1) * 86_400_000_000
             if nextDay <= now.microseconds {
                 // The first run in the next budget day.
-                freezerNextRun = SimTime(microseconds: t.microseconds + (nextDay - t.microseconds + step - 1) / step * step)
+                freezerNextRun = SimTime(microseconds: Self.freezerGrid(from: t.microseconds, step: step, atOrAfter: nextDay))
             } else {
                 freezerNextRun = SimTime(microseconds: afterNow)
                 return

@@ -324,7 +324,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public var params = DeviceParameters() { didSet { kb = DeviceThresholds(params) } }
     /// The thresholds `params` derives (`DeviceThresholds`), kept in step with it.
     var kb = DeviceThresholds(DeviceParameters())
-    public var timeline = Timeline()
+    /// Set by `reset` only: the kept next input time (`inputTime`) follows it.
+    public internal(set) var timeline = Timeline()
     /// Key of this device's per-app random draws (from seed and device index).
     var drawKey: UInt64 = 0
     /// The ziggurat tables of the device's draws (`drawNextWake`, `lognormal`), read
