@@ -4,10 +4,18 @@ import Glibc
 #endif
 import Testing
 
-/// Runs the built `jetsim` binary (it sits beside the test bundle) and captures what
-/// it printed and its exit status.
+/// Runs the `jetsim` binary and captures what it printed and its exit status.
+///
+/// These suites are end-to-end tests: `scripts/test-e2e.sh` builds the release binary
+/// once and runs them against it (`JETSIM_BIN`). A plain `swift test` skips them, since
+/// the debug binary is ten to thirty times slower and ran for most of the suite's time.
+/// `JETSIM_BIN=.build/debug/jetsim swift test --filter JetSimCLITests` runs them
+/// against a debug build.
 enum CLI {
-    static let binary: String = Bundle.main.bundlePath + "/jetsim"
+    /// The binary under test: `JETSIM_BIN`, else the one beside the test bundle.
+    static let binary: String = ProcessInfo.processInfo.environment["JETSIM_BIN"] ?? Bundle.main.bundlePath + "/jetsim"
+    /// Whether the end-to-end suites run: a binary was named.
+    static let endToEnd = ProcessInfo.processInfo.environment["JETSIM_BIN"].map { !$0.isEmpty } ?? false
     /// The package root, from this file's location.
     static let root: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -82,5 +90,12 @@ enum CLI {
     /// The names of the files in a directory.
     static func files(in dir: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the suite only against a named binary (`scripts/test-e2e.sh`).
+    static var endToEnd: Self {
+        .enabled(if: CLI.endToEnd, "end to end: scripts/test-e2e.sh runs it against the release binary")
     }
 }

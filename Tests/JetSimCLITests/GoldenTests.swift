@@ -6,7 +6,7 @@ import Testing
 /// `Tests/Golden/`. A refactor must keep them identical; a change of behaviour updates
 /// them on purpose (`JETSIM_UPDATE_GOLDEN=1 swift test --filter Golden`) and says why
 /// in its commit. The scenarios' traces are pinned the same way by `ScenarioCLITests`.
-@Suite("Golden outputs: every shipped workload, byte for byte")
+@Suite("Golden outputs: every shipped workload, byte for byte", .endToEnd)
 struct GoldenTests {
     static let golden = CLI.root + "/Tests/Golden"
     static let update = ProcessInfo.processInfo.environment["JETSIM_UPDATE_GOLDEN"] == "1"

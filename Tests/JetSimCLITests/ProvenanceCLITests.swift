@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Provenance sidecars")
+@Suite("Provenance sidecars", .endToEnd)
 struct ProvenanceCLITests {
     static func fnv1a(_ s: String) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Results: --baseline")
+@Suite("Results: --baseline", .endToEnd)
 struct ResultsCLITests {
     static let args = ["run", "--devices", "13", "--duration", "1d", "--policy", "lru,oracle,random", "--ram", "2GB,3GB", "--quiet",
                        "--baseline", "lru"]
@@ -83,7 +83,7 @@ struct ResultsCLITests {
     }
 }
 
-@Suite("Results: --by class")
+@Suite("Results: --by class", .endToEnd)
 struct BreakdownCLITests {
     static let args = ["run", "--workload", "Workloads/mixed-fleet.yaml", "--devices", "11", "--duration", "1d", "--policy", "lru,oracle",
                        "--quiet", "--by", "class"]
@@ -166,7 +166,7 @@ struct BreakdownCLITests {
     }
 }
 
-@Suite("Results: --timeseries")
+@Suite("Results: --timeseries", .endToEnd)
 struct TimeSeriesCLITests {
     static let args = ["run", "--devices", "12", "--duration", "1d", "--policy", "lru,oracle", "--ram", "2GB", "--quiet"]
 
@@ -299,7 +299,7 @@ struct TimeSeriesCLITests {
     }
 }
 
-@Suite("Results: trace --format perfetto")
+@Suite("Results: trace --format perfetto", .endToEnd)
 struct PerfettoCLITests {
     @Test("perfetto JSON: required fields, balanced slices, monotonic time per track, the CSV trace's events as instants")
     func perfetto() throws {

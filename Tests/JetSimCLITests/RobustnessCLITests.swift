@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 11: no input crashes or hangs jetsim, and nothing is left behind. One test
 /// per class of hostile input the issue lists, each on the built binary.
-@Suite("hostile input: a clear error or the right answer, never a trap")
+@Suite("hostile input: a clear error or the right answer, never a trap", .endToEnd)
 struct RobustnessCLITests {
     /// 8 h: past the user's wake hour (7), so the devices have sessions (a run that
     /// ends before it has none, and says so on stderr).

@@ -15,7 +15,7 @@ func rows(_ csv: String) -> [[String: String]] {
     }
 }
 
-@Suite("jetsim run, end to end through the binary")
+@Suite("jetsim run, end to end through the binary", .endToEnd)
 struct RunCLITests {
     @Test("the default run succeeds: one row per policy and RAM size, under the documented header")
     func defaultRun() throws {
@@ -238,7 +238,7 @@ struct RunCLITests {
     }
 }
 
-@Suite("jetsim trace, policies, validate")
+@Suite("jetsim trace, policies, validate", .endToEnd)
 struct OtherCommandTests {
     @Test("trace writes the scenario trace's columns for a small synthetic run")
     func trace() throws {

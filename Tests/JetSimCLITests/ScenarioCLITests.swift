@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("jetsim scenario, end to end through the binary")
+@Suite("jetsim scenario, end to end through the binary", .endToEnd)
 struct ScenarioCLITests {
     static let dir = CLI.root + "/Workloads/scenarios"
     static let scenarios: [String] = CLI.files(in: dir).filter { $0.hasSuffix(".scenario") }
@@ -66,7 +66,7 @@ struct ScenarioCLITests {
     }
 }
 
-@Suite("jetsim basics")
+@Suite("jetsim basics", .endToEnd)
 struct BasicCLITests {
     @Test("--version prints the version and exits 0")
     func version() throws {

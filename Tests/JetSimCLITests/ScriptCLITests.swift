@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The scripts under scripts/ that users run on their own files.
-@Suite("scripts")
+@Suite("scripts", .endToEnd)
 struct ScriptCLITests {
     /// Runs a script of the repository with bash.
     static func script(_ name: String, _ args: [String], cwd: String? = nil) throws -> CLI.Output {

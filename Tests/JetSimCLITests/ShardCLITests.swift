@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Shards and merge: byte-identical to one unsharded run")
+@Suite("Shards and merge: byte-identical to one unsharded run", .endToEnd)
 struct ShardCLITests {
     static let args = ["run", "--devices", "23", "--duration", "1d", "--policy", "lru,oracle,random", "--ram", "2GB,3GB", "--quiet",
                        "--set", "user.sessions_per_day=30", "--set", "catalog.archetypes.game.share=0.3"]

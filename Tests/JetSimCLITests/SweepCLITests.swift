@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("jetsim sweep")
+@Suite("jetsim sweep", .endToEnd)
 struct SweepCLITests {
     static let options = ["--ram", "2GB,3GB", "--policy", "lru,oracle", "--set", "user.sessions_per_day=20,40",
                           "--set", "catalog.apps=500", "--devices", "4", "--duration", "1d", "--threads", "2"]
@@ -106,7 +106,7 @@ struct SweepCLITests {
     }
 }
 
-@Suite("Outputs that are not regular files")
+@Suite("Outputs that are not regular files", .endToEnd)
 struct SpecialOutputTests {
     @Test("writing to a FIFO (or /dev/null) writes into it and never replaces it with a file")
     func fifo() throws {

@@ -4,7 +4,7 @@ import Testing
 /// Issue 16: on a terminal, the progress line and the table fit its width. Runs the
 /// binary under a pseudo-terminal (`script`, util-linux, in every Debian install) with
 /// COLUMNS set, and measures every line it drew.
-@Suite("terminal output fits the terminal's width")
+@Suite("terminal output fits the terminal's width", .endToEnd)
 struct TerminalCLITests {
     /// What `jetsim ARGS` drew on a terminal `columns` wide, split into the lines the
     /// terminal shows (a carriage return starts the line again), escapes removed.

@@ -3,7 +3,7 @@ import Testing
 
 /// `jetsim usage-stats`, `jetsim trace --format usage`, and settings that another
 /// setting overrides (issue 14).
-@Suite("usage-stats, trace --format usage, and overridden settings")
+@Suite("usage-stats, trace --format usage, and overridden settings", .endToEnd)
 struct UsageStatsCLITests {
     @Test("trace --format usage piped into usage-stats: CSV, the same from a file, and a table on request")
     func pipe() throws {
