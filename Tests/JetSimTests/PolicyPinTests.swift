@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import SimKernel
 import JetSim
@@ -57,21 +58,24 @@ struct PolicyPinTests {
         "oracle": Pin(relaunches: 192, cold: 73, killsPressure: 117, kills: 353, dataLossEvents: 25, dataLossUnits: 219),
     ]
 
-    static func run() -> [(PolicyID, Pin)] {
+    /// The run every test here reads (computed once): the default workload, 6 devices,
+    /// one day, every policy at 2 GB, on one thread.
+    static let fleet: (workload: Workload, result: FleetResult) = {
         var w = try! WorkloadDecoder.load(defaultWorkloadText, source: "default")
         w.fleet.devices = 6
         w.fleet.duration = .days(1)
         let plan = RunPlan(workload: w, cells: PolicyID.all.map { Cell(policy: $0, ramKB: 2 * 1_048_576) }, threads: 1)
-        let r = FleetRunner.run(plan, catalog: AppCatalog(w))
-        return zip(r.cells, r.accumulators).map { cell, a in
-            (cell.policy, Pin(relaunches: a[.relaunches], cold: a[.coldRelaunches], killsPressure: a[.killsPressure],
-                              kills: a.totals.totalKills, dataLossEvents: a[.dataLossEvents], dataLossUnits: a[.dataLossUnits]))
-        }
+        return (w, FleetRunner.run(plan, catalog: AppCatalog(w)))
+    }()
+
+    static let results: [(PolicyID, Pin)] = zip(fleet.result.cells, fleet.result.accumulators).map { cell, a in
+        (cell.policy, Pin(relaunches: a[.relaunches], cold: a[.coldRelaunches], killsPressure: a[.killsPressure],
+                          kills: a.totals.totalKills, dataLossEvents: a[.dataLossEvents], dataLossUnits: a[.dataLossUnits]))
     }
 
     @Test("each registered policy's numbers are exactly its pinned line")
     func pinnedNumbers() {
-        let results = Self.run()
+        let results = Self.results
         #expect(results.map(\.0) == PolicyID.all)
         for (policy, got) in results {
             guard let want = Self.pinned[policy.name] else {
@@ -85,10 +89,35 @@ struct PolicyPinTests {
 
     @Test("the workload is tight enough to tell policies apart")
     func policiesDiffer() {
-        let results = Self.run()
+        let results = Self.results
         #expect(results.allSatisfy { $0.1.killsPressure > 0 })
         #expect(Set(results.map { $0.1.cold }).count > 1)
         // The same users in every cell: the same relaunches, cold or not.
         #expect(Set(results.map { $0.1.relaunches }).count == 1)
+    }
+
+    /// The one golden `swift test` keeps (the rest run against the release binary:
+    /// `GoldenTests`, which also checks that `jetsim run` writes these same rows). Every
+    /// summary column of the run above, one file per policy under Tests/Golden/small/:
+    /// a change to any figure, not just the pinned six, shows here. Recorded with
+    /// `JETSIM_UPDATE_GOLDEN=1 swift test --filter PolicyPinTests`.
+    @Test("every summary column of this run is its golden file's, per policy (Tests/Golden/small/)")
+    func smallGolden() throws {
+        let csv = Summary.csv(workload: Self.fleet.workload, result: Self.fleet.result)
+        let lines = csv.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 1 + PolicyID.all.count)
+        let root = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let update = ProcessInfo.processInfo.environment["JETSIM_UPDATE_GOLDEN"] == "1"
+        for (policy, row) in zip(Self.fleet.result.cells.map(\.policy), lines.dropFirst()) {
+            let path = "/" + root + "/Tests/Golden/small/\(policy.name).summary.csv"
+            let got = lines[lines.startIndex] + "\n" + row + "\n"
+            if update {
+                try FileManager.default.createDirectory(atPath: "/" + root + "/Tests/Golden/small", withIntermediateDirectories: true)
+                try got.write(toFile: path, atomically: true, encoding: .utf8)
+                continue
+            }
+            let want = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(got == want, "Tests/Golden/small/\(policy.name).summary.csv differs")
+        }
     }
 }
