@@ -19,6 +19,27 @@ struct RobustnessCLITests {
         #expect(r.stdout.split(separator: "\n").count == 2)
     }
 
+    /// The catalog's largest size, the one extreme of `SchemaExtremesTests` too large
+    /// for a debug build (2.8 GB and about 24 s in release): it runs, and its summary
+    /// has no NaN, infinity or negative figure.
+    @Test("the catalog's largest size runs: a sane summary")
+    func largestCatalog() throws {
+        let r = try CLI.run(["run", "--devices", "2", "--duration", "0.05d", "--policy", "lru,jetsam-bands", "--ram", "2GB",
+                             "--quiet", "--set", "catalog.apps=10000000"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        let header = lines.first.map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
+        for line in lines.dropFirst() {
+            for (name, field) in zip(header, line.split(separator: ",", omittingEmptySubsequences: false)) {
+                guard let x = Double(field) else { continue }
+                // Documented NaNs: no relaunch (or none of a kind), or an interval from fewer than 2.
+                if x.isNaN && (name.hasPrefix("relaunch_") || name.hasSuffix("_ci95")) { continue }
+                #expect(x.isFinite && x >= 0, "summary \(name)=\(field)")
+            }
+        }
+    }
+
     @Test("system wakes count toward the bound on a device's events: huge wake rates are refused, the shipped workloads pass")
     func wakeRatesBounded() throws {
         // 10,000 silent pushes a day for every archetype x about 65 installed apps x 100
