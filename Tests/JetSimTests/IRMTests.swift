@@ -39,13 +39,16 @@ struct IRMTests {
         return sc
     }
 
-    static func coldRatio<P: EvictionPolicy>(_: P.Type) -> Double {
-        coldRatio(PolicyID(P.self))
-    }
+    /// lru's run, with its trace (read per app by `ordering`); each policy runs once.
+    static let lruRun = ScenarioRunner.run(scenario(policy: PolicyID(LRU.self)), checkInvariants: false)
+    static let randomCold = coldRatio(ScenarioRunner.run(scenario(policy: PolicyID(RandomEviction.self)),
+                                                         checkInvariants: false, recordsTrace: false).metrics)
+    static let oracleCold = coldRatio(ScenarioRunner.run(scenario(policy: PolicyID(Oracle.self)),
+                                                         checkInvariants: false, recordsTrace: false).metrics)
+    static var lruCold: Double { coldRatio(lruRun.metrics) }
 
-    static func coldRatio(_ policy: PolicyID) -> Double {
-        let m = ScenarioRunner.run(scenario(policy: policy), checkInvariants: false).metrics
-        return Double(m[.coldRelaunches]) / Double(m[.relaunches])
+    static func coldRatio(_ m: DeviceMetrics) -> Double {
+        Double(m[.coldRelaunches]) / Double(m[.relaunches])
     }
 
     static var probabilities: [Double] {
@@ -67,7 +70,7 @@ struct IRMTests {
     func lruMatchesChe() {
         let t = Self.characteristicTime { p, t in 1 - exp(-p * t) }
         let hit = Self.probabilities.reduce(0) { $0 + $1 * (1 - exp(-$1 * t)) }
-        let measured = Self.coldRatio(LRU.self)
+        let measured = Self.lruCold
         #expect(abs(measured - (1 - hit)) < 0.02, "lru miss \(measured) vs Che \(1 - hit)")
     }
 
@@ -75,20 +78,19 @@ struct IRMTests {
     func randomMatchesTheory() {
         let t = Self.characteristicTime { p, t in p * t / (1 + p * t) }
         let hit = Self.probabilities.reduce(0) { $0 + $1 * ($1 * t / (1 + $1 * t)) }
-        let measured = Self.coldRatio(RandomEviction.self)
+        let measured = Self.randomCold
         #expect(abs(measured - (1 - hit)) < 0.02, "random miss \(measured) vs theory \(1 - hit)")
     }
 
     @Test("oracle <= lru <= random, and lru keeps the most popular apps resident")
     func ordering() {
-        let oracle = Self.coldRatio(Oracle.self), lru = Self.coldRatio(LRU.self), random = Self.coldRatio(RandomEviction.self)
+        let oracle = Self.oracleCold, lru = Self.lruCold, random = Self.randomCold
         #expect(oracle <= lru, "oracle \(oracle) vs lru \(lru)")
         #expect(lru <= random, "lru \(lru) vs random \(random)")
 
         // Per app, under lru: the most popular app almost always resumes warm or hot,
         // the least popular ones almost always start cold.
-        let sc = Self.scenario(policy: PolicyID(LRU.self))
-        let r = ScenarioRunner.run(sc, checkInvariants: false)
+        let r = Self.lruRun
         var cold = [Int](repeating: 0, count: Self.apps), launches = [Int](repeating: 0, count: Self.apps)
         for rec in r.records {
             if case .launch(let kind, _) = rec.detail {

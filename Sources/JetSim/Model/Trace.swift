@@ -74,11 +74,14 @@ public struct TraceRecord: Sendable, Equatable {
     public var state: AppState
 }
 
-/// A sink that keeps every record (scenarios, `jetsim trace`, tests).
+/// A sink that keeps every record (scenarios, `jetsim trace`, tests), or none when
+/// `keeps` is false (a traced run whose caller reads only its metrics).
 public struct TraceRecorder: TraceSink {
     public var records: [TraceRecord] = []
-    public init() {}
+    public var keeps: Bool
+    public init(keeps: Bool = true) { self.keeps = keeps }
     public mutating func record(time: SimTime, app: Int32, event: TraceEvent, detail: TraceDetail, state: AppState) {
+        guard keeps else { return }
         records.append(TraceRecord(time: time, app: app, event: event, detail: detail, state: state))
     }
 }

@@ -15,6 +15,8 @@ public enum TraceRun {
         /// Record the device's available and compressed memory after each instant
         /// with events (`Output.memory`, for the Perfetto trace's counter tracks).
         public var samplesMemory = false
+        /// Keep the trace's records (`Output.records`); false when only the metrics are read.
+        public var recordsTrace = true
     }
 
     /// The device's memory after the events of one instant.
@@ -56,7 +58,7 @@ public enum TraceRun {
     }
 
     static func run<P: EvictionPolicy>(_: P.Type, _ io: Inputs) -> Output {
-        var device = Device<P, TraceRecorder>(trace: TraceRecorder())
+        var device = Device<P, TraceRecorder>(trace: TraceRecorder(keeps: io.recordsTrace))
         device.reset(profiles: io.profiles, installed: io.installed, params: io.params, timeline: io.timeline, context: io.context)
         device.checksInvariants = io.checksInvariants
         var sim = Simulation(model: device)
