@@ -41,13 +41,17 @@ struct RunCLITests {
 
     @Test("the same inputs give byte-identical CSV, for any thread count")
     func deterministic() throws {
-        let a = try CLI.run(["run"] + small + ["--threads", "1"])
-        let b = try CLI.run(["run"] + small + ["--threads", "2"])
-        let c = try CLI.run(["run"] + small + ["--threads", "7"])
+        // Enough devices that 7 workers each take a chunk (the runner uses at most one
+        // thread per chunk of FleetRunner.chunkSize devices: 12 devices ran 2).
+        let devices = 7 * FleetRunner.chunkSize + 3
+        let args = ["run", "--devices", String(devices), "--duration", "1d", "--quiet"]
+        let a = try CLI.run(args + ["--threads", "1"])
+        let b = try CLI.run(args + ["--threads", "2"])
+        let c = try CLI.run(args + ["--threads", "7"])
         #expect(a.status == 0 && b.status == 0 && c.status == 0)
         #expect(a.stdout == b.stdout)
         #expect(a.stdout == c.stdout)
-        let d = try CLI.run(["run"] + small + ["--seed", "2"])
+        let d = try CLI.run(args + ["--seed", "2"])
         #expect(d.stdout != a.stdout)
     }
 
