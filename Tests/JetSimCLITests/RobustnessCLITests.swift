@@ -167,6 +167,8 @@ struct RobustnessCLITests {
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.contains("/dev/full") && r.stderr.contains("No space left on device"), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        // A device gets no provenance sidecar (it was left as /dev/full.provenance.json).
+        #expect(!FileManager.default.fileExists(atPath: "/dev/full.provenance.json"))
     }
 
     @Test("a closed stdout exits 1; a reader that goes away (SIGPIPE) leaves no temporary file")

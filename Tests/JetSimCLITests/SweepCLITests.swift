@@ -127,5 +127,7 @@ struct SpecialOutputTests {
         let got = try String(contentsOfFile: dir + "/got.csv", encoding: .utf8)
         #expect(got.hasPrefix("workload,policy,ram_mb,"))
         #expect(!CLI.files(in: dir).contains { $0.contains(".tmp-") })
+        // Nor a sidecar beside it: the FIFO is not a file the sidecar describes.
+        #expect(CLI.files(in: dir) == ["got.csv", "pipe"])
     }
 }

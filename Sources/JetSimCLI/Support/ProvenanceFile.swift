@@ -3,7 +3,8 @@ import JetSim
 
 /// The provenance sidecar of an output: `PATH.provenance.json`, written atomically
 /// before the output itself is renamed into place (so an output on disk has its
-/// sidecar). Standard output gets none.
+/// sidecar). Standard output gets none, nor does an output that is not a regular file
+/// (a device such as /dev/null, a FIFO): its sidecar would land beside the device.
 enum ProvenanceFile {
     static func path(for output: String) -> String { output + ".provenance.json" }
 
@@ -27,6 +28,7 @@ enum ProvenanceFile {
     /// Writes `p` beside `output` with the output's own hash (nil: not known, e.g. a
     /// per-device file streamed while the run goes on).
     static func write(_ p: Provenance, beside output: String, outputText: String?) throws {
+        guard !AtomicOutput.isSpecial(output) else { return }
         var p = p
         p.set("output", .string(output))
         p.set("output_fnv1a64", .optional(outputText.map(Provenance.hash)))
