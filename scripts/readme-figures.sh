@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Re-measures the figures README.md quotes from the shipped workloads, as markdown, so
-# that they can be updated together after a change to the model:
-#   - the headline table (`jetsim run --format table`);
-#   - "What makes jetsam-bands and lru differ": cold ratios at 2, 3 and 4 GB, as
+# Re-measures the figures README.md and docs/model.md quote from the shipped workloads,
+# as markdown, so that they can be updated together after a change to the model:
+#   - the headline table of README.md (`jetsim run --format table`);
+#   - docs/model.md, "What makes jetsam-bands and lru differ": cold ratios at 2, 3 and 4 GB, as
 #     shipped, with the freezer off and with XNU's bands off; the paired difference at
 #     each RAM as shipped, with the freezer off and with whole-app thaws
 #     (thaw_touch_share=1); the counts the prose cites (reaper kills, system launches,
 #     thaws, warnings);
-#   - "What android-lmk and lru do on android.yaml": four runs and the paired figures.
+#   - docs/model.md, "What android-lmk and lru do on android.yaml": four runs and the paired figures.
 # Seed 1, 500 devices x 7 days (the workloads' own settings). About 10 runs of the
 # default fleet: a few minutes on 2 idle cores.
 #   scripts/readme-figures.sh [JETSIM [RUN-ARGS...]]

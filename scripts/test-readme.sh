@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Runs the examples of the README (and Workloads/README.md) as written, with `jetsim` on
-# PATH, and fails if one fails or prints something else than the README shows.
+# Runs the examples of the README (and of Workloads/README.md and docs/cli.md) as written,
+# with `jetsim` on PATH, and fails if one fails or prints something else than the file shows.
 #   ```sh blocks       every command line is run from the repository root; it must exit 0.
-#                      `swift test` and `scripts/install.sh` are the build and the test
-#                      suite, which CI runs itself, and are not run again here.
+#                      `swift test`, `scripts/test-e2e.sh` and `scripts/install.sh` are the
+#                      build and the test suites, which CI runs itself, and are not run here.
 #   ``` blocks whose lines start with `$ `: a transcript; each command's output must be
 #                      exactly the lines that follow it.
 #   ``` blocks after a line `<!-- output of: COMMAND -->`: every line shown (except a
@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 cd "$(dirname "$0")/.."
-[ ${#files[@]} -gt 0 ] || files=(README.md Workloads/README.md)
+[ ${#files[@]} -gt 0 ] || files=(README.md Workloads/README.md docs/cli.md)
 [ -x "$jetsim" ] || { echo "test-readme: no jetsim (run scripts/install.sh, or give --jetsim PATH)" >&2; exit 2; }
 bindir=$(mktemp -d)
 trap 'rm -rf "$bindir"' EXIT
@@ -79,7 +79,7 @@ for md in "${files[@]}"; do
         i=$((i + 1))
         bare=${cmd%%#*}; bare=${bare%"${bare##*[![:space:]]}"}
         [ -n "$bare" ] || continue
-        case "$bare" in 'swift test'|'scripts/install.sh'*) continue ;; esac
+        case "$bare" in 'swift test'|'scripts/test-e2e.sh'*|'scripts/install.sh'*) continue ;; esac
         ran=$((ran + 1))
         # A sweep resumes in its directory: one left by an earlier run (another
         # binary) would be reused, not re-run. Examples sweep under /tmp only.

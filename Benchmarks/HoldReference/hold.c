@@ -1,7 +1,7 @@
 // The C floor for jetsim's event rate: the classic hold model on a 4-ary heap of
 // (integer microsecond time, push sequence) keys, as SimKernel's EventQueue orders
 // events. Pop the earliest, push one at now + Exp(1 s). Not part of the product: a
-// benchmark reference (README, "Performance").
+// benchmark reference (docs/performance.md).
 //   cc -O2 -o hold Benchmarks/HoldReference/hold.c -lm && ./hold 1000 20000000
 #include <math.h>
 #include <stdint.h>

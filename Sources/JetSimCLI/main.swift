@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import JetSim
 
-// Exit codes (documented in the README):
+// Exit codes (documented in docs/cli.md, "Exit codes"):
 //   0  success
 //   1  the run failed (an I/O error, an internal error)
 //   2  bad input: a bad flag, option value, workload or scenario file

@@ -88,7 +88,7 @@ struct RunCLITests {
                                                "--per-device", tmp + "/d.csv", "--perf", tmp + "/p.csv"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
-        // Each output, and its provenance sidecar (README, "Provenance").
+        // Each output, and its provenance sidecar (docs/cli.md, "Provenance").
         #expect(CLI.files(in: tmp) == ["d.csv", "d.csv.provenance.json", "p.csv", "p.csv.provenance.json", "s.csv", "s.csv.provenance.json"])
         let perDevice = try String(contentsOfFile: tmp + "/d.csv", encoding: .utf8).split(separator: "\n")
         #expect(perDevice.count == 1 + 12 * 2)

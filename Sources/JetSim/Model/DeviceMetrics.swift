@@ -7,7 +7,7 @@ import SimKernel
 /// (`DeviceMetrics`), `add`, the cell accumulator, the summary and per-device CSVs and
 /// the shard state derive from this table. Adding a counter: a case here (at the
 /// end) with its declaration below, the increment in the model, and its line in
-/// README's "CSV columns" (a test checks the README); its
+/// docs/columns.md (a test checks that file); its
 /// column is appended to the summary (and per-device) CSV, and shard states become
 /// version 2 (`ShardState`), so the golden outputs are recorded again.
 public enum Counter: Int, CaseIterable, Sendable {
@@ -43,7 +43,7 @@ public enum Counter: Int, CaseIterable, Sendable {
         public let kill: KillReason?
         /// The save strategy whose lost edits it counts (`DeviceMetrics.countLoss`).
         public let loss: SaveStrategy?
-        /// What it counts (README, "CSV columns", is the reference text).
+        /// What it counts (docs/columns.md is the reference text).
         public let meaning: String
 
         init(_ name: String, column: String? = nil, perDevice: Bool = false, kill: KillReason? = nil,

@@ -238,7 +238,7 @@ public enum SystemWakeKind: UInt8, Sendable, CaseIterable {
 }
 
 /// How a launch found the app. jetsim's names, and Apple's and Android's terms for
-/// each, are in README ("Launch kinds"): Apple calls jetsim's `cached` a warm launch
+/// each, are in docs/model.md ("Relaunch kinds"): Apple calls jetsim's `cached` a warm launch
 /// and its `warm`, `hot` and `thaw` resumes.
 public enum LaunchKind: UInt8, Sendable, CaseIterable {
     /// No process: created from scratch (didFinishLaunching).

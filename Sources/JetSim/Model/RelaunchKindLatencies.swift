@@ -1,7 +1,7 @@
 import SimKernel
 
-/// The relaunch kinds the per-kind latency columns split (issue 12; README, "Relaunch
-/// kinds and their names elsewhere"). They partition relaunches: each relaunch is of
+/// The relaunch kinds the per-kind latency columns split (issue 12; docs/model.md,
+/// "Relaunch kinds"). They partition relaunches: each relaunch is of
 /// exactly one kind, so their histograms merged give every relaunch's (`total`).
 public enum RelaunchKind: Int, Sendable, CaseIterable {
     /// Process created, files not in the page cache (`cold_relaunches` minus `cached_relaunches`).

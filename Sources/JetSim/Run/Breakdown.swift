@@ -1,7 +1,7 @@
 import SimKernel
 
 /// `--by class | archetype`: each cell's results split by the device's class or by
-/// the archetype of the app, one accumulator per cell and group (README, "Breakdowns").
+/// the archetype of the app, one accumulator per cell and group (docs/cli.md, "Breakdowns").
 public enum GroupBy: String, Sendable, CaseIterable {
     /// The device class (`device_classes`): mixed fleets.
     case deviceClass = "class"

@@ -83,7 +83,7 @@ public struct PairedDelta: Sendable, Equatable {
     public var ci95: Double
 }
 
-/// The four paired comparisons of `--baseline` (README, "Paired comparisons").
+/// The four paired comparisons of `--baseline` (docs/cli.md, "Paired comparisons"; the columns and intervals: docs/columns.md).
 ///
 /// Each delta is a smooth function f of the per-device means x̄ (ratios of sums, or a
 /// difference of means), so its standard error is the delta method's, with devices as

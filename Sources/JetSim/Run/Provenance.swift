@@ -1,7 +1,7 @@
 import Foundation
 
 /// What produced a result: written as a JSON sidecar `OUT.provenance.json` beside
-/// each CSV (README, "Provenance"), so that the CSVs stay plain tables. Keys keep the
+/// each CSV (docs/cli.md, "Provenance"), so that the CSVs stay plain tables. Keys keep the
 /// order they are set in; values are strings, numbers, lists or null.
 public struct Provenance: Sendable {
     public indirect enum Value: Sendable {

@@ -52,7 +52,7 @@ public enum Summary {
         public subscript(counter c: Counter) -> Int { acc[c] }
     }
 
-    /// The columns, in order (README, "CSV columns", explains each): identity,
+    /// The columns, in order (docs/columns.md explains each): identity,
     /// counters and derived figures; every counter not listed follows `overrides`.
     public static let layout: [CSVColumn<Row>] = CSVColumn<Row>.layout([
         .init("workload") { CSV.escape($0.workload.name) },
@@ -153,7 +153,7 @@ public enum Summary {
         return out
     }
 
-    /// The columns `--baseline` appends (README, "Paired comparisons").
+    /// The columns `--baseline` appends (docs/columns.md, "With `--baseline`").
     public static let deltaColumns = ["baseline", "delta_relaunch_cold_ratio", "delta_relaunch_cold_ratio_ci95",
                                       "delta_relaunch_mean_ms", "delta_relaunch_mean_ms_ci95",
                                       "delta_relaunch_p99_ms", "delta_relaunch_p99_ms_ci95",

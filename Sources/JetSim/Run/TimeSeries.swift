@@ -1,6 +1,6 @@
 import SimKernel
 
-/// `--timeseries`: per cell and simulated hour, integer sums over devices (README,
+/// `--timeseries`: per cell and simulated hour, integer sums over devices (docs/cli.md,
 /// "Time series"). The memory figures are the device's state at the end of each hour
 /// (an instant sample, taken by running the device hour by hour, which handles the same
 /// events as one run); the counts are what happened during the hour.

@@ -48,7 +48,7 @@ public struct UsageStats: Sendable, Equatable {
     /// which a replay locks the device (`UsageReplay.lockGap`), declared once there.
     public static let deviceSessionGap = UsageReplay.lockGap.seconds
 
-    /// The published figures each statistic is compared with (README, `--help`).
+    /// The published figures each statistic is compared with (docs/cli.md, "Usage statistics"; `--help`).
     public static let published: [(column: String, label: String, figure: String)] = [
         ("session_mean_s", "app session mean (s)", "71.6 (Böhmer et al. 2011)"),
         ("session_p50_s", "app session p50 (s)", "30 (LiveLab)"),

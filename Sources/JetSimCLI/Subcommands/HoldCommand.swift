@@ -34,7 +34,7 @@ struct HoldCommand: ParsableCommand {
         }
         guard holds >= 1 else { throw ValidationError("--holds must be at least 1") }
         // Issue 11: a count near Int.max would run for centuries. The bound is a
-        // documented maximum (README), far past any measurement's need.
+        // documented maximum (docs/cli.md), far past any measurement's need.
         guard holds <= Self.maxHolds else {
             throw ValidationError("--holds \(holds) is more than jetsim times: at most \(Self.maxHolds) (10^10, about 15 minutes at 100 ns a hold)")
         }

@@ -10,7 +10,7 @@ struct RunCommand: ParsableCommand {
         abstract: "Simulate a fleet under each policy and RAM size; write one summary row per cell.",
         discussion: """
             CSV goes to --out, or to stdout when it is not a terminal; a readable table \
-            when it is (or with --format table). The columns are explained in the README. \
+            when it is (or with --format table). The columns are explained in docs/columns.md. \
             Wall time and events per second go to stderr (and to --perf), never into the \
             summary: the same inputs give byte-identical CSV whatever the thread count.
             """
@@ -58,7 +58,7 @@ struct RunCommand: ParsableCommand {
         } catch let e as BadInput { throw ValidationError(e.description) }
     }
 
-    /// The provenance sidecars of the file outputs (README, "Provenance").
+    /// The provenance sidecars of the file outputs (docs/cli.md, "Provenance").
     var sidecars: [String] {
         [out, perDevice, perf, outputs.byOut, outputs.timeseries].compactMap(ProvenanceFile.sidecar(of:))
     }
