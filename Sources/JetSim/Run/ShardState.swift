@@ -138,7 +138,7 @@ public struct ShardState: Sendable {
 
     /// The state file's text.
     public var text: String {
-        var o = "# jetsim shard state: exact accumulators of one shard (see README, \"Shards and merge\")\n"
+        var o = "# jetsim shard state: exact accumulators of one shard (see docs/cli.md, \"Shards and merge\")\n"
         o += "jetsim-state: \(Self.version)\n"
         o += "inputs: \(inputs)\n"
         o += "shard: \(shardIndex)/\(shardCount)\n"
