@@ -96,7 +96,7 @@ struct Section<Root: Sendable>: Sendable {
         guard let head = parts.first else { return }
         let here = Schema.join(path, head)
         guard let k = knobs.first(where: { $0.key == head }) else {
-            throw InputError(at: loc, key: here, "unknown key; expected one of: \(knobs.map(\.key).sorted().joined(separator: ", "))")
+            throw InputError(at: loc, key: here, KeySuggestion.unknownKey(head, among: knobs.map(\.key)))
         }
         let rest = parts.dropFirst()
         if rest.isEmpty {
