@@ -302,7 +302,7 @@ struct UsageStreamTests {
     func grouping() throws {
         let text = "device,time_s,app,duration_s\na,0,x,1\nb,0,x,1\na,5,y,1\n"
         #expect(throws: InputError(source: "t.csv", line: 4, key: "device",
-                                   "device 'a' comes back after other devices (its rows ended at line 2); the trace must be grouped by device: all of a device's rows together")) {
+                                   "device 'a' comes back after other devices (its rows ended at line 2); the trace must be grouped by device: all of a device's rows together (scripts/group-usage.sh FILE > GROUPED.csv groups it, keeping each device's row order)")) {
             try UsageReplay.parse(text, source: "t.csv")
         }
     }

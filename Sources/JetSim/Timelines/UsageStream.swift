@@ -100,7 +100,7 @@ public struct UsageStream: ~Copyable {
         let name = String(decoding: deviceBytes, as: UTF8.self)
         if let ended = finished[name] {
             throw InputError(source: source, line: reader.line, key: "device",
-                             "device '\(name)' comes back after other devices (its rows ended at line \(ended)); the trace must be grouped by device: all of a device's rows together")
+                             "device '\(name)' comes back after other devices (its rows ended at line \(ended)); the trace must be grouped by device: all of a device's rows together (scripts/group-usage.sh FILE > GROUPED.csv groups it, keeping each device's row order)")
         }
         appTable.removeAll()
         var uses = ContiguousArray<UsageReplay.Use>()
