@@ -21,7 +21,7 @@ import os
 import sys
 
 from . import style, summary, tornado
-from .tables import CSVError, Sensitivity, Summary, read
+from .tables import CSVError, Sensitivity, Summary, read, require
 
 SUMMARY_CHARTS = ["cold", "p99", "cdf", "loss", "deltas"]
 
@@ -72,8 +72,8 @@ def main(argv):
             written += tornado.tornado(t, m, a.top, out, a.format)
     else:
         if a.charts and "tornado" in a.charts:
-            raise CSVError(f"{a.csv}: no varied and effect columns: the tornado chart needs "
-                           "jetsim sensitivity's sensitivity.csv")
+            require(a.csv, header, ["varied", "effect"], "the tornado chart",
+                    "it is drawn from jetsim sensitivity's sensitivity.csv")
         unknown = [c for c in a.charts or [] if c not in SUMMARY_CHARTS + ["tornado"]]
         if unknown:
             print(f"charts: unknown chart {', '.join(unknown)} (the charts: {', '.join(SUMMARY_CHARTS)}, tornado)",
