@@ -11,7 +11,7 @@
 #   JETSIM_CHARTS_PYTHON=PATH   use this Python (it must have matplotlib), install nothing
 #
 # Usage: scripts/charts.sh CSV [--out DIR] [--charts LIST] [--x KEY] [--at VALUE]
-#                              [--policy A,B] [--format png,svg] [--metric M] [--top N]
+#                              [--policy A,B] [--format png,svg] [--dpi N] [--metric M] [--top N]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 req=$root/scripts/charts/requirements.txt

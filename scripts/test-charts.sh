@@ -6,7 +6,9 @@
 #   - one colour per policy: every mark of a policy has the same colour in every chart,
 #     and no two policies share one;
 #   - a CSV without the needed columns is exit 2 with a message naming the file;
-#   - with --jetsim, the policy order the colours follow is `jetsim policies`' order.
+#   - with --jetsim, the policy order the colours follow is `jetsim policies`' order, and
+#     every chart renders from CSVs that binary writes now (a small sweep; a sensitivity
+#     run when it has the command), so fixtures that fall behind its columns are caught.
 # The first run makes .venv-charts/ (scripts/charts.sh says what it installs). CI runs it.
 #
 # Usage: scripts/test-charts.sh [--jetsim PATH] [--keep DIR]
@@ -17,7 +19,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --jetsim) jetsim=$(abs "${2:?--jetsim needs a path}"); shift 2 ;;
     --keep) keep=$(abs "${2:?--keep needs a directory}"); shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test-charts: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -127,8 +129,13 @@ expect_error() {  # what the message must contain, then the arguments
 printf 'workload,policy,ram_mb\ndefault,lru,2048\n' > "$out/no-columns.csv"
 expect_error "$out/no-columns.csv: every chart of a summary CSV needs the columns devices, duration_h, seed" "$out/no-columns.csv"
 expect_error "run-baseline.csv: the tornado chart needs" $fx/run-baseline.csv --charts tornado
-expect_error "combined.csv: the paired-differences chart needs the columns baseline, delta_relaunch_cold_ratio" \
-  Workloads/examples/ram-sweep/combined.csv --charts deltas
+python3 -c 'import csv, sys   # the run without the columns --baseline appends
+rows = list(csv.reader(open(sys.argv[1])))
+n = rows[0].index("baseline")
+csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(r[:n] for r in rows)' \
+  $fx/run-baseline.csv "$out/no-deltas.csv"
+expect_error "no-deltas.csv: the paired-differences chart needs the columns baseline, delta_relaunch_cold_ratio" \
+  "$out/no-deltas.csv" --charts deltas
 expect_error "sensitivity.csv: a sensitivity CSV: its chart is tornado" $fx/sensitivity.csv --charts cold
 expect_error "no rows for policy nosuch" $fx/run-baseline.csv --policy lru,nosuch
 expect_error "$out/missing.csv: cannot read it" "$out/missing.csv"
@@ -141,6 +148,22 @@ if [ -n "$jetsim" ]; then
 t = ast.parse(open("scripts/charts/style.py").read())
 print(",".join(next(ast.literal_eval(n.value) for n in t.body if isinstance(n, ast.Assign) and n.targets[0].id == "POLICY_ORDER")))')
   [ "$listed" = "$ours" ] || fail "scripts/charts/style.py's POLICY_ORDER ($ours) is not jetsim policies' order ($listed)"
+fi
+
+# The fixtures can fall behind the binary's columns: with --jetsim, every chart again from
+# a small sweep it writes now (and a sensitivity run when it has that command).
+if [ -n "$jetsim" ]; then
+  "$jetsim" sweep --out "$out/live-sweep" --set user.sessions_per_day=25,100 --ram 2GB,3GB \
+    --policy lru,oracle,cost-aware --baseline lru --devices 10 --duration 1d --quiet
+  render live "$out/live-sweep/combined.csv" --x user.sessions_per_day
+  check live lru,oracle,cost-aware '' cold-ratio-vs-user.sessions_per_day p99-vs-user.sessions_per_day \
+    paired-differences latency-cdf data-loss-by-strategy
+  if grep -q "^ *sensitivity " <<<"$("$jetsim" --help 2>&1)"; then
+    "$jetsim" sensitivity --out "$out/live-sens" --baseline lru --policy lru,cost-aware --ram 2GB \
+      --devices 5 --duration 1d --quiet >/dev/null
+    render live-sens "$out/live-sens/sensitivity.csv" --metric cold_ratio
+    check live-sens cost-aware '' tornado-cold_ratio
+  fi
 fi
 
 n=$(find "$out" -name '*.png' -o -name '*.svg' | wc -l)

@@ -39,6 +39,7 @@ def arguments(argv):
                     "(default: a panel for every value)")
     ap.add_argument("--policy", help="only these policies, comma-separated")
     ap.add_argument("--format", default="png,svg", help="png, svg or png,svg (default)")
+    ap.add_argument("--dpi", type=int, default=150, help="PNG resolution, dots per inch (default 150)")
     ap.add_argument("--metric", help="tornado: cold_ratio, mean_ms, p99_ms or loss_per_device_day "
                     "(default: one chart each)")
     ap.add_argument("--top", type=int, default=15, help="tornado: the keys shown per panel (default 15)")
@@ -47,6 +48,9 @@ def arguments(argv):
     bad = [f for f in a.format if f not in ("png", "svg")]
     if bad or not a.format:
         ap.error(f"--format {','.join(bad) or a.format}: png, svg or png,svg")
+    if not 50 <= a.dpi <= 1200:
+        ap.error("--dpi must be between 50 and 1200")
+    style.plt.rcParams["savefig.dpi"] = a.dpi
     if a.top < 1:
         ap.error("--top must be at least 1")
     a.charts = [c.strip() for c in a.charts.split(",")] if a.charts else None

@@ -61,7 +61,6 @@ plt.rcParams.update({
     "axes.spines.right": False,
     "svg.fonttype": "none",    # text stays text in the SVG: searchable, editable
     "svg.hashsalt": "jetsim",  # the same SVG bytes from the same data
-    "savefig.dpi": 200,
 })
 
 def figure(rows, cols, panel_w, panel_h, legend_w=1.6, **kw):

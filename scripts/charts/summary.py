@@ -92,7 +92,7 @@ def versus(s, x, column, ci_column, scale, ylabel, title, note, out, name, forma
 
 
 def cold_ratio(s, x, tag, out, formats):
-    return versus(s, x, "relaunch_cold_ratio", "relaunch_cold_ratio_ci95", 100, "cold relaunches (%)",
+    return versus(s, x, "relaunch_cold_ratio", "relaunch_cold_ratio_ci95", 100, "cold relaunches (% of relaunches)",
                   "Relaunches that had to cold-start",
                   "Bars: 95% CI across devices; points side by side so bars do not overlap",
                   out, f"cold-ratio-vs-{tag}", formats)
