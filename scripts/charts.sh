@@ -28,11 +28,11 @@ else
     packages=$(grep -v '^#' "$req" | grep . | tr '\n' ' ')
     echo "charts: making a Python virtual environment in $venv and installing into it from PyPI:" >&2
     echo "charts:   $packages" >&2
-    echo "charts: (about 60 MB, once; nothing outside $venv is touched)" >&2
+    echo "charts: (once: about a 40 MB download, 200 MB on disk; nothing outside $venv is touched)" >&2
     started=$(date +%s)
     python3 -m venv "$venv" \
       || die "python3 -m venv $venv failed: install Python's venv module (Debian, Ubuntu: the python3-venv package), or set JETSIM_CHARTS_PYTHON to a Python that has matplotlib"
-    "$venv/bin/python" -m pip install --disable-pip-version-check --quiet --only-binary=:all: -r "$req" \
+    "$venv/bin/python" -m pip install --disable-pip-version-check --no-cache-dir --quiet --only-binary=:all: -r "$req" \
       || die "pip could not install $req into $venv (no network? a proxy?); or set JETSIM_CHARTS_PYTHON to a Python that has matplotlib"
     cp "$req" "$venv/requirements.installed"
     echo "charts: installed in $(( $(date +%s) - started )) s" >&2

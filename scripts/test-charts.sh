@@ -30,6 +30,9 @@ failures=0
 fail() { echo "test-charts: $*" >&2; failures=$((failures + 1)); }
 all="largest-first,lru,jetsam-bands,android-lmk,cost-aware,random,oracle"
 
+# The environment first, so what it installs (the first time) shows in the log.
+scripts/charts.sh --help >/dev/null
+
 render() {  # dir, then the arguments of charts.sh
   local dir=$1; shift
   scripts/charts.sh "$@" --out "$out/$dir" 2>"$out/$dir.log" || { fail "charts.sh $* failed:"; cat "$out/$dir.log" >&2; }

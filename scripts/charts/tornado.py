@@ -13,7 +13,7 @@ METRICS = {
     "cold_ratio": (100, "Δ cold relaunches (% points)"),
     "mean_ms": (1, "Δ mean relaunch latency (ms)"),
     "p99_ms": (1, "Δ p99 relaunch latency (ms)"),
-    "loss_per_device_day": (1, "Δ lost edits per device-day"),
+    "loss_per_device_day": (1, "Δ lost edits / device-day"),
 }
 
 
@@ -31,7 +31,7 @@ def tornado(t, metric, top, out, formats):
     policies = style.order({r["policy"] for r in rows})
     baseline = " / ".join(dict.fromkeys(r["baseline"] for r in rows))
     shown = min(top, len({r["varied"] for r in rows}))
-    fig, axes = style.figure(len(rams), len(policies), 3.0, 0.22 * shown + 0.7, legend_w=1.9,
+    fig, axes = style.figure(len(rams), len(policies), 3.3, 0.22 * shown + 0.7, legend_w=1.9,
                              sharey="row", sharex=True)
     for i, ram in enumerate(rams):
         here = [r for r in rows if r["ram_mb"] == ram]
