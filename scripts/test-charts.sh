@@ -117,7 +117,8 @@ for p, cs in seen.items():
 for c, ps in owners.items():
     if len(ps) > 1:
         print(f"test-charts: {', '.join(ps)} share the colour {c}", file=sys.stderr); ok = False
-print(f"test-charts: {len(seen)} policies, one colour each, across {len({w for ws in where.values() for w in ws})} SVGs")
+if ok:
+    print(f"test-charts: {len(seen)} policies, one colour each, across {len({w for ws in where.values() for w in ws})} SVGs")
 sys.exit(0 if ok else 1)
 PY
 

@@ -3,6 +3,7 @@ the figure's title and caption, and writing it as PNG and SVG."""
 
 import os
 import textwrap
+import zlib
 
 import matplotlib
 
@@ -22,8 +23,12 @@ _FIXED = {
     "random":        ("#999999", "x"),  # grey
     "oracle":        ("#CC79A7", "P"),  # reddish purple
 }
-# Policies jetsim does not ship (an external policy, say) take these in name order.
-_SPARE = [("#56B4E9", "<"), ("#8C564B", ">"), ("#BCBD22", "h"), ("#17BECF", "*"), ("#7F7F7F", "p")]
+# Policies jetsim does not ship (an external policy, say) take a colour and a marker
+# from their name: the same in every chart, though two such names may share a colour
+# (their markers then most likely differ).
+_SPARE_COLOURS = ["#56B4E9", "#8C564B", "#BCBD22", "#17BECF", "#7F7F7F", "#9467BD", "#F0E442",
+                  "#2CA02C", "#D62728", "#1F3A93", "#A65628"]
+_SPARE_MARKERS = ["<", ">", "h", "*", "p", "d", "8", "H"]
 
 
 def order(policies):
@@ -43,8 +48,8 @@ def marker(policy):
 def _look(policy):
     if policy in _FIXED:
         return _FIXED[policy]
-    # A stable choice for a name jetsim does not ship: the same name, the same look.
-    return _SPARE[sum(policy.encode()) % len(_SPARE)]
+    h = zlib.crc32(policy.encode())
+    return _SPARE_COLOURS[h % len(_SPARE_COLOURS)], _SPARE_MARKERS[(h // len(_SPARE_COLOURS)) % len(_SPARE_MARKERS)]
 
 
 plt.rcParams.update({
