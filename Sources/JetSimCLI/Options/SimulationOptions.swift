@@ -71,6 +71,9 @@ struct SimulationOptions: ParsableArguments {
         return w
     }
 
+    /// The files these options read, for the check that no output replaces one.
+    var inputs: [(option: String, path: String?)] { [("--workload", workload), ("--usage", usage)] }
+
     /// The cells: the policies crossed with the RAM sizes.
     func cells(for w: Workload) throws -> [Cell] {
         let policies: [PolicyID]
