@@ -85,6 +85,8 @@ while [ $(( $(date +%s) - start )) -lt "$seconds" ]; do
       echo "app A"; echo "app B size=$((RANDOM))MB"
       for _ in $(seq $((RANDOM % 12))); do
         t=$((RANDOM * RANDOM))
+        # Now and then a time at the ends of what a scenario may use (36500 days = 3153600000000 ms) or past SimTime's range.
+        case $((RANDOM % 8)) in 0) t=3153600000000 ;; 1) t=3153600000001 ;; 2) t=9223372036854000 ;; esac
         words=(launch home lock unlock "notify A orientation v$RANDOM" "notify all locale x" "pressure critical ${RANDOM}GB" "switcher-pick B" call answer ignore end "launch A" "launch B" bogus)
         echo "${t}ms ${words[$((RANDOM % ${#words[@]}))]}"
       done
