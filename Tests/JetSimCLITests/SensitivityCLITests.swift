@@ -22,12 +22,15 @@ struct SensitivityCLITests {
         let csv = try data(a + "/sensitivity.csv")
         let lines = String(decoding: csv, as: UTF8.self).split(separator: "\n")
         let keys = try CLI.run(["validate", "--keys"]).stdout.split(separator: "\n").filter { $0.split(separator: "\t")[4] != "-" }
-        // Every key with a plausible range and every group, for random (lru is the baseline).
+        // Every key with a plausible range and every group, for each of the 4 metrics,
+        // for random (lru is the baseline).
         let listed = try CLI.run(["sensitivity"] + Self.options + ["--list"]).stdout.split(separator: "\n")
-        #expect(lines.count == 1 + (listed.count - 1) / 2)
-        #expect(lines.count == 1 + keys.count + 3)
-        #expect(lines[0].hasPrefix("workload,ram_mb,varied,kind,range,low,high,policy,baseline,cold_ratio_center,delta_center"))
-        #expect(lines.contains { $0.hasPrefix("default,2048,system-wakes,group,x0...x4,x0,x4,random,lru,") })
+        #expect(lines.count == 1 + 4 * (listed.count - 1) / 2)
+        #expect(lines.count == 1 + 4 * (keys.count + 3))
+        #expect(lines[0].hasPrefix("workload,ram_mb,varied,kind,range,low,high,metric,policy,baseline,value_center,delta_center"))
+        for metric in ["cold_ratio", "mean_ms", "p99_ms", "loss_per_device_day"] {
+            #expect(lines.contains { $0.hasPrefix("default,2048,system-wakes,group,x0...x4,x0,x4,\(metric),random,lru,") })
+        }
         #expect(FileManager.default.fileExists(atPath: a + "/sensitivity.csv.provenance.json"))
         #expect(r.stdout.contains("ranking flips"))
 
@@ -75,6 +78,8 @@ struct SensitivityCLITests {
         #expect(badSet.status == 2 && badSet.stderr.contains("user.no_such_key"))
         let notRun = try CLI.run(["sensitivity", "--out", dir + "/z", "--baseline", "oracle", "--policy", "lru", "--devices", "2"])
         #expect(notRun.status == 2 && notRun.stderr.contains("oracle"))
+        let badMetric = try sensitivity(dir + "/w", ["--metric", "speed"])
+        #expect(badMetric.status == 2 && badMetric.stderr.contains("--metric"))
         #expect(CLI.files(in: dir).isEmpty)
     }
 }

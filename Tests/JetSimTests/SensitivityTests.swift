@@ -50,7 +50,7 @@ struct SensitivityTests {
     }
 
     static func outcome(_ policy: String, _ cold: Double, _ delta: Double, _ ci: Double) -> Sensitivity.Outcome {
-        Sensitivity.Outcome(policy: policy, coldRatio: cold, delta: delta, ci95: ci)
+        Sensitivity.Outcome(policy: policy, value: cold, delta: delta, ci95: ci)
     }
 
     @Test("a reversal within the intervals is within-ci, not a flip; a tie that opens is no reversal")
@@ -67,6 +67,6 @@ struct SensitivityTests {
         #expect(rows[0].rankingFlip == .withinCI)
         #expect(rows.allSatisfy { $0.signFlip == .no })
         #expect(Sensitivity.csv(workload: "w", rows: rows).split(separator: "\n")[1]
-                    == "w,2048,k,key,x0.5...x2,1,4,a,lru,0.250000,-0.050000,0.010000,-0.030000,0.010000,-0.050000,0.010000,0.020000,no,within-ci,a>b?,")
+                    == "w,2048,k,key,x0.5...x2,1,4,cold_ratio,a,lru,0.250000,-0.050000,0.010000,-0.030000,0.010000,-0.050000,0.010000,0.020000,no,within-ci,a>b?,")
     }
 }

@@ -96,25 +96,56 @@ public enum Sensitivity {
 
     // MARK: Outcomes
 
-    /// A policy's figures at one point: its cold-relaunch ratio and its paired delta
-    /// from the baseline (ratio units, as the summary's `delta_relaunch_cold_ratio`).
+    /// What a row compares: one of the paired deltas of `jetsim run --baseline`, and
+    /// the figure policies are ranked by (lower is better for each).
+    public enum Metric: String, CaseIterable, Sendable {
+        case coldRatio = "cold_ratio", meanMs = "mean_ms", p99Ms = "p99_ms", lossPerDeviceDay = "loss_per_device_day"
+
+        /// The summary's column of the figure, and of its delta from the baseline.
+        var valueColumn: String {
+            switch self {
+            case .coldRatio: "relaunch_cold_ratio"
+            case .meanMs: "relaunch_mean_ms"
+            case .p99Ms: "relaunch_p99_ms"
+            case .lossPerDeviceDay: "data_loss_per_device_day"
+            }
+        }
+        var deltaColumn: String { "delta_" + valueColumn }
+        /// Decimals in the CSV, as the summary writes the delta.
+        var decimals: Int { self == .coldRatio || self == .lossPerDeviceDay ? 6 : 3 }
+        /// The table's unit and scale: the cold ratio in percentage points.
+        public var tableUnit: String {
+            switch self {
+            case .coldRatio: "cold %"
+            case .meanMs: "mean relaunch ms"
+            case .p99Ms: "p99 relaunch ms (interval not paired)"
+            case .lossPerDeviceDay: "lost edits per device-day"
+            }
+        }
+        var tableScale: Double { self == .coldRatio ? 100 : 1 }
+        var tableDecimals: Int { self == .lossPerDeviceDay ? 3 : 2 }
+    }
+
+    /// A policy's figures at one point: its value of the metric and its paired delta
+    /// from the baseline (the summary's units: a ratio, ms, or edits per device-day).
     public struct Outcome: Sendable, Equatable {
         public var policy: String
-        public var coldRatio: Double
+        /// The figure the policies are ranked by.
+        public var value: Double
         public var delta: Double
         public var ci95: Double
     }
 
-    /// The outcomes of a point, read back from its summary CSV (written with a
-    /// baseline), in the CSV's row order.
-    public static func outcomes(summaryCSV text: String) -> [Outcome]? {
+    /// The outcomes of a point for `metric`, read back from its summary CSV (written
+    /// with a baseline), in the CSV's row order.
+    public static func outcomes(summaryCSV text: String, metric: Metric = .coldRatio) -> [Outcome]? {
         let lines = text.split(separator: "\n").map { fields(String($0)) }
         guard let head = lines.first else { return nil }
         func col(_ name: String) -> Int? { head.firstIndex(of: name) }
-        guard let p = col("policy"), let c = col("relaunch_cold_ratio"), let d = col("delta_relaunch_cold_ratio"),
-              let h = col("delta_relaunch_cold_ratio_ci95") else { return nil }
+        guard let p = col("policy"), let c = col(metric.valueColumn), let d = col(metric.deltaColumn),
+              let h = col(metric.deltaColumn + "_ci95") else { return nil }
         return lines.dropFirst().map { f in
-            Outcome(policy: f[p], coldRatio: Double(f[c]) ?? .nan, delta: Double(f[d]) ?? .nan, ci95: Double(f[h]) ?? .nan)
+            Outcome(policy: f[p], value: Double(f[c]) ?? .nan, delta: Double(f[d]) ?? .nan, ci95: Double(f[h]) ?? .nan)
         }
     }
 
@@ -145,17 +176,6 @@ public enum Sensitivity {
         return abs(c.delta) > c.ci95 && abs(e.delta) > e.ci95 ? .yes : .withinCI
     }
 
-    /// The policies by cold ratio, best first: `a<b=c` (= for exact ties).
-    static func ranking(_ o: [Outcome]) -> String {
-        let sorted = o.enumerated().sorted { ($0.element.coldRatio, $0.offset) < ($1.element.coldRatio, $1.offset) }.map(\.element)
-        var s = ""
-        for (i, x) in sorted.enumerated() {
-            if i > 0 { s += x.coldRatio == sorted[i - 1].coldRatio ? "=" : "<" }
-            s += x.policy
-        }
-        return s
-    }
-
     /// A pair of policies whose order by cold ratio reverses strictly between the
     /// center and an end (a tie that opens or closes is not a reversal): `better` was
     /// ahead at the center. `clear` when at both points the two differ by more than
@@ -176,7 +196,7 @@ public enum Sensitivity {
         for i in c.indices {
             for j in c.indices where j > i {
                 guard let ei = e.first(where: { $0.policy == c[i].policy }), let ej = e.first(where: { $0.policy == c[j].policy }) else { continue }
-                let before = c[i].coldRatio - c[j].coldRatio, after = ei.coldRatio - ej.coldRatio
+                let before = c[i].value - c[j].value, after = ei.value - ej.value
                 guard before * after < 0 else { continue }
                 let clear = abs(before) > ci(c[i]) + ci(c[j]) && abs(after) > ci(ei) + ci(ej)
                 out.append(before < 0 ? Reversal(better: c[i].policy, worse: c[j].policy, clear: clear)
@@ -190,6 +210,7 @@ public enum Sensitivity {
     public struct Row: Sendable {
         public var ramLabel: String
         public var variation: Variation
+        public var metric: Metric
         public var baseline: String
         public var center: Outcome
         public var low: Outcome
@@ -214,38 +235,40 @@ public enum Sensitivity {
     /// The rows of one RAM: `center` the center point's outcomes, `ends` each
     /// variation's (low, high) outcomes in `variations`' order. The baseline's own rows
     /// (always 0) are left out.
-    public static func rows(ramLabel: String, baseline: String, center: [Outcome],
+    public static func rows(ramLabel: String, baseline: String, metric: Metric = .coldRatio, center: [Outcome],
                             ends: [(Variation, low: [Outcome], high: [Outcome])]) -> [Row] {
         var out: [Row] = []
         for (v, lo, hi) in ends {
             let rl = reversals(center, lo, baseline: baseline), rh = reversals(center, hi, baseline: baseline)
             for c in center where c.policy != baseline {
                 guard let l = lo.first(where: { $0.policy == c.policy }), let h = hi.first(where: { $0.policy == c.policy }) else { continue }
-                out.append(Row(ramLabel: ramLabel, variation: v, baseline: baseline, center: c, low: l, high: h,
+                out.append(Row(ramLabel: ramLabel, variation: v, metric: metric, baseline: baseline, center: c, low: l, high: h,
                                reversedLow: rl, reversedHigh: rh))
             }
         }
         return out
     }
 
-    public static let header = ["workload", "ram_mb", "varied", "kind", "range", "low", "high", "policy", "baseline",
-                                "cold_ratio_center", "delta_center", "delta_center_ci95",
+    public static let header = ["workload", "ram_mb", "varied", "kind", "range", "low", "high", "metric", "policy", "baseline",
+                                "value_center", "delta_center", "delta_center_ci95",
                                 "delta_low", "delta_low_ci95", "delta_high", "delta_high_ci95",
                                 "effect", "sign_flip", "ranking_flip", "reversed_low", "reversed_high"].joined(separator: ",")
 
-    /// The CSV: one row per RAM, variation and policy, in point order (deterministic:
-    /// a function of the points' summaries only). Deltas are in ratio units, as the
-    /// summary's `delta_relaunch_cold_ratio`; `effect` is the larger move of the delta
+    /// The CSV: one row per RAM, metric, variation and policy, in that order
+    /// (deterministic: a function of the points' summaries only). `value_center` and
+    /// the deltas are in the summary's units and decimals for the metric (the cold
+    /// ratio as a ratio, latencies in ms, lost edits per device-day; p99's interval is
+    /// not paired, as in the summary); `effect` is the larger move of the delta
     /// from the center; `reversed_*` list the pairs `a>b` of policies (a was better
     /// than b at the center) whose order the end reverses, separated by spaces, each
     /// with `?` after it when the reversal is within the intervals (`Reversal`).
     public static func csv(workload: String, rows: [Row]) -> String {
         var out = header + "\n"
-        let f = { (x: Double) in Summary.fixed(x, 6) }
         for r in rows {
+            let f = { (x: Double) in Summary.fixed(x, r.metric.decimals) }
             out += [CSV.escape(workload), r.ramLabel, r.variation.name, r.variation.isGroup ? "group" : "key", CSV.escape(r.variation.range),
-                    CSV.escape(r.variation.label(high: false)), CSV.escape(r.variation.label(high: true)), r.center.policy, r.baseline,
-                    f(r.center.coldRatio), f(r.center.delta), f(r.center.ci95),
+                    CSV.escape(r.variation.label(high: false)), CSV.escape(r.variation.label(high: true)), r.metric.rawValue, r.center.policy, r.baseline,
+                    f(r.center.value), f(r.center.delta), f(r.center.ci95),
                     f(r.low.delta), f(r.low.ci95), f(r.high.delta), f(r.high.ci95),
                     f(r.effect), r.signFlip.rawValue, r.rankingFlip.rawValue,
                     r.reversedLow.map(\.text).joined(separator: " "), r.reversedHigh.map(\.text).joined(separator: " ")].joined(separator: ",") + "\n"
@@ -253,11 +276,12 @@ public enum Sensitivity {
         return out
     }
 
-    /// The terminal table: one line per RAM and variation, sorted by its largest effect
-    /// (ties in point order), in percentage points.
-    public static func table(workload: String, devices: Int, days: Double, baseline: String, rows: [Row], limit: Int? = nil) -> String {
+    /// The terminal table of one metric: one line per RAM and variation, sorted by its
+    /// largest effect (ties in point order); the cold ratio in percentage points.
+    public static func table(workload: String, devices: Int, days: Double, baseline: String, rows: [Row], metric: Metric = .coldRatio,
+                             limit: Int? = nil) -> String {
         var groups: [(key: String, rows: [Row])] = []
-        for r in rows {
+        for r in rows where r.metric == metric {
             let k = r.ramLabel + "\u{0}" + r.variation.name
             if groups.last?.key == k { groups[groups.count - 1].rows.append(r) } else { groups.append((k, [r])) }
         }
@@ -265,7 +289,7 @@ public enum Sensitivity {
             let ea = a.element.rows.map(\.effect).max() ?? 0, eb = b.element.rows.map(\.effect).max() ?? 0
             return ea != eb ? ea > eb : a.offset < b.offset
         }.map(\.element.rows)
-        func pts(_ x: Double) -> String { Summary.fixed(x * 100, 2) }
+        func pts(_ x: Double) -> String { Summary.fixed(x * metric.tableScale, metric.tableDecimals) }
         var lines: [[String]] = []
         for rs in ranked.prefix(limit ?? ranked.count) {
             let top = rs.enumerated().max { a, b in a.element.effect != b.element.effect ? a.element.effect < b.element.effect : a.offset > b.offset }!.element
@@ -281,7 +305,7 @@ public enum Sensitivity {
                           pts(top.effect), flips.isEmpty ? (soft.isEmpty ? "-" : "(" + soft.joined(separator: ",") + ")") : flips.joined(separator: ","),
                           clear.isEmpty ? (reversed.isEmpty ? "-" : "(\(reversed.count) within ci)") : clear.joined(separator: " ")])
         }
-        var out = "\(workload): \(devices) devices x \(Summary.fixed(days, 1)) days; paired Δ cold % against \(baseline), "
+        var out = "\(workload): \(devices) devices x \(Summary.fixed(days, 1)) days; paired Δ \(metric.tableUnit) against \(baseline), "
         out += "at the shipped value and at each end (the policy whose Δ moves most; ± the larger half-width). Sign flips: "
         out += "the policies whose Δ changes sign, in brackets when within the intervals; ranking flips: the pairs a>b (a better as shipped) that an end clearly reverses\n"
         out += Summary.aligned(["varied", "RAM MB", "range", "low", "high", "policy", "Δ shipped", "Δ low", "Δ high", "±", "moves",

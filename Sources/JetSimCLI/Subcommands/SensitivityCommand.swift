@@ -23,12 +23,13 @@ struct SensitivityCommand: ParsableCommand {
             center's results.
 
             Writes DIR/points/I-LABEL.csv (each point's summary, as `jetsim run` writes \
-            it), DIR/plan.txt, and DIR/sensitivity.csv: one row per RAM, key or group, \
-            and policy, with the paired delta of the cold-relaunch ratio and its 95% \
-            interval at the shipped value and at each end, how far it moves, whether its \
-            sign flips (yes: both intervals exclude 0; within-ci: not clearly) and \
-            whether the ranking of the policies by cold ratio flips. The table (stdout) \
-            sorts the keys and groups by their largest move.
+            it), DIR/plan.txt, and DIR/sensitivity.csv: one row per RAM, metric (the \
+            cold-relaunch ratio, mean and p99 relaunch latency, lost edits per \
+            device-day), key or group, and policy, with the policy's paired delta and its \
+            95% interval at the shipped value and at each end, how far it moves, whether \
+            its sign flips (yes: both intervals exclude 0; within-ci: not clearly) and \
+            whether the ranking of the policies by the metric flips. The table (stdout) \
+            shows one metric (--metric), the keys and groups sorted by their largest move.
 
             Resuming, --list, --point I and --combine work as in `jetsim sweep`.
             """
@@ -49,6 +50,15 @@ struct SensitivityCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Only write DIR/sensitivity.csv from the points that exist.")
     var combine = false
+
+    @Option(name: .long, help: ArgumentHelp("The delta the table shows: \(Sensitivity.Metric.allCases.map(\.rawValue).joined(separator: ", ")) (default: cold_ratio). The CSV has every one.", valueName: "metric"),
+            transform: { text in
+                guard let m = Sensitivity.Metric(rawValue: text) else {
+                    throw ValidationError("--metric: '\(text)' is not one of \(Sensitivity.Metric.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return m
+            })
+    var metric: Sensitivity.Metric = .coldRatio
 
     func validate() throws {
         if results.baseline == nil { throw ValidationError("--baseline POLICY is required (every delta is against it)") }
@@ -150,15 +160,15 @@ struct SensitivityCommand: ParsableCommand {
     /// DIR/sensitivity.csv (and its provenance) from the points' summaries, and the
     /// table on stdout. Missing points: exit 1 naming them.
     func writeResult(dir: String, planned: [Planned], base: Workload, allCells: [Cell]) throws {
-        var outcomes: [Int: [Sensitivity.Outcome]] = [:]
+        var summaries: [Int: String] = [:]
         var missing: [String] = []
         var hashes: [(String, String)] = []
         for (i, p) in planned.enumerated() where p.sameAs == nil {
             let path = dir + "/points/" + p.point.fileName
             guard let data = FileManager.default.contents(atPath: path) else { missing.append(p.point.fileName); continue }
             let text = String(decoding: data, as: UTF8.self)
-            guard let o = Sensitivity.outcomes(summaryCSV: text) else { throw RunFailure(description: "\(path): not a summary with a baseline") }
-            outcomes[i] = o
+            guard Sensitivity.outcomes(summaryCSV: text) != nil else { throw RunFailure(description: "\(path): not a summary with a baseline") }
+            summaries[i] = text
             hashes.append((p.point.fileName, Provenance.hash(text)))
         }
         if !missing.isEmpty {
@@ -169,16 +179,16 @@ struct SensitivityCommand: ParsableCommand {
         var i = 0
         while i < planned.count {
             let c = planned[i]
-            let center = outcomes[i]!
-            var ends: [(Sensitivity.Variation, low: [Sensitivity.Outcome], high: [Sensitivity.Outcome])] = []
             var j = i + 1
-            while j + 1 < planned.count, planned[j].point.end != .center {
-                let lo = outcomes[planned[j].sameAs ?? j]!, hi = outcomes[planned[j + 1].sameAs ?? j + 1]!
-                ends.append((planned[j].point.variation!, lo, hi))
-                j += 2
-            }
+            while j < planned.count, planned[j].point.end != .center { j += 2 }
             let label = Summary.ramLabel(c.cells[0], base)
-            rows += Sensitivity.rows(ramLabel: label, baseline: baseline, center: center, ends: ends)
+            for metric in Sensitivity.Metric.allCases {
+                func outcomes(_ k: Int) -> [Sensitivity.Outcome] {
+                    Sensitivity.outcomes(summaryCSV: summaries[planned[k].sameAs ?? k]!, metric: metric)!
+                }
+                let ends = stride(from: i + 1, to: j, by: 2).map { k in (planned[k].point.variation!, low: outcomes(k), high: outcomes(k + 1)) }
+                rows += Sensitivity.rows(ramLabel: label, baseline: baseline, metric: metric, center: outcomes(i), ends: ends)
+            }
             i = j
         }
         let text = Sensitivity.csv(workload: base.name, rows: rows)
@@ -190,7 +200,7 @@ struct SensitivityCommand: ParsableCommand {
         try ProvenanceFile.write(prov, beside: path, outputText: text)
         try AtomicOutput.write(text, to: path)
         print(Sensitivity.table(workload: base.name, devices: base.fleet.devices, days: base.fleet.duration.seconds / 86_400,
-                                baseline: baseline, rows: rows), terminator: "")
+                                baseline: baseline, rows: rows, metric: metric), terminator: "")
         say("sensitivity: wrote \(path) (\(rows.count) rows)")
     }
 
