@@ -59,6 +59,17 @@ struct SensitivityCLITests {
         #expect(try sensitivity(c, ["--combine"]).status == 0)
         #expect(try data(c + "/sensitivity.csv") == csv)
 
+        // The screening: the corners are listed once the one-at-a-time points are
+        // done, and interactions.csv is the same whatever the threads.
+        let corners = try CLI.run(["sensitivity", "--out", a, "--list", "--interactions", "2"] + Self.options)
+        #expect(corners.stdout.split(separator: "\n").count == listed.count + 4)
+        #expect(try sensitivity(a, ["--interactions", "2", "--threads", "1"]).status == 0)
+        #expect(try sensitivity(b, ["--interactions", "2", "--threads", "2"]).status == 0)
+        let pairs = try data(a + "/interactions.csv")
+        #expect(try data(b + "/interactions.csv") == pairs)
+        #expect(String(decoding: pairs, as: UTF8.self).split(separator: "\n").count == 1 + 4)
+        #expect(try data(a + "/sensitivity.csv") == csv)
+
         // Point 3 (the OS reserve's high end, 700 MB at 2 GB) is what `jetsim run` writes with its --set.
         let point3 = try #require(CLI.files(in: a + "/points").first { $0.hasPrefix("3-") && $0.hasSuffix(".csv") })
         #expect(point3 == "3-2048-device_classes.os_reserve_mb-high.csv")

@@ -69,4 +69,30 @@ struct SensitivityTests {
         #expect(Sensitivity.csv(workload: "w", rows: rows).split(separator: "\n")[1]
                     == "w,2048,k,key,x0.5...x2,1,4,cold_ratio,a,lru,0.250000,-0.050000,0.010000,-0.030000,0.010000,-0.050000,0.010000,0.020000,no,within-ci,a>b?,")
     }
+
+    @Test("the screening pairs the strongest variations, leaves out a group with its own key, and measures a corner against the sum of the two moves")
+    func interactions() {
+        func v(_ name: String, _ sets: [String], group: Bool = false) -> Sensitivity.Variation {
+            Sensitivity.Variation(name: name, isGroup: group, range: "x0.5...x2", why: "", low: sets.map { $0 + "=1" }, high: sets.map { $0 + "=2" })
+        }
+        let a = v("a", ["k.a"]), b = v("b", ["k.b"]), g = v("g", ["k.a", "k.c"], group: true), weak = v("weak", ["k.w"])
+        func o(_ d: Double) -> [Sensitivity.Outcome] { [Self.outcome("lru", 0.30, 0, 0), Self.outcome("x", 0.30 + d, d, 0.01)] }
+        let center = o(-0.05)
+        let rows = Sensitivity.rows(ramLabel: "2048", baseline: "lru", center: center,
+                                    ends: [(a, o(-0.03), o(-0.06)), (g, o(-0.01), o(-0.05)), (b, o(-0.02), o(-0.05)), (weak, center, center)])
+        let top = Sensitivity.strongest(rows, metric: .coldRatio, count: 4)
+        #expect(top.map(\.name) == ["g", "b", "a"])  // by effect (0.04, 0.03, 0.02); weak moves nothing
+        let pairs = Sensitivity.pairs(top)
+        #expect(pairs.map { $0.0.name + $0.1.name } == ["gb", "ba"])  // g and a both set k.a
+        let corners = Sensitivity.corners([pairs[1]], ramKB: nil, first: 10)
+        #expect(corners.map(\.index) == [10, 11, 12, 13])
+        #expect(corners[1].sets == ["k.b=1", "k.a=2"] && corners[1].fileName == "pair-own-b-low+a-high.csv")
+        // b low alone -0.02, a low alone -0.03, as shipped -0.05: additive 0.00; the corner -0.01.
+        let r = Sensitivity.interactionRows(ramLabel: "own", baseline: "lru", metric: .coldRatio, center: center,
+                                            single: ["a": (o(-0.03), o(-0.06)), "b": (o(-0.02), o(-0.05))],
+                                            corners: [(corners[0], o(-0.01))])
+        #expect(r.count == 1)
+        #expect(abs(r[0].additive) < 1e-12 && abs(r[0].interaction + 0.01) < 1e-12 && abs(r[0].interactionBound - 0.04) < 1e-12)
+        #expect(r[0].signFlip == .no)
+    }
 }

@@ -72,13 +72,22 @@ public enum Sensitivity {
         /// nil for the center.
         public var variation: Variation?
         public var end: End
-        public var sets: [String] { variation.map { end == .high ? $0.high : $0.low } ?? [] }
+        /// A corner of the interaction screening (`Sensitivity.corners`): a second
+        /// variation at its own end, set after the first.
+        public var second: Variation? = nil
+        public var secondEnd: End = .center
+        public var sets: [String] {
+            (variation.map { end == .high ? $0.high : $0.low } ?? []) + (second.map { secondEnd == .high ? $0.high : $0.low } ?? [])
+        }
         public var label: String {
             let ram = ramKB.map(SizeText.mebibytes) ?? "own"
-            let what = variation.map { "\($0.name)-\(end.rawValue)" } ?? "center"
-            return String("\(ram)-\(what)".map { $0.isLetter || $0.isNumber || "._=+-".contains($0) ? $0 : "-" }.prefix(120))
+            var what = variation.map { "\($0.name)-\(end.rawValue)" } ?? "center"
+            if let second { what += "+\(second.name)-\(secondEnd.rawValue)" }
+            return String("\(ram)-\(what)".map { $0.isLetter || $0.isNumber || "._=+-".contains($0) ? $0 : "-" }.prefix(second == nil ? 120 : 200))
         }
-        public var fileName: String { "\(index)-\(label).csv" }
+        /// A corner's file is named by its pair and ends, not its index, so that a
+        /// screening of more or fewer keys in the same directory reuses it.
+        public var fileName: String { second == nil ? "\(index)-\(label).csv" : "pair-\(label).csv" }
     }
 
     /// The points: per RAM, its center and then each variation's low and high end.
