@@ -25,9 +25,9 @@ cd "$work"
 limit=60   # seconds per case: a case that takes longer is a hang (the slowest legitimate cases, such as 10 million catalog apps, take a few seconds in release)
 cases=0; failures=0
 # Every key with its kind and range, from the schema table itself
-# (`jetsim validate --keys`: key, type, min, max, tab-separated).
+# (`jetsim validate --keys`: key, type, min, max, then the plausible range and groups, tab-separated).
 keys=(); types=(); lows=(); highs=()
-while IFS=$'\t' read -r k t lo hi; do
+while IFS=$'\t' read -r k t lo hi _; do
   keys+=("$k"); types+=("$t"); lows+=("$lo"); highs+=("$hi")
 done < <("$jetsim" validate --keys)
 [ ${#keys[@]} -gt 0 ] || { echo "fuzz.sh: $jetsim validate --keys listed no keys" >&2; exit 2; }
