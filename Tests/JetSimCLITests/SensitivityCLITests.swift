@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("jetsim sensitivity")
+@Suite("jetsim sensitivity", .endToEnd)
 struct SensitivityCLITests {
     /// Small, so that the 159 points of a run take a few seconds even in a debug build.
     static let options = ["--baseline", "lru", "--policy", "lru,random", "--ram", "2GB", "--devices", "2", "--duration", "12h",
