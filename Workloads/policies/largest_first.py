@@ -18,8 +18,8 @@ def main():
     for line in iter(read, b""):
         f = line.split()
         if f[0] == b"update":
-            # update APP STATE MODE RESIDENT_KB LAST_USED_US LAUNCHES COLD_US WARM_US
-            #        UNSAVED PRESERVES_UI LEFT_FRONT PREVIOUS BAND
+            # update APP STATE MODE RESIDENT_KB LAST_USED_US LAUNCHES COLD_LAUNCH_US
+            #        RESIDENT_LAUNCH_US UNSAVED_EDITS PRESERVES_UI LEFT_FRONT PREVIOUS BAND
             candidates[int(f[1])] = (int(f[4]), int(f[5]))
         elif f[0] == b"remove":
             candidates.pop(int(f[1]), None)
