@@ -27,6 +27,8 @@ public final class PolicyProcess {
     var requests = 0
     /// Bytes read past the last answer's newline.
     var inbox: [UInt8] = []
+    /// Where `recv` reads.
+    var chunk = [UInt8](repeating: 0, count: 4096)
     /// The last answer as text, for messages.
     var lastAnswerText = ""
 
@@ -147,7 +149,6 @@ public final class PolicyProcess {
     func readLine(request: String) -> [UInt8]? {
         guard failure == nil else { return nil }
         let end = deadline()
-        var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             if let nl = inbox.firstIndex(of: 10) {
                 var line = Array(inbox[..<nl])
@@ -161,12 +162,12 @@ public final class PolicyProcess {
                 fail(request: request, "answered '\(lastAnswerText)': more than 64 KiB without a newline")
                 return nil
             }
+            // Wait first: right after a request the answer is never there yet (a recv
+            // would only say EAGAIN).
+            if !wait(Int16(POLLIN), until: end) { fail(request: request, timeoutText); return nil }
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
             if n > 0 { inbox.append(contentsOf: chunk[..<n]); continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                if !wait(Int16(POLLIN), until: end) { fail(request: request, timeoutText); return nil }
-                continue
-            }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { continue }
             let partial = inbox.isEmpty ? "" : " after '\(String(decoding: inbox.prefix(60), as: UTF8.self))'"
             fail(request: request, "the process closed its output\(partial) (\(exitText()))")
             return nil
