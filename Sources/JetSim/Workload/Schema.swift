@@ -428,7 +428,7 @@ public enum Schema {
              read: { e, r throws(InputError) in
                  let names = try WorkloadDecoder.list(e) { n throws(InputError) in try WorkloadDecoder.string(n) }
                  for (i, name) in names.enumerated() where name != "all" && PolicyID(parsing: name) == nil {
-                     throw WorkloadDecoder.error(e, "'\(name)' (item \(i)) is not a policy: expected all or one of \(PolicyRegistry.nameList)")
+                     throw WorkloadDecoder.error(e, "'\(name)' (item \(i)) is not a policy: expected all, one of \(PolicyRegistry.nameList) or external:NAME")
                  }
                  r.policies = names
              },
