@@ -152,7 +152,8 @@ final class ExternalLink {
     /// the device ends quickly; the worker then stops and the run fails.
     func victim() -> Int32 {
         if answer >= 0 { return answer }
-        guard let process, process.failure == nil else { return members[0] }
+        guard let process else { preconditionFailure("an external policy runs with its process attached (CellRunner(external:))") }
+        guard process.failure == nil else { return members[0] }
         var w = LineWriter(scratch)
         w.put("victim\n")
         append(w)
