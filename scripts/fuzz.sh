@@ -25,9 +25,9 @@ cd "$work"
 limit=60   # seconds per case: a case that takes longer is a hang (the slowest legitimate cases, such as 10 million catalog apps, take a few seconds in release)
 cases=0; failures=0
 # Every key with its kind and range, from the schema table itself
-# (`jetsim validate --keys`: key, type, min, max, tab-separated).
+# (`jetsim validate --keys`: key, type, min, max, then the plausible range and groups, tab-separated).
 keys=(); types=(); lows=(); highs=()
-while IFS=$'\t' read -r k t lo hi; do
+while IFS=$'\t' read -r k t lo hi _; do
   keys+=("$k"); types+=("$t"); lows+=("$lo"); highs+=("$hi")
 done < <("$jetsim" validate --keys)
 [ ${#keys[@]} -gt 0 ] || { echo "fuzz.sh: $jetsim validate --keys listed no keys" >&2; exit 2; }
@@ -85,6 +85,8 @@ while [ $(( $(date +%s) - start )) -lt "$seconds" ]; do
       echo "app A"; echo "app B size=$((RANDOM))MB"
       for _ in $(seq $((RANDOM % 12))); do
         t=$((RANDOM * RANDOM))
+        # Now and then a time at the ends of what a scenario may use (36500 days = 3153600000000 ms) or past SimTime's range.
+        case $((RANDOM % 8)) in 0) t=3153600000000 ;; 1) t=3153600000001 ;; 2) t=9223372036854000 ;; esac
         words=(launch home lock unlock "notify A orientation v$RANDOM" "notify all locale x" "pressure critical ${RANDOM}GB" "switcher-pick B" call answer ignore end "launch A" "launch B" bogus)
         echo "${t}ms ${words[$((RANDOM % ${#words[@]}))]}"
       done

@@ -22,8 +22,10 @@ while [ $# -gt 0 ]; do
 done
 cd "$(dirname "$0")/.."
 if [ -z "$jetsim" ]; then
-  swift build -c release --product jetsim
-  jetsim=$PWD/.build/release/jetsim
+  # The same build as scripts/install.sh (--no-color-diagnostics: see there), so one
+  # after the other reuses it.
+  swift build -c release --product jetsim --no-color-diagnostics
+  jetsim=$(swift build -c release --show-bin-path --no-color-diagnostics)/jetsim
 fi
 [ -x "$jetsim" ] || { echo "test-e2e: $jetsim is not an executable" >&2; exit 2; }
 echo "test-e2e: end-to-end suites against $jetsim"

@@ -13,6 +13,6 @@ struct JetSimCommand: ParsableCommand {
             and compares eviction (jetsam) policies on relaunch latency and data loss.
             """,
         version: jetsimVersion,
-        subcommands: [RunCommand.self, SweepCommand.self, ScenarioCommand.self, TraceCommand.self, MergeCommand.self, PoliciesCommand.self, ValidateCommand.self, HoldCommand.self, ImportCommand.self, UsageStatsCommand.self]
+        subcommands: [RunCommand.self, SweepCommand.self, SensitivityCommand.self, ScenarioCommand.self, TraceCommand.self, MergeCommand.self, PoliciesCommand.self, ValidateCommand.self, HoldCommand.self, ImportCommand.self, UsageStatsCommand.self]
     )
 }

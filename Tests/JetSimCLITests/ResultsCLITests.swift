@@ -28,6 +28,10 @@ struct ResultsCLITests {
         let table = try CLI.run(Self.args + ["--format", "table"])
         #expect(table.stdout.contains("minus lru at the same RAM, paired over devices"))
         #expect(table.stdout.contains("Δ cold %"))
+        #expect(!table.stdout.contains("use the paired differences"))
+        // Without it, the table says how to get them.
+        let hint = try CLI.run(Array(Self.args.dropLast(2)) + ["--format", "table"])
+        #expect(hint.stdout.contains("to compare policies use the paired differences: --baseline POLICY"), "\(hint.stdout)")
     }
 
     @Test("--baseline: merging shards' states gives the unsharded CSV, byte for byte")

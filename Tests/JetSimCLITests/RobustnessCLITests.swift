@@ -161,6 +161,30 @@ struct RobustnessCLITests {
         #expect(CLI.files(in: dir + "/dir").isEmpty)
     }
 
+    @Test("an output that is one of the command's inputs, however spelled, is refused before any work; the input is untouched",
+          arguments: [
+              (["run", "--workload", "IN", "--devices", "2", "--duration", "1d", "--out", "./IN"], "--out ./IN is the input --workload IN"),
+              (["run", "--workload", "IN", "--devices", "2", "--duration", "1d", "--out", "o.csv", "--per-device", "LINK"],
+               "--per-device LINK is the input --workload IN"),
+              (["run", "--usage", "IN", "--out", "o.csv", "--perf", "IN"], "--perf IN is the input --usage IN"),
+              (["trace", "--workload", "IN", "--out", "IN"], "--out IN is the input --workload IN"),
+              (["scenario", "IN", "--out", "IN"], "--out IN is the input the scenario IN"),
+              (["import", "--format", "lsapp", "IN", "--out", "LINK"], "--out LINK is the input the dataset IN"),
+              (["usage-stats", "IN", "--out", "IN"], "--out IN is the input the usage file IN"),
+          ])
+    func outputIsInput(args: [String], words: String) throws {
+        let dir = try CLI.tempDir()
+        // Any content: the check comes before the input is read.
+        let content = "device,time_s,app,duration_s\nd,0,a,5\n"
+        try content.write(toFile: dir + "/IN", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/LINK", withDestinationPath: dir + "/IN")
+        let r = try CLI.run(args, cwd: dir)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains(words) && r.stderr.contains("would replace it"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir + "/IN", encoding: .utf8) == content)
+        #expect(CLI.files(in: dir) == ["IN", "LINK"])
+    }
+
     @Test("a full disk exits 1 naming the file and its reason")
     func fullDisk() throws {
         let r = try CLI.run(Self.tiny + ["--out", "/dev/full"])

@@ -46,6 +46,9 @@ struct ScenarioCLITests {
         ("device ram=lots\napp X\n", ":1:", "is not a size"),
         ("app X\n0s launch X\n1s end\n2s home\n", ":4:", "nothing may follow 'end'"),
         ("app X footprint=100MB suspended-footprint=200MB\n", ":1:", "must not grow"),
+        // It trapped (exit 132) adding the run-on after the last line.
+        ("app X\n9223372036854s home\n", ":2:", "past the latest a scenario may use, 36500d"),
+        ("app X\n0s launch X\n36501d home\n", ":3:", "past the latest"),
     ])
     func badInput(text: String, location: String, message: String) throws {
         let tmp = try CLI.tempDir()

@@ -42,6 +42,12 @@ struct ShardCLITests {
         let mismatched = try CLI.run(["merge", tmp + "/s1.csv.state", tmp + "/other.csv.state", tmp + "/s3.csv.state"])
         #expect(mismatched.status == 2)
         #expect(mismatched.stderr.contains("other.csv.state: its inputs"))
+        // ... and says what differs: here the seed, a line of the resolved workload.
+        #expect(mismatched.stderr.contains("they differ in the resolved workload (line "), "\(mismatched.stderr)")
+        #expect(mismatched.stderr.contains("'seed: 9' here, 'seed: 1' there"), "\(mismatched.stderr)")
+        _ = try CLI.run(Self.args.map { $0 == "lru,oracle,random" ? "lru" : $0 } + ["--shard", "2/3", "--out", tmp + "/lru.csv"])
+        let cells = try CLI.run(["merge", tmp + "/s1.csv.state", tmp + "/lru.csv.state", tmp + "/s3.csv.state"])
+        #expect(cells.status == 2 && cells.stderr.contains("the cells, policies x RAM (lru@"), "\(cells.stderr)")
         // A damaged state file is located.
         var text = try String(contentsOfFile: tmp + "/s1.csv.state", encoding: .utf8)
         text = text.replacingOccurrences(of: "counters: ", with: "counters: x")

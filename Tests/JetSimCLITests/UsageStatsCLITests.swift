@@ -73,6 +73,25 @@ struct UsageStatsCLITests {
         #expect(r.stdout.split(separator: "\n")[1].split(separator: ",")[2] == "3072")
     }
 
+    @Test("a workload file's class ram_mb that run.ram_mb overrides is warned about; with run.ram_mb: [] it counts")
+    func fileClassRAM() throws {
+        let dir = try CLI.tempDir()
+        let file = "device_classes:\n  - name: big\n    ram_mb: 6144\n"
+        try file.write(toFile: dir + "/w.yaml", atomically: true, encoding: .utf8)
+        try ("run:\n  ram_mb: []\n" + file).write(toFile: dir + "/own.yaml", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--workload", dir + "/w.yaml", "--devices", "2", "--duration", "1d", "--quiet", "--policy", "lru"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("warning: device class big's ram_mb (6144) is not used: run.ram_mb runs every class at 2048, 3072, 4096 MB"),
+                "\(r.stderr)")
+        let own = try CLI.run(["run", "--workload", dir + "/own.yaml", "--devices", "2", "--duration", "1d", "--quiet", "--policy", "lru"])
+        #expect(own.status == 0 && !own.stderr.contains("warning"), "\(own.stderr)")
+        #expect(own.stdout.split(separator: "\n")[1].split(separator: ",")[2] == "6144")
+        // --ram says the sizes on purpose: no warning.
+        let flag = try CLI.run(["run", "--workload", dir + "/w.yaml", "--devices", "2", "--duration", "1d", "--quiet", "--policy", "lru", "--ram", "8G"])
+        #expect(flag.status == 0 && !flag.stderr.contains("warning"), "\(flag.stderr)")
+        #expect(flag.stdout.split(separator: "\n")[1].split(separator: ",")[2] == "8192")
+    }
+
     @Test("a run that ends before the user wakes warns that it has no sessions")
     func shortRun() throws {
         let r = try CLI.run(["run", "--devices", "2", "--duration", "6h", "--policy", "lru", "--ram", "2GB", "--quiet"])

@@ -23,6 +23,20 @@ struct ImporterTests {
                             "1 devices with out-of-order timestamps: sorted", "1 opens never closed: a use of zero length"])
     }
 
+    @Test("LSApp: a year outside 1...9999 is refused at its row (a far-future year trapped in the date arithmetic)")
+    func lsappYears() throws {
+        #expect(UsageImporter.lsappTime("9999-12-31 23:59:59") != nil)
+        #expect(UsageImporter.lsappTime("0001-01-01 00:00:00") != nil)
+        #expect(UsageImporter.lsappTime("1970-01-02 00:00:00") == 86_400)
+        #expect(UsageImporter.lsappTime("99999999999999999-01-01 00:00:00") == nil)
+        #expect(UsageImporter.lsappTime("0000-01-01 00:00:00") == nil)
+        let tsv = "user_id\tsession_id\ttimestamp\tapp_name\tevent_type\n1\t1\t922337203685477-01-01 00:00:00\tGmail\tOpened\n"
+        #expect(throws: InputError(source: "ls.tsv", line: 2, key: "timestamp",
+                                   "expected YYYY-MM-DD hh:mm:ss (years 1 to 9999), got '922337203685477-01-01 00:00:00'")) {
+            try UsageImporter.convert(tsv, format: .lsapp, source: "ls.tsv")
+        }
+    }
+
     @Test("Android UsageStats: foreground/background and resumed/paused pairs, ms timestamps")
     func usagestats() throws {
         let csv = """

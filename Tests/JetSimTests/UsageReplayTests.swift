@@ -298,11 +298,25 @@ struct UsageStreamTests {
         #expect(us("") == nil)
     }
 
+    @Test("a device whose sessions, run one after another, pass 1e12 s is refused (it trapped in the replay); just under runs")
+    func summedDurationsBounded() throws {
+        // Sessions of 9.9e9 s (each under a field's 1e10) at time 0 replay back to back:
+        // 101 of them, with a second between, stay under 1e12 s; 102 pass it.
+        func trace(_ n: Int) -> String {
+            "device,time_s,app,duration_s\n" + String(repeating: "d,0,a,9900000000\n", count: n) + "e,0,a,1\n"
+        }
+        #expect(throws: InputError(source: "t.csv", line: 103, key: "duration_s",
+                                   "device 'd': its app sessions, replayed one after another, run past 1e12 s (the rows up to this line)")) {
+            try UsageReplay.parse(trace(102), source: "t.csv")
+        }
+        #expect(try UsageReplay.parse(trace(101), source: "t.csv").rows == 102)
+    }
+
     @Test("a trace must be grouped by device; a device that comes back is an error naming the line")
     func grouping() throws {
         let text = "device,time_s,app,duration_s\na,0,x,1\nb,0,x,1\na,5,y,1\n"
         #expect(throws: InputError(source: "t.csv", line: 4, key: "device",
-                                   "device 'a' comes back after other devices (its rows ended at line 2); the trace must be grouped by device: all of a device's rows together")) {
+                                   "device 'a' comes back after other devices (its rows ended at line 2); the trace must be grouped by device: all of a device's rows together (scripts/group-usage.sh FILE > GROUPED.csv groups it, keeping each device's row order)")) {
             try UsageReplay.parse(text, source: "t.csv")
         }
     }

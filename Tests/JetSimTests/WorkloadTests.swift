@@ -85,6 +85,8 @@ struct WorkloadFileTests {
         ("fleet:\n  devices: -3\n", 2, "fleet.devices", "out of range"),
         ("user:\n  switcher_share: 1.5\n", 2, "user.switcher_share", "out of range"),
         ("user:\n  dwell_s: {gamma: {k: 2}}\n", 2, "user.dwell_s", "expected one of {constant"),
+        ("user:\n  sesions_per_day: 20\n", 2, "user.sesions_per_day", "did you mean sessions_per_day"),
+        ("fleet:\n  devics: 20\n", 2, "fleet.devics", "unknown key; expected one of: devices, duration_days"),
         ("user:\n  dwell_s: {lognormal: {median: 30}}\n", 2, "user.dwell_s.lognormal", "expected {median: M, sigma: S}"),
         ("device_classes:\n  - name: a\n    ram_mb: 2048\n    ios: 14\n", 4, "device_classes.a.ios", "not an iOS preset"),
         ("catalog:\n  archetypes:\n    - name: x\n      share: 1\n", 3, "catalog.archetypes.x.active_mb", "missing"),
@@ -154,7 +156,8 @@ struct WorkloadFileTests {
     }
 
     @Test("bad overrides are located at the --set flag", arguments: [
-        ("user.sessions_per_dya=80", "user.sessions_per_dya", "unknown key"),
+        ("user.sessions_per_dya=80", "user.sessions_per_dya", "unknown key; did you mean sessions_per_day?"),
+        ("user.zzz=1", "user.zzz", "unknown key ("),
         ("user.sessions_per_day=lots", "user.sessions_per_day", "expected a number"),
         ("device_classes.pixel.ram_mb=2048", "device_classes.pixel", "no list element"),
         ("novalue", nil, "expected KEY=VALUE"),
@@ -291,3 +294,37 @@ struct UsageReplayTests {
 #if canImport(Glibc)
 import Glibc
 #endif
+
+@Suite("Unknown keys: the nearest known keys, not the whole list")
+struct KeySuggestionTests {
+    @Test("edit distance by hand: insertions, deletions, substitutions, transposition as two")
+    func distance() {
+        #expect(KeySuggestion.distance("", "abc") == 3)
+        #expect(KeySuggestion.distance("kitten", "sitting") == 3)
+        #expect(KeySuggestion.distance("sessions_per_dya", "sessions_per_day") == 2)
+        #expect(KeySuggestion.distance("ram_mb", "ram_mb") == 0)
+    }
+
+    @Test("at most three suggestions, closest first; few keys are listed whole; none near says how to list them")
+    func message() {
+        let keys = (0..<20).map { "key_\($0)" }
+        #expect(KeySuggestion.nearest("key_1x", among: keys) == ["key_1", "key_10", "key_11"])
+        #expect(KeySuggestion.unknownKey("b", among: ["c", "a"]) == "unknown key; expected one of: a, c")
+        #expect(KeySuggestion.unknownKey("zzzzzzzz", among: keys) == "unknown key (20 keys here: `jetsim validate --keys` lists them)")
+    }
+}
+
+@Suite("Sizes in powers of 1024")
+struct SizeTextTests {
+    @Test("units with and without B or iB, any case; malformed sizes are nil")
+    func parse() {
+        #expect(SizeText.parseKB("8G") == Int64(8 * 1_048_576))
+        #expect(SizeText.parseKB("8GB") == SizeText.parseKB("8g"))
+        #expect(SizeText.parseKB("1.5GiB") == 1_572_864)
+        #expect(SizeText.parseKB("512M") == 524_288)
+        #expect(SizeText.parseKB("2048MiB") == 2_097_152)
+        #expect(SizeText.parseKB("4K") == 4)
+        #expect(SizeText.parseKB("1T") == 1_073_741_824)
+        for bad in ["8", "G", "8GBB", "8X", "-1G", "1e3G", "8 G B"] { #expect(SizeText.parseKB(bad) == nil, "\(bad)") }
+    }
+}

@@ -13,7 +13,8 @@
 # Logs: DIR/logs/. The array's job script is scripts/slurm/array-task.sbatch.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
-jetsim=$here/../../.build/release/jetsim shards='' sweep=0 outdir='' wait=() extra=()
+# The installed jetsim (scripts/install.sh), else this checkout's release build.
+jetsim=$(command -v jetsim || echo "$here/../../.build/release/jetsim") shards='' sweep=0 outdir='' wait=() extra=()
 usage() { echo "submit: $*" >&2; sed -n '5,6p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$outdir" ] || usage "--outdir DIR is required"
 [ "$sweep" = 1 ] || [[ $shards =~ ^[1-9][0-9]*$ ]] || usage "give --shards N (N >= 1) or --sweep"
-[ -x "$jetsim" ] || usage "no jetsim at $jetsim (swift build -c release, or --jetsim PATH)"
+[ -x "$jetsim" ] || usage "no jetsim at $jetsim (scripts/install.sh, or --jetsim PATH)"
 jetsim=$(cd "$(dirname "$jetsim")" && pwd -P)/$(basename "$jetsim")
 mkdir -p "$outdir/logs"
 outdir=$(cd "$outdir" && pwd -P)

@@ -109,6 +109,32 @@ public struct ShardState: Sendable {
                                  baseline: baseline, groupBy: groupBy, hours: series?.hours, external: external)
     }
 
+    /// What differs between two states' inputs, in the terms of the run that wrote
+    /// them (`a` first, then `b`): each part of the inputs hash that differs, and for
+    /// the workload its first differing line.
+    static func difference(_ a: ShardState, _ b: ShardState) -> String {
+        func cellText(_ s: ShardState) -> String {
+            s.cells.map { "\($0.policy.rawValue)@\($0.ramKB.map { SizeText.mebibytes(Int64($0)) + "MB" } ?? "class")" }.joined(separator: ",")
+        }
+        var parts: [String] = []
+        if a.workloadYAML != b.workloadYAML {
+            let la = lines(a.workloadYAML), lb = lines(b.workloadYAML)
+            let i = (0..<min(la.count, lb.count)).first { la[$0] != lb[$0] } ?? min(la.count, lb.count)
+            let show = { (l: [String]) in i < l.count ? "'\(l[i].trimmingCharacters())'" : "(the end)" }
+            parts.append("the resolved workload (line \(i + 1): \(show(la)) here, \(show(lb)) there)")
+        }
+        if a.overrides != b.overrides { parts.append("the --set values ([\(a.overrides.joined(separator: " "))] here, [\(b.overrides.joined(separator: " "))] there)") }
+        if a.fleetDevices != b.fleetDevices { parts.append("the fleet's devices (\(a.fleetDevices) here, \(b.fleetDevices) there)") }
+        if a.cells != b.cells { parts.append("the cells, policies x RAM (\(cellText(a)) here, \(cellText(b)) there)") }
+        if a.usage != b.usage { parts.append("the usage file (\(a.usage) here, \(b.usage) there)") }
+        if a.baseline != b.baseline { parts.append("--baseline (\(a.baseline?.rawValue ?? "none") here, \(b.baseline?.rawValue ?? "none") there)") }
+        if a.groupBy != b.groupBy { parts.append("--by (\(a.groupBy?.rawValue ?? "none") here, \(b.groupBy?.rawValue ?? "none") there)") }
+        if a.series?.hours != b.series?.hours {
+            parts.append("--timeseries (\(a.series.map { "\($0.hours) h" } ?? "none") here, \(b.series.map { "\($0.hours) h" } ?? "none") there)")
+        }
+        return parts.isEmpty ? "a different workload, seed, option or usage file" : "they differ in " + parts.joined(separator: "; ")
+    }
+
     /// Identifies what a run computes (not which shard it is).
     static func inputsHash(yaml: String, cells: [Cell], usage: String, fleetDevices: Int, overrides: [String], baseline: PolicyID? = nil,
                            groupBy: GroupBy? = nil, hours: Int? = nil, external: [String] = []) -> String {
@@ -458,7 +484,8 @@ public struct ShardState: Sendable {
                 throw InputError(source: source, "its external policies' files (\(s.external.joined(separator: ", "))) differ from \(first.source)'s (\(first.state.external.joined(separator: ", "))): a policy's script changed between the shards")
             }
             if s.inputs != first.state.inputs {
-                throw InputError(source: source, "its inputs (\(s.inputs)) differ from \(first.source)'s (\(first.state.inputs)): a different workload, seed, option or usage file")
+                throw InputError(source: source, "its inputs (\(s.inputs)) differ from \(first.source)'s (\(first.state.inputs)): "
+                                 + difference(s, first.state))
             }
             if s.shardCount != n {
                 throw InputError(source: source, "it is shard \(s.shardIndex)/\(s.shardCount), but \(first.source) is one of \(n)")

@@ -263,6 +263,10 @@ public enum Summary {
                                 num(d.mean.value, 1), num(d.mean.ci95, 1), num(d.p99.value, 1), num(d.p99.ci95, 1),
                                 num(d.loss.value, 3), num(d.loss.ci95, 3)]
                            })
+        } else if Set(result.cells.map(\.policy)).count > 1 {
+            // The ± above are across devices, per policy: overlapping ones do not mean
+            // two policies are alike. Say how to get the figures that compare them.
+            out += "\n± 95% is each policy's own interval across devices; to compare policies use the paired differences: --baseline POLICY\n"
         }
         return out
     }

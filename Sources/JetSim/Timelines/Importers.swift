@@ -42,7 +42,7 @@ public enum UsageImporter {
             let stamp = try field("timestamp")
             let time: Double
             if format == .lsapp {
-                guard let t = lsappTime(stamp) else { throw InputError(source: source, line: r.line, key: "timestamp", "expected YYYY-MM-DD hh:mm:ss, got '\(stamp)'") }
+                guard let t = lsappTime(stamp) else { throw InputError(source: source, line: r.line, key: "timestamp", "expected YYYY-MM-DD hh:mm:ss (years 1 to 9999), got '\(stamp)'") }
                 time = t
             } else {
                 guard let ms = Int64(stamp), ms >= 0 else { throw InputError(source: source, line: r.line, key: "timestamp", "expected milliseconds (a whole number), got '\(stamp)'") }
@@ -102,7 +102,9 @@ public enum UsageImporter {
     /// `YYYY-MM-DD hh:mm:ss` as seconds since 1970 (UTC).
     static func lsappTime(_ s: String) -> Double? {
         let p = s.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }).compactMap { Int($0) }
-        guard p.count == 6, (1...12).contains(p[1]), (1...31).contains(p[2]), p[3] < 24, p[4] < 60, p[5] < 61 else { return nil }
+        // Years of the common era's four digits: a year far in the future overflowed
+        // the day arithmetic below (it trapped).
+        guard p.count == 6, (1...9999).contains(p[0]), (1...12).contains(p[1]), (1...31).contains(p[2]), p[3] < 24, p[4] < 60, p[5] < 61 else { return nil }
         // Days from the civil date (Howard Hinnant's algorithm).
         let y = p[1] <= 2 ? p[0] - 1 : p[0]
         let era = (y >= 0 ? y : y - 399) / 400

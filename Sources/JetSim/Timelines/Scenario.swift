@@ -41,6 +41,8 @@ public struct Scenario: Sendable {
     /// Without `end`, the run goes on this long past the last line, so that
     /// suspensions and expiries show.
     public static let runOn = SimTime.minutes(10)
+    /// The latest time a scenario line may have: the longest run the workload accepts.
+    public static let latest = SimTime.days(Int64(Schema.durationRangeDays.upperBound))
 
     /// Every app key with its meaning and default (for the README and `--help`).
     public static let appKeys: [(key: String, meaning: String)] = [
@@ -144,6 +146,12 @@ public struct Scenario: Sendable {
             let time: SimTime
             do { time = try DurationText.parse(first) } catch {
                 throw fail("expected 'app', 'device' or a time such as 5s at the start of the line, got '\(first)'")
+            }
+            // Bounded as a run is (fleet.duration_days), so the run-on after the last
+            // line and every duration from it stay far inside SimTime's range
+            // (`9223372036854s home` trapped adding the run-on).
+            if time > Self.latest {
+                throw fail("time \(first) is past the latest a scenario may use, \(Self.latest) (fleet.duration_days' maximum)")
             }
             if time < lastTime {
                 throw fail("time \(first) goes backwards (the previous line was at \(lastTime)); times must not decrease")

@@ -278,7 +278,7 @@ public struct UsageStats: Sendable, Equatable {
             if d != device {
                 if device != nil { finish(&acc) }
                 guard seen.insert(d).inserted else {
-                    throw InputError(source: path, line: reader.line, key: "device", "device '\(d)' comes back after other devices; the trace must be grouped by device")
+                    throw InputError(source: path, line: reader.line, key: "device", "device '\(d)' comes back after other devices; the trace must be grouped by device (scripts/group-usage.sh FILE > GROUPED.csv groups it)")
                 }
                 device = d
                 last = 0

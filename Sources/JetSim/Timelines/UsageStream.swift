@@ -29,6 +29,9 @@ public struct UsageStream: ~Copyable {
     var usesHint = 16
 
     public static let requiredColumns = ["device", "time_s", "app", "duration_s"]
+    /// How far a device's replayed sessions may run: 1e12 s (a hundred fields' worth),
+    /// which leaves SimTime room for every offset the model adds (days at most).
+    static let busyLimitMicros: Int64 = 1_000_000_000_000 * 1_000_000
 
     /// Opens the trace at `path` and reads its header.
     public init(path: String) throws(InputError) {
@@ -100,7 +103,7 @@ public struct UsageStream: ~Copyable {
         let name = String(decoding: deviceBytes, as: UTF8.self)
         if let ended = finished[name] {
             throw InputError(source: source, line: reader.line, key: "device",
-                             "device '\(name)' comes back after other devices (its rows ended at line \(ended)); the trace must be grouped by device: all of a device's rows together")
+                             "device '\(name)' comes back after other devices (its rows ended at line \(ended)); the trace must be grouped by device: all of a device's rows together (scripts/group-usage.sh FILE > GROUPED.csv groups it, keeping each device's row order)")
         }
         appTable.removeAll()
         var uses = ContiguousArray<UsageReplay.Use>()
@@ -141,6 +144,18 @@ public struct UsageStream: ~Copyable {
         if !sorted {
             // Stable: equal times keep their file order.
             uses = ContiguousArray(uses.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element))
+        }
+        // The replay runs overlapping sessions one after another (`UsageReplay.walk`,
+        // a second between them when the device locks): its busy time can reach the
+        // last start plus every duration. Bounded here, so SimTime cannot overflow in
+        // the replay (a device of many long sessions trapped there).
+        var busy: Int64 = 0
+        for u in uses {
+            busy = max(busy, u.time.microseconds) + u.duration.microseconds + 1_000_000
+            if busy >= Self.busyLimitMicros {
+                throw InputError(source: source, line: lastLine, key: "duration_s",
+                                 "device '\(name)': its app sessions, replayed one after another, run past 1e12 s (the rows up to this line)")
+            }
         }
         finished[name] = lastLine
         usesHint = max(16, uses.count)

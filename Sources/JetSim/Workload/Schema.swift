@@ -42,6 +42,12 @@ struct Knob<Root: Sendable>: Sendable {
     var child: (@Sendable (ArraySlice<String>, ConfigEntry, inout Root, String) throws(InputError) -> Void)? = nil
     /// Marks a section or list in the key reference (its keys get a table of their own).
     var nested: (@Sendable () -> [ReferenceRow])? = nil
+    /// Where the value plausibly lies (`Plausible`), for `jetsim sensitivity`; every
+    /// key whose source says "assumption" has one (a test checks).
+    var plausible: Plausible? = nil
+    /// Multiplies the value by a factor (clamped to the range; a distribution's
+    /// location): false when it cannot (`auto`). Set by the numeric kinds.
+    var scale: (@Sendable (inout Root, Double) -> Bool)? = nil
 }
 
 /// A mapping of knobs: a section of the workload, a list element, or a flow mapping
@@ -96,7 +102,7 @@ struct Section<Root: Sendable>: Sendable {
         guard let head = parts.first else { return }
         let here = Schema.join(path, head)
         guard let k = knobs.first(where: { $0.key == head }) else {
-            throw InputError(at: loc, key: here, "unknown key; expected one of: \(knobs.map(\.key).sorted().joined(separator: ", "))")
+            throw InputError(at: loc, key: here, KeySuggestion.unknownKey(head, among: knobs.map(\.key)))
         }
         let rest = parts.dropFirst()
         if rest.isEmpty {
@@ -130,6 +136,7 @@ struct ReferenceRow {
     /// The knob's own kind and valid range, for `Schema.keyTable()`.
     var kind = ""
     var range: ClosedRange<Double>? = nil
+    var plausible: Plausible? = nil
 }
 
 /// One line of `jetsim validate --keys`: a key as `--set` takes it (list keys for
@@ -139,9 +146,16 @@ public struct KeyRange: Sendable {
     public var type: String
     public var min: String?
     public var max: String?
+    /// The plausible range (`Plausible.text`) and the groups the key varies with.
+    public var plausible: String? = nil
+    public var groups: [String] = []
 }
 
 // MARK: Knob kinds
+
+/// A scaled value (`Knob.scale`), rounded to 6 digits and kept in the valid range
+/// (MiB keys are rounded to whole MiB first).
+func clamp(_ x: Double, _ r: ClosedRange<Double>) -> Double { min(max(Plausible.round(x), r.lowerBound), r.upperBound) }
 
 extension Knob {
     static func number(_ key: String, _ kp: KP<Root, Double>, _ range: ClosedRange<Double>, unit: String = "",
@@ -149,7 +163,8 @@ extension Knob {
         Knob(key: key, unit: unit, type: "number", range: range, source: source, doc: doc, alias: alias,
              read: { e, r throws(InputError) in r[keyPath: kp] = try WorkloadDecoder.number(e, range) },
              text: { .inline(WorkloadPrinter.num($0[keyPath: kp])) },
-             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+             scale: { r, f in r[keyPath: kp] = clamp(r[keyPath: kp] * f, range); return true })
     }
 
     /// A number or `auto` (nil: the model's rule decides).
@@ -160,7 +175,12 @@ extension Knob {
                  r[keyPath: kp] = try WorkloadDecoder.auto(e) { n throws(InputError) in try WorkloadDecoder.number(n, range) }
              },
              text: { .inline($0[keyPath: kp].map(WorkloadPrinter.num) ?? "auto") },
-             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+             scale: { r, f in
+                 guard let v = r[keyPath: kp] else { return false }
+                 r[keyPath: kp] = clamp(v * f, range)
+                 return true
+             })
     }
 
     /// MiB in the file, KiB in the model.
@@ -169,7 +189,8 @@ extension Knob {
         Knob(key: key, unit: "MiB", type: "number", range: range, source: source, doc: doc, alias: alias,
              read: { e, r throws(InputError) in r[keyPath: kp] = Int64(try WorkloadDecoder.number(e, range) * 1_024) },
              text: { .inline(WorkloadPrinter.num(Double($0[keyPath: kp]) / 1_024)) },
-             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+             scale: { r, f in r[keyPath: kp] = Int64(clamp((Double(r[keyPath: kp]) / 1_024 * f).rounded(), range) * 1_024); return true })
     }
 
     /// MiB or `auto` in the file, KiB (or nil) in the model.
@@ -180,14 +201,23 @@ extension Knob {
                  r[keyPath: kp] = try WorkloadDecoder.auto(e) { n throws(InputError) in Int64(try WorkloadDecoder.number(n, range) * 1_024) }
              },
              text: { .inline($0[keyPath: kp].map { WorkloadPrinter.num(Double($0) / 1_024) } ?? "auto") },
-             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+             scale: { r, f in
+                 guard let v = r[keyPath: kp] else { return false }
+                 r[keyPath: kp] = Int64(clamp((Double(v) / 1_024 * f).rounded(), range) * 1_024)
+                 return true
+             })
     }
 
     static func integer(_ key: String, _ kp: KP<Root, Int>, _ range: ClosedRange<Int>, alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
         Knob(key: key, type: "whole number", range: Double(range.lowerBound)...Double(range.upperBound), source: source, doc: doc, alias: alias,
              read: { e, r throws(InputError) in r[keyPath: kp] = try WorkloadDecoder.integer(e, range) },
              text: { .inline(String($0[keyPath: kp])) },
-             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+             scale: { r, f in
+                 r[keyPath: kp] = Int(clamp((Double(r[keyPath: kp]) * f).rounded(), Double(range.lowerBound)...Double(range.upperBound)))
+                 return true
+             })
     }
 
     /// A distribution; `within` bounds every value it can take (else non-negative).
@@ -202,7 +232,8 @@ extension Knob {
                  }
              },
              text: { .inline(WorkloadPrinter.dist($0[keyPath: kp])) },
-             copy: { $0[keyPath: kp] = $1[keyPath: kp] })
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+             scale: { r, f in r[keyPath: kp] = r[keyPath: kp].scaledLocation(by: f, within: within); return true })
     }
 
     /// One word of a few (`options`, in the order the reference lists them); `what`
@@ -457,7 +488,8 @@ public enum Schema {
                    "total RAM"),
         .autoMebibytes("os_reserve_mb", \.osReserveKB, 0...Schema.ramRangeMB.upperBound, alias: "reserve",
                        source: "assumption; sized so one app can reach the measured 50-68% crash footprints",
-                       "memory the OS keeps; auto = 25% of RAM, at most 1536"),
+                       "memory the OS keeps; auto = 25% of RAM, at most 1536")
+            .plausible(.factors(0.78125, 1.3672), "400-700 MB at 2 GB (issue 30's measured ends): what iOS keeps for itself is not published"),
         .autoNumber("warning_available_pct", \.warningAvailablePct, 0...100, unit: "%", alias: "warning-pct", source: "XNU soft-limit fallback",
                     "memory warnings below this share of RAM available; auto = 15% (<=6 GB), 12% (>6 GB)"),
         .autoNumber("critical_available_pct", \.criticalAvailablePct, 0...100, unit: "%", alias: "critical-pct", source: "XNU critical fallback",
@@ -467,22 +499,27 @@ public enum Schema {
         .number("per_app_limit_pct", \.perAppLimitPct, 1...100, unit: "%", alias: "app-limit-pct",
                 source: "crash footprints 50-68% of RAM on phones (StackOverflow q 5887248)", "per-app memory limit, share of RAM"),
         .number("memory_warning_free_share", \.memoryWarningFreeShare, 0...1, alias: "warning-free-share",
-                "share of what it can free that an app frees on a warning"),
+                "share of what it can free that an app frees on a warning")
+            .plausible(.factors(0.4, 1.6), "apps free from a fifth to most of what they can on a warning; nothing published"),
         .number("suspended_compression_ratio", \.suspendedCompressionRatio, 1...100, alias: "compression",
                 source: "WKdm about 2:1 (Apple, OS X Mavericks Core Technology Overview)",
                 "suspended memory compression ratio: 1 = no compressor; 2 models iOS's compressor"),
-        .number("decompress_ms_per_mb", \.decompressMsPerMB, 0...1_000, unit: "ms/MiB", source: "assumption (WKdm decompresses at about 2 GB/s)", "decompression cost on a warm launch"),
+        .number("decompress_ms_per_mb", \.decompressMsPerMB, 0...1_000, unit: "ms/MiB", source: "assumption (WKdm decompresses at about 2 GB/s)", "decompression cost on a warm launch")
+            .plausible(.factors(0.5, 2), "WKdm decompresses at 1-4 GB/s across devices and loads"),
         .number("resume_touch_share", \.resumeTouchShare, 0...1, alias: "resume-touch-share",
                 source: "assumption (no published figure: the pages a resumed app touches before its first frame)",
-                "share of a compressed app's memory decompressed before its first frame on a resume; the rest on demand, outside the latency"),
+                "share of a compressed app's memory decompressed before its first frame on a resume; the rest on demand, outside the latency")
+            .plausible(.factors(0.5, 2), "the pages a resumed app touches before its first frame are not published"),
         .number("launch_jitter_sigma", \.launchJitterSigma, 0...5, alias: "launch-jitter",
-                "launch-to-launch latency variation, lognormal sigma (0: exact latencies)"),
+                "launch-to-launch latency variation, lognormal sigma (0: exact latencies)")
+            .plausible(.factors(0.5, 2), "launch-to-launch spread is not published: a quiet to a noisy device"),
         .number("background_grace_s", \.backgroundGraceS, 0...86_400, unit: "s", alias: "grace", source: "\"about ten seconds\" (seed 004)",
                 "time in the background before suspension without background work"),
         .number("enter_background_limit_s", \.enterBackgroundLimitS, 0...86_400, unit: "s", alias: "enter-bg-limit", source: "~5 s (Apple)",
                 "didEnterBackground must return within this, or the watchdog kills the app"),
         .number("will_terminate_limit_s", \.willTerminateLimitS, 0...86_400, unit: "s", alias: "will-terminate-limit",
-                source: "\"limited (albeit undocumented)\" (seed 000; assumption 5 s)", "willTerminate's time; longer saves do not complete"),
+                source: "\"limited (albeit undocumented)\" (seed 000; assumption 5 s)", "willTerminate's time; longer saves do not complete")
+            .plausible(.factors(0.5, 2), "undocumented: a few seconds"),
         .choice("ios", \.ios, BackgroundTimePreset.allCases.map { (String($0.rawValue.dropFirst(3)), $0) }, what: "an iOS preset", alias: "ios",
                 source: "Apple: 600 s, 180 s, 30 s", "background-task allowance preset: 4-6 = 600 s, 7-12 = 180 s, 13+ = 30 s"),
         .autoNumber("bg_task_allowance_s", \.bgTaskAllowanceS, 0...86_400, unit: "s", alias: "bg-allowance", source: "",
@@ -492,7 +529,8 @@ public enum Schema {
         .number("aging_s", \.agingS, 0...86_400, unit: "s", alias: "aging", source: "xnu bsd/kern/kern_memorystatus.c: 10 s idle deferral / 5 (AGING_BAND2)",
                 "time in the aging band (20) after leaving the front, before the idle band (0)"),
         .integer("dock_size", \.dockSize, 0...1_000, alias: "dock", source: "assumption (xnu doc/vm/freezer.md names the dock band, not its size)",
-                 "the device's most-launched apps kept in band 30 when idle (0: no dock)"),
+                 "the device's most-launched apps kept in band 30 when idle (0: no dock)")
+            .plausible(.factors(0, 2), "0-8 apps (issue 30 measured 0, 4, 8): XNU names the band, not its size"),
         .flag("reaper", \.reaper, alias: "reaper", source: "xnu bsd/kern/kern_memorystatus.c (memorystatus_reaper, xnu-11417)",
               "kill idle-band apps idle >= reaper_min_age_s while available memory is below the reaper level"),
         .autoNumber("reaper_available_pct", \.reaperAvailablePct, 0...100, unit: "%", alias: "reaper-pct",
@@ -504,7 +542,8 @@ public enum Schema {
                 "the compressor pool's bound, physical share of RAM; a suspended app that does not fit stays uncompressed"),
         .number("compression_mb_per_s", \.compressionMBPerS, 0...1_048_576, unit: "MiB/s", alias: "compression-mb-per-s",
                 source: "assumption (XNU has no rate: pages are compressed as vm_pageout_scan steals them from the inactive queue, xnu osfmk/vm/vm_pageout.c:221,4177-4247)",
-                "compression over time: uncompressed MiB of each suspended app compressed per second, credited at whole seconds (0: all at suspension)"),
+                "compression over time: uncompressed MiB of each suspended app compressed per second, credited at whole seconds (0: all at suspension)")
+            .plausible(.factors(0.25, 4), "XNU has no rate: a lazy to an eager pageout (1-16 MiB/s)"),
         .flag("compressor_shortage_kills", \.compressorShortageKills, alias: "compressor-shortage-kills",
               source: "xnu doc/vm/memorystatus_kills.md (JETSAM_REASON_MEMORY_VMCOMPRESSOR_SPACE_SHORTAGE)",
               "kill in the policy's order while the compressor holds more than its shortage level (kills_compressor)"),
@@ -541,7 +580,8 @@ public enum Schema {
                 "time above normal pressure before sustained-pressure kills"),
         .number("inactive_limit_pct", \.inactiveLimitPct, 1...100, unit: "%", alias: "inactive-limit-pct",
                 source: "assumption (xnu has per-process inactive limits, doc/vm/memorystatus_kills.md; app values are not published)",
-                "per-app inactive (soft) limit, share of RAM: over it out of front, killed below the warning level (kills_highwater); 100 = off"),
+                "per-app inactive (soft) limit, share of RAM: over it out of front, killed below the warning level (kills_highwater); 100 = off")
+            .plausible(.factors(0.6, 1.5), "18-45% of RAM: app inactive limits are not published"),
         .flag("freezer", \.freezer, alias: "freezer", source: "xnu doc/vm/freezer.md (CONFIG_FREEZE, on on iOS)",
               "freeze the oldest idle suspended app to flash (band 75) below the freeze level"),
         .number("freezer_idle_delay_s", \.freezerIdleDelayS, 0...86_400, unit: "s", alias: "freezer-idle-delay",
@@ -568,7 +608,8 @@ public enum Schema {
                    source: "xnu bsd/sys/kern_memorystatus_freeze.h:88 (xnu-11417.101.15): FREEZE_DAILY_MB_MAX_DEFAULT 2048 (1024 in older versions)", "flash the freezer may write per day"),
         .number("refreeze_dirty_share", \.refreezeDirtyShare, 0...1, alias: "refreeze-dirty-share",
                 source: "assumption (xnu bsd/kern/kern_memorystatus_freeze.c refreezes write only dirty pages; their share is not published)",
-                "share of a thawed app's memory a refreeze writes to flash (and charges to the budget)"),
+                "share of a thawed app's memory a refreeze writes to flash (and charges to the budget)")
+            .plausible(.factors(0.5, 2), "the share of pages dirtied after a thaw is not published"),
         .integer("freeze_demotions_max", \.freezeDemotionsMax, 0...10_000, alias: "freeze-demotions",
                  source: "xnu bsd/sys/kern_memorystatus_freeze.h:92 (MAX_FROZEN_PROCESS_DEMOTIONS_DEFAULT 2)",
                  "frozen apps demoted to the idle band per freezer day"),
@@ -580,17 +621,23 @@ public enum Schema {
                  "with freeze_max_processes apps frozen, the freezer still refreezes while at least this many are thawed"),
         .number("thaw_ms_per_mb", \.thawMsPerMB, 0...1_000, unit: "ms/MiB", alias: "thaw-ms-per-mb",
                 source: "assumption (no published iOS thaw latency; flash reads of about 1 GB/s)",
-                "time to bring a frozen app's MiB back from flash on a thaw (only the touched share, thaw_touch_share)"),
+                "time to bring a frozen app's MiB back from flash on a thaw (only the touched share, thaw_touch_share)")
+            .plausible(.factors(0.5, 2), "flash reads at 0.5-2 GB/s"),
         .number("thaw_touch_share", \.thawTouchShare, 0...1, alias: "thaw-touch-share",
                 source: "assumption after xnu doc/vm/freezer.md:62-64 (a thaw loads nothing proactively; its example touches 20 of 100 MB, the other 80 stay on NAND)",
-                "share of a frozen app's memory a thaw brings back from flash (its latency; resident at its next suspension); the rest stays on flash"),
+                "share of a frozen app's memory a thaw brings back from flash (its latency; resident at its next suspension); the rest stays on flash")
+            .plausible(.factors(0.5, 2), "freezer.md's 20 of 100 MB is one example"),
         .flag("memory_growth", \.memoryGrowth, alias: "growth", source: "assumption (no published curve)",
-              "the app in front grows from its launch footprint toward its peak (archetype peak_share), so limit and pressure kills happen mid-session"),
-        .number("growth_time_s", \.growthTimeS, 0.001...86_400, unit: "s", alias: "growth-time", source: "assumption (no published curve)", "time in front to reach the peak (linear)"),
-        .number("growth_step_s", \.growthStepS, 0.001...86_400, unit: "s", alias: "growth-step", source: "assumption", "one growth step (an event) per this while in front"),
+              "the app in front grows from its launch footprint toward its peak (archetype peak_share), so limit and pressure kills happen mid-session")
+            .plausible(.values("false", "true"), "no published growth curve: without growth and with it"),
+        .number("growth_time_s", \.growthTimeS, 0.001...86_400, unit: "s", alias: "growth-time", source: "assumption (no published curve)", "time in front to reach the peak (linear)")
+            .plausible(.factors(0.5, 2), "no published curve: 1-4 min to the peak"),
+        .number("growth_step_s", \.growthStepS, 0.001...86_400, unit: "s", alias: "growth-step", source: "assumption", "one growth step (an event) per this while in front")
+            .plausible(.factors(0.5, 2), "a modelling step: a finer or coarser one should not change the answer"),
         .number("page_cache_window_s", \.pageCacheWindowS, 0...3_153_600_000, unit: "s", alias: "cache-window",
                 source: "Apple WWDC16 406 (a warm launch finds the app in the kernel's disk cache); 600 s: assumption",
-                "a cold launch less than this after a kill is `cached` (files still in the page cache: faster, cached_launch_share); 0 = off; a power-off empties the cache"),
+                "a cold launch less than this after a kill is `cached` (files still in the page cache: faster, cached_launch_share); 0 = off; a power-off empties the cache")
+            .plausible(.factors(0.5, 3), "how long a killed app's files stay cached under pressure is not published: 5-30 min"),
         .number("system_wake_run_s", \.systemWakeRunS, 0...86_400, unit: "s", alias: "wake-run",
                 source: "Apple, application(_:didReceiveRemoteNotification:fetchCompletionHandler:): up to 30 s",
                 "how long an app the system launched or woke into the background runs before it is suspended"),
@@ -615,7 +662,8 @@ public enum Schema {
 
     static let catalog = Section<Catalog>(knobs: [
         .integer("apps", \.apps, 1...10_000_000, source: "", "apps in the catalog"),
-        .number("popularity_zipf_exponent", \.popularityZipfExponent, 0...10, "global popularity, Zipf over catalog rank"),
+        .number("popularity_zipf_exponent", \.popularityZipfExponent, 0...10, "global popularity, Zipf over catalog rank")
+            .plausible(.values("0.7", "1.1"), "popularity is Zipf-like with an exponent near 1; nothing pins it for apps"),
         .distribution("installed_per_device", \.installedPerDevice, source: "Falaki et al.: 10-90 apps used per user",
                       "apps each device installs (clamped to 1...apps)"),
         .list("archetypes", \.archetypes) { Schema.archetypes },
@@ -637,63 +685,91 @@ public enum Schema {
              text: { .inline(WorkloadPrinter.num($0.share)) }, copy: { $0.share = $1.share }),
         .distribution("active_mb", \.activeMB, unit: "MiB", required: true,
                       source: "assumption: no per-app figures are published; sized against the per-app crash limits",
-                      "active footprint, reached during launch"),
-        .distribution("background_share", \.backgroundShare, within: 0...1, "background footprint as a share of the active one, caches trimmed"),
-        .distribution("peak_share", \.peakShare, within: 1...100, "the footprint it grows toward in a session, as a multiple of active_mb"),
+                      "active footprint, reached during launch")
+            .plausible(.factors(0.75, 1.33), "no per-app figures: every app a quarter lighter to a third heavier"),
+        .distribution("background_share", \.backgroundShare, within: 0...1, "background footprint as a share of the active one, caches trimmed")
+            .plausible(.factors(0.6, 1.5), "how much an app trims in the background is not published"),
+        .distribution("peak_share", \.peakShare, within: 1...100, "the footprint it grows toward in a session, as a multiple of active_mb")
+            .plausible(.values("1", "{uniform: [1, 2]}"), "no published curve: from no growth to doubling in a session"),
         .distribution("suspended_share", \.suspendedShare, within: 0...1, source: "seed 004; share an assumption",
-                      "suspended footprint as a share of the active one: \"resources it does not need while suspended are destroyed\""),
+                      "suspended footprint as a share of the active one: \"resources it does not need while suspended are destroyed\"")
+            .plausible(.factors(0.5, 2), "seed 004 says resources are destroyed, not how many"),
         .distribution("cold_launch_ms", \.coldLaunchMs, unit: "ms", source: "Apple's first-frame target 400 ms, WWDC19 423; Android vitals: cold >= 5 s is excessive",
                       "launch from no process, before state restoration"),
         .number("cached_launch_share", \.cachedLaunchShare, 0...1,
                 source: "Apple WWDC16 406 (warm launch); 0.5: assumption (Android vitals' excessive warm 2 s / cold 5 s = 0.4)",
-                "launch from no process with its files still in the page cache (kind `cached`, see page_cache_window_s), as a share of cold_launch_ms"),
-        .distribution("state_restore_ms", \.stateRestoreMs, unit: "ms", "extra cold-launch time to restore saved UI state"),
+                "launch from no process with its files still in the page cache (kind `cached`, see page_cache_window_s), as a share of cold_launch_ms")
+            .plausible(.factors(0.6, 1.4), "0.3-0.7: Android vitals' 2 s / 5 s = 0.4 is one device's ratio"),
+        .distribution("state_restore_ms", \.stateRestoreMs, unit: "ms", "extra cold-launch time to restore saved UI state")
+            .plausible(.factors(0.5, 2), "restoring UI state is not timed anywhere published"),
         .distribution("warm_launch_ms", \.warmLaunchMs, unit: "ms", source: "Android vitals: warm >= 2 s is excessive", "resume from suspended"),
         .distribution("hot_launch_ms", \.hotLaunchMs, unit: "ms", source: "Android vitals: hot >= 1.5 s is excessive", "resume while still running in the background"),
         .distribution("enter_background_handler_ms", \.enterBackgroundHandlerMs, unit: "ms",
-                      "how long didEnterBackground runs (a save there adds to it; over 5 s the watchdog kills)"),
-        .number("bg_task_probability", \.bgTaskProbability, 0...1, "probability that a trip to the background begins a background task"),
+                      "how long didEnterBackground runs (a save there adds to it; over 5 s the watchdog kills)")
+            .plausible(.factors(0.5, 2), "handler times are not published"),
+        .number("bg_task_probability", \.bgTaskProbability, 0...1, "probability that a trip to the background begins a background task")
+            .plausible(.factors(0.5, 2), "how often apps begin background tasks is not published"),
         .number("bg_task_median_s", \.bgTaskMedianS, 0...86_400, unit: "s",
-                "the task's work, lognormal median; past the allowance the expiration handler runs and the app is killed"),
-        .number("bg_task_sigma", \.bgTaskSigma, 0...10, "the task's work, lognormal sigma"),
+                "the task's work, lognormal median; past the allowance the expiration handler runs and the app is killed")
+            .plausible(.factors(0.5, 2), "background-task lengths are not published"),
+        .number("bg_task_sigma", \.bgTaskSigma, 0...10, "the task's work, lognormal sigma")
+            .plausible(.factors(0.5, 1.5), "background-task lengths are not published"),
         .group("modes", { Schema.modes }, type: "{audio: P, location: P, voip: P}", source: "seed 003",
                "probability that an app has each background mode (at most 1 in total)"),
-        .number("mode_activity_median_s", \.modeActivityMedianS, 0...1e7, unit: "s", "how long the mode's activity lasts after entering the background (median)"),
-        .number("mode_activity_sigma", \.modeActivitySigma, 0...10, "how long the mode's activity lasts (lognormal sigma)"),
+        .number("mode_activity_median_s", \.modeActivityMedianS, 0...1e7, unit: "s", "how long the mode's activity lasts after entering the background (median)")
+            .plausible(.factors(0.5, 2), "how long audio, location and VoIP activity lasts is not published"),
+        .number("mode_activity_sigma", \.modeActivitySigma, 0...10, "how long the mode's activity lasts (lognormal sigma)")
+            .plausible(.factors(0.5, 1.5), "how long mode activity lasts is not published"),
         .number("exits_on_suspend_probability", \.exitsOnSuspendProbability, 0...1, source: "seeds 002, 003", "UIApplicationExitsOnSuspend"),
         .number("location_wakes_per_day", \.locationWakesPerDay, 0...10_000, unit: "per day", source: "seed 000 (significant location change); rate: assumption",
-                "per app: the system launches or wakes it into the background for a significant location change"),
+                "per app: the system launches or wakes it into the background for a significant location change")
+            .plausible(.factors(0, 4), "no published rate (issue 30 measured the wake rates at x0 and x4)"),
         .number("voip_pushes_per_day", \.voipPushesPerDay, 0...10_000, unit: "per day", source: "assumption",
-                "per app with the voip mode: PushKit VoIP pushes that launch or wake it"),
+                "per app with the voip mode: PushKit VoIP pushes that launch or wake it")
+            .plausible(.factors(0, 4), "no published rate"),
         .number("silent_pushes_per_day", \.silentPushesPerDay, 0...10_000, unit: "per day", source: "assumption",
-                "per app: silent (content-available) pushes that launch or wake it into the background"),
+                "per app: silent (content-available) pushes that launch or wake it into the background")
+            .plausible(.factors(0, 4), "no published rate; the system throttles them"),
         .number("background_refreshes_per_day", \.backgroundRefreshesPerDay, 0...10_000, unit: "per day", source: "assumption",
-                "per app: background app refreshes that launch or wake it into the background"),
+                "per app: background app refreshes that launch or wake it into the background")
+            .plausible(.factors(0, 4), "no published rate; the system schedules them by use"),
         .number("prewarms_per_day", \.prewarmsPerDay, 0...10_000, unit: "per day",
                 source: "Apple, About the app launch sequence (iOS 15 prewarming); rate: assumption",
-                "per app: prewarms arrive at the sum of the device's apps' rates; each goes to the app of a random past launch of the user's if it is not running (process created, stopped before main, no delegate message; none below the warning level); the rates only set how often the device prewarms, not which app; 0 on every archetype (or prewarming: false) = off"),
+                "per app: prewarms arrive at the sum of the device's apps' rates; each goes to the app of a random past launch of the user's if it is not running (process created, stopped before main, no delegate message; none below the warning level); the rates only set how often the device prewarms, not which app; 0 on every archetype (or prewarming: false) = off")
+            .plausible(.factors(0, 4), "Apple gives no prewarm rate"),
         .number("prewarm_footprint_share", \.prewarmFootprintShare, 0...1, source: "assumption (no published figure)",
-                "what a prewarmed process holds, as a share of active_mb (its pre-main footprint)"),
+                "what a prewarmed process holds, as a share of active_mb (its pre-main footprint)")
+            .plausible(.factors(0.5, 2), "a prewarmed process's footprint is not published"),
         .number("prewarm_saving_share", \.prewarmSavingShare, 0...1,
                 source: "assumption: 74 ms pre-main (useyourloaf.com, WWDC16 406) of Apple's 400 ms target (WWDC19 423)",
-                "share of cold_launch_ms a launch of a prewarmed app saves (the pre-main part it already did)"),
+                "share of cold_launch_ms a launch of a prewarmed app saves (the pre-main part it already did)")
+            .plausible(.factors(0.5, 2), "74 ms of a 400 ms target is one measurement"),
         .number("bg_task_ends_on_expiry_probability", \.bgTaskEndsOnExpiryProbability, 0...1,
                 source: "behaviour: Apple, UIApplication.beginBackgroundTask(expirationHandler:); share 0.8: assumption",
-                "share of apps whose expiration handler ends the background task: suspended when the allowance runs out; the others are killed (bg-task-expired)"),
+                "share of apps whose expiration handler ends the background task: suspended when the allowance runs out; the others are killed (bg-task-expired)")
+            .plausible(.factors(0.75, 1.25), "0.6-1: how many apps end their task on expiry is not published"),
         .group("save_strategy", { Schema.saveStrategy }, type: "{STRATEGY: WEIGHT, ...}", source: "assumption; seed 003 recommends didEnterBackground",
-               "weights of each save strategy: \(SaveStrategy.allCases.map(\.name).joined(separator: ", "))"),
-        .distribution("save_ms", \.saveMs, unit: "ms", "how long a save takes; lost if the app is suspended or killed first"),
-        .number("save_interval_s", \.saveIntervalS, 0.001...1e7, unit: "s", "period of `periodic` saves while in front"),
+               "weights of each save strategy: \(SaveStrategy.allCases.map(\.name).joined(separator: ", "))")
+            .plausible(.values("{on-resign-active: 0.25, on-enter-background: 0.6, on-terminate: 0.05, periodic: 0.1}", "{on-resign-active: 0.05, on-enter-background: 0.5, on-terminate: 0.15, periodic: 0.05, never: 0.25}"), "careful apps (none never save) to careless ones (a quarter never save); no survey published"),
+        .distribution("save_ms", \.saveMs, unit: "ms", "how long a save takes; lost if the app is suspended or killed first")
+            .plausible(.factors(0.5, 2), "save times are not published"),
+        .number("save_interval_s", \.saveIntervalS, 0.001...1e7, unit: "s", "period of `periodic` saves while in front")
+            .plausible(.factors(0.5, 2), "autosave periods differ by app; none published"),
         .distribution("unsaved_edits_per_min", \.unsavedEditsPerMin, unit: "per min", within: 0...AppProfile.maxEditsPerMinute,
-                      "unsaved work created per active minute: the unit of data loss; a draw above 1,000 is clamped there (so no loss total saturates)"),
+                      "unsaved work created per active minute: the unit of data loss; a draw above 1,000 is clamped there (so no loss total saturates)")
+            .plausible(.factors(0.5, 2), "the unit of data loss; nothing measures it"),
         .number("preserves_ui_state_probability", \.preservesUIStateProbability, 0...1,
-                "probability that a cold relaunch restores the user's place (else a state loss after a system kill)"),
+                "probability that a cold relaunch restores the user's place (else a state loss after a system kill)")
+            .plausible(.factors(0.7, 1.3), "how many apps restore state is not published"),
     ], template: archetypeTemplate)
 
     static let modes = Section<Archetype>(knobs: [
-        .number("audio", \.modeAudio, 0...1, "probability of the audio background mode"),
-        .number("location", \.modeLocation, 0...1, "probability of the location background mode"),
-        .number("voip", \.modeVoip, 0...1, "probability of the voip background mode"),
+        .number("audio", \.modeAudio, 0...1, "probability of the audio background mode")
+            .plausible(.factors(0.5, 1.5), "seed 003 names the modes, not how many apps use them"),
+        .number("location", \.modeLocation, 0...1, "probability of the location background mode")
+            .plausible(.factors(0.5, 1.5), "seed 003 names the modes, not how many apps use them"),
+        .number("voip", \.modeVoip, 0...1, "probability of the voip background mode")
+            .plausible(.factors(0.5, 1.5), "seed 003 names the modes, not how many apps use them"),
     ], template: archetypeTemplate, check: { a in
         a.modeAudio + a.modeLocation + a.modeVoip > 1 + 1e-9 ? ("", "the mode probabilities must add up to at most 1") : nil
     })
@@ -714,11 +790,14 @@ public enum Schema {
     static let user = Section<UserBehaviour>(knobs: [
         .number("sessions_per_day", \.sessionsPerDay, 0...100_000, unit: "per day",
                 source: "calibrated: Böhmer: 59 min/day (jetsim usage-stats)", "session attempts per day of the median user"),
-        .number("wake_hour", \.wakeHour, 0...24, unit: "hour", "sessions arrive in [wake_hour, sleep_hour)"),
-        .number("sleep_hour", \.sleepHour, 0...24, unit: "hour", "end of the waking window"),
+        .number("wake_hour", \.wakeHour, 0...24, unit: "hour", "sessions arrive in [wake_hour, sleep_hour)")
+            .plausible(.values("6", "8"), "an hour either way of a typical day"),
+        .number("sleep_hour", \.sleepHour, 0...24, unit: "hour", "end of the waking window")
+            .plausible(.values("22", "24"), "an hour either way of a typical day"),
         .number("single_app_session_share", \.singleAppSessionShare, 0...1, source: "Falaki: ~90% of interactions touch one app",
                 "share of sessions that touch one app only"),
-        .number("extra_apps_mean", \.extraAppsMean, 0...1_000, "extra apps in a multi-app session, geometric mean"),
+        .number("extra_apps_mean", \.extraAppsMean, 0...1_000, "extra apps in a multi-app session, geometric mean")
+            .plausible(.factors(0.6, 1.5), "Falaki gives the single-app share, not the length of the others"),
         .distribution("dwell_s", \.dwellS, unit: "s", source: "calibrated: LiveLab: half of engagements < 30 s, 90% < 4 min; Böhmer: mean 71.6 s", "time in one app (the median user's; see dwell_sigma)"),
         Knob(key: "app_choice", type: "{exponential: {decay: D}} or {zipf: {exponent: S}}", source: "Falaki: per-user app popularity fits an exponential; decay calibrated: Kim et al.: 14-18 apps a week",
              doc: "how the user picks the next app by personal rank: P(r) ~ exp(-r/D) or 1/r^S",
@@ -741,38 +820,59 @@ public enum Schema {
                  }
              },
              copy: { $0.appChoice = $1.appChoice }),
-        .number("switcher_share", \.switcherShare, 0...1, "switches made through the app switcher"),
-        .number("resume_front_share", \.resumeFrontShare, 0...1, "unlocks that go on with the app left in front"),
-        .number("home_before_lock_share", \.homeBeforeLockShare, 0...1, "sessions ending with Home before the lock"),
-        .number("calls_per_day", \.callsPerDay, 0...100_000, unit: "per day", "calls over the waking window"),
-        .number("sms_per_day", \.smsPerDay, 0...100_000, unit: "per day", "SMS over the waking window"),
-        .number("alerts_per_day", \.alertsPerDay, 0...100_000, unit: "per day", "calendar and other alerts over the waking window"),
-        .number("answer_call_share", \.answerCallShare, 0...1, "share of calls answered"),
-        .number("answer_sms_share", \.answerSmsShare, 0...1, "share of SMS the user taps"),
-        .number("answer_alert_share", \.answerAlertShare, 0...1, "share of alerts the user taps"),
-        .distribution("response_delay_s", \.responseDelayS, unit: "s", "time until the user ignores or answers an interruption"),
-        .distribution("call_duration_s", \.callDurationS, unit: "s", "an answered call"),
-        .distribution("sms_reply_s", \.smsReplyS, unit: "s", "replying to a tapped SMS"),
-        .distribution("alert_handling_s", \.alertHandlingS, unit: "s", "dealing with a tapped alert"),
+        .number("switcher_share", \.switcherShare, 0...1, "switches made through the app switcher")
+            .plausible(.factors(0.5, 2), "how often users switch through the switcher is not published"),
+        .number("resume_front_share", \.resumeFrontShare, 0...1, "unlocks that go on with the app left in front")
+            .plausible(.factors(0.6, 1.4), "how often an unlock goes on with the same app is not published"),
+        .number("home_before_lock_share", \.homeBeforeLockShare, 0...1, "sessions ending with Home before the lock")
+            .plausible(.factors(0.6, 1.4), "how sessions end is not published"),
+        .number("calls_per_day", \.callsPerDay, 0...100_000, unit: "per day", "calls over the waking window")
+            .plausible(.factors(0.5, 2), "interruption rates differ by user; none measured here"),
+        .number("sms_per_day", \.smsPerDay, 0...100_000, unit: "per day", "SMS over the waking window")
+            .plausible(.factors(0.5, 2), "interruption rates differ by user; none measured here"),
+        .number("alerts_per_day", \.alertsPerDay, 0...100_000, unit: "per day", "calendar and other alerts over the waking window")
+            .plausible(.factors(0.5, 2), "interruption rates differ by user; none measured here"),
+        .number("answer_call_share", \.answerCallShare, 0...1, "share of calls answered")
+            .plausible(.factors(0.6, 1.4), "answer rates are not published"),
+        .number("answer_sms_share", \.answerSmsShare, 0...1, "share of SMS the user taps")
+            .plausible(.factors(0.6, 1.4), "answer rates are not published"),
+        .number("answer_alert_share", \.answerAlertShare, 0...1, "share of alerts the user taps")
+            .plausible(.factors(0.5, 2), "answer rates are not published"),
+        .distribution("response_delay_s", \.responseDelayS, unit: "s", "time until the user ignores or answers an interruption")
+            .plausible(.factors(0.5, 2), "response times are not published"),
+        .distribution("call_duration_s", \.callDurationS, unit: "s", "an answered call")
+            .plausible(.factors(0.5, 2), "call lengths differ by user"),
+        .distribution("sms_reply_s", \.smsReplyS, unit: "s", "replying to a tapped SMS")
+            .plausible(.factors(0.5, 2), "reply times are not published"),
+        .distribution("alert_handling_s", \.alertHandlingS, unit: "s", "dealing with a tapped alert")
+            .plausible(.factors(0.5, 2), "handling times are not published"),
         .number("return_after_interruption_share", \.returnAfterInterruptionShare, 0...1,
-                "share of answered interruptions after which the user goes back to the same app"),
-        .number("switcher_removals_per_day", \.switcherRemovalsPerDay, 0...100_000, unit: "per day", "apps swiped away in the switcher"),
+                "share of answered interruptions after which the user goes back to the same app")
+            .plausible(.factors(0.75, 1.25), "0.6-1: how often users go back is not published"),
+        .number("switcher_removals_per_day", \.switcherRemovalsPerDay, 0...100_000, unit: "per day", "apps swiped away in the switcher")
+            .plausible(.factors(0, 3), "some users never swipe apps away, some do it out of habit"),
         .number("orientation_changes_per_hour_of_use", \.orientationChangesPerHourOfUse, 0...100_000, unit: "per hour of use",
                 source: "seed 000", "broadcast to every app; coalesced while suspended"),
-        .number("locale_changes_per_day", \.localeChangesPerDay, 0...100_000, unit: "per day", "locale changes, broadcast to every app"),
-        .number("notifications_per_day", \.notificationsPerDay, 0...100_000, unit: "per day", "to apps by the user's preference"),
-        .number("location_changes_per_day", \.locationChangesPerDay, 0...100_000, unit: "per day", "significant location changes, broadcast"),
+        .number("locale_changes_per_day", \.localeChangesPerDay, 0...100_000, unit: "per day", "locale changes, broadcast to every app")
+            .plausible(.factors(0, 10), "rare: never to a few times a month"),
+        .number("notifications_per_day", \.notificationsPerDay, 0...100_000, unit: "per day", "to apps by the user's preference")
+            .plausible(.factors(0.5, 2), "notification counts differ by user and study"),
+        .number("location_changes_per_day", \.locationChangesPerDay, 0...100_000, unit: "per day", "significant location changes, broadcast")
+            .plausible(.factors(0.5, 2), "how much users travel differs"),
         .number("sessions_per_day_sigma", \.sessionsPerDaySigma, 0...3,
                 source: "Falaki: 10-200 interactions/day across users as p10-p90: ln(20)/2.563",
                 "spread of sessions a day across users: each user's rate is sessions_per_day x a lognormal factor (median 1, this sigma); 0: all alike"),
         .number("dwell_sigma", \.dwellSigma, 0...3, source: "assumption; Falaki: mean interaction 10-250 s across users",
-                "spread of the typical app-session length across users: each user scales dwell_s by a lognormal factor (median 1, this sigma)"),
+                "spread of the typical app-session length across users: each user scales dwell_s by a lognormal factor (median 1, this sigma)")
+            .plausible(.factors(0.5, 1.5), "the share of Falaki's spread that is between users is not published"),
         .number("app_choice_sigma", \.appChoiceSigma, 0...3, source: "Falaki: 10-90 apps used per user, ln(9)/3.29",
                 "spread of app concentration across users: each user scales app_choice's decay (divides its zipf exponent) by a lognormal factor"),
         .number("interruptions_sigma", \.interruptionsSigma, 0...3, source: "assumption",
-                "spread across users of calls, SMS and alerts a day: a lognormal factor (median 1, this sigma) on all three"),
+                "spread across users of calls, SMS and alerts a day: a lognormal factor (median 1, this sigma) on all three")
+            .plausible(.factors(0.5, 1.5), "the spread of interruptions across users is not published"),
         .number("user_spread_clamp_sigmas", \.userSpreadClampSigmas, 0...6, source: "assumption",
-                "each user's factors are drawn within this many sigmas of the median (bounds the busiest user)"),
+                "each user's factors are drawn within this many sigmas of the median (bounds the busiest user)")
+            .plausible(.values("2", "4"), "a bound on the busiest user, not a measurement"),
     ], template: UserBehaviour(), check: { u in
         u.sleepHour <= u.wakeHour
             ? ("sleep_hour", "must be later than wake_hour (\(u.wakeHour)); the waking window is [wake_hour, sleep_hour)") : nil
@@ -799,7 +899,7 @@ public enum Schema {
                 }
             }
             out.append(ReferenceRow(key: key, defaultText: def, type: type, doc: k.doc, source: k.source,
-                                    kind: k.type, range: k.type == "word" ? nil : k.range))
+                                    kind: k.type, range: k.type == "word" ? nil : k.range, plausible: k.plausible))
         }
         return out
     }
@@ -849,7 +949,8 @@ public enum Schema {
                 if r.kind == "whole number" { return x >= 0x1p64 ? String(UInt64.max) : String(Int64(x)) }
                 return WorkloadDecoder.format(x)
             }
-            return KeyRange(key: key, type: r.kind, min: r.range.map { text($0.lowerBound) }, max: r.range.map { text($0.upperBound) })
+            return KeyRange(key: key, type: r.kind, min: r.range.map { text($0.lowerBound) }, max: r.range.map { text($0.upperBound) },
+                            plausible: r.plausible?.text, groups: plausibleGroups.filter { $0.keys.contains(r.key) }.map(\.name))
         }
     }
 
@@ -865,6 +966,30 @@ public enum Schema {
             }
             o += "\n"
         }
-        return o
+        return o + plausibleReference()
+    }
+
+    /// The plausible ranges and groups (`jetsim sensitivity`), generated from the table.
+    static func plausibleReference() -> String {
+        var o = "### Plausible ranges\n\n"
+        o += "Where a value nobody has measured plausibly lies: the low and high ends `jetsim sensitivity` runs, "
+        o += "declared on each key beside its valid range. `xA...xB` is relative: each device class's or archetype's own value "
+        o += "(an `auto` one as resolved at the RAM run) times A and B, kept within the valid range; a distribution scales its "
+        o += "location (median, mean, bounds) and keeps its shape (sigma, sd). `A...B` gives both ends as a file writes them, the "
+        o += "same for every class or archetype. Every key whose source says *assumption* has one (a test checks).\n\n"
+        o += "| key | default | plausible | why | groups |\n|---|---|---|---|---|\n"
+        for (_, _, rows) in referenceTables() {
+            for r in rows {
+                guard let p = r.plausible else { continue }
+                let groups = plausibleGroups.filter { $0.keys.contains(r.key) }.map { "`\($0.name)`" }.joined(separator: ", ")
+                o += "| `\(r.key)` | \(r.defaultText) | `\(p.text.replacingOccurrences(of: "|", with: "\\|"))` | \(p.why) | \(groups) |\n"
+            }
+        }
+        o += "\n### Plausible groups\n\nKeys that vary together, all at the group's factor (each element's own value times it).\n\n"
+        o += "| group | keys | plausible | why |\n|---|---|---|---|\n"
+        for g in plausibleGroups {
+            o += "| `\(g.name)` | \(g.keys.map { "`\($0)`" }.joined(separator: ", ")) | `\(g.text)` | \(g.why) |\n"
+        }
+        return o + "\n"
     }
 }

@@ -3,11 +3,12 @@ import SimKernel
 /// Memory sizes such as `512MB`, `3GB`, `1.5GB`, `2048MiB`. Every unit is a power of
 /// 1024 (KB = KiB = 1024 bytes); the result is in KiB.
 public enum SizeText {
-    public static let expected = "a size: a number and a unit KB, MB, GB or TB (powers of 1024; KiB, MiB, GiB, TiB also accepted), e.g. 512MB, 1.5GB, 2048MiB"
+    public static let expected = "a size: a number and a unit KB, MB, GB or TB (powers of 1024; KiB, MiB, GiB, TiB and K, M, G, T also accepted), e.g. 512MB, 1.5GB, 2048MiB, 8G"
 
     static let units: [(String, Double)] = [
-        ("KB", 1), ("KiB", 1), ("MB", 1_024), ("MiB", 1_024), ("GB", 1_048_576), ("GiB", 1_048_576),
-        ("TB", 1_073_741_824), ("TiB", 1_073_741_824),
+        ("KB", 1), ("KiB", 1), ("K", 1), ("MB", 1_024), ("MiB", 1_024), ("M", 1_024),
+        ("GB", 1_048_576), ("GiB", 1_048_576), ("G", 1_048_576),
+        ("TB", 1_073_741_824), ("TiB", 1_073_741_824), ("T", 1_073_741_824),
     ]
 
     /// Parses a size to KiB (rounded to the nearest KiB), or nil when malformed.

@@ -99,15 +99,18 @@ extension Schema {
                 alias: "zram-algorithm", source: "Linux Reviews zram benchmark: lzo 2.69, lz4 2.58, lz4hc 2.87, zstd 3.96",
                 "android: zram's compressor, which sets the ratio"),
         .number("android_zram_compress_ms_per_mb", \.android.zramCompressMsPerMB, 0...1_000, unit: "ms/MiB", alias: "zram-compress-ms-per-mb",
-                source: "assumption (lz4 compresses at about 500 MB/s on a phone core)", "android: reclaim time (stall) per MiB compressed into zram"),
+                source: "assumption (lz4 compresses at about 500 MB/s on a phone core)", "android: reclaim time (stall) per MiB compressed into zram")
+            .plausible(.factors(0.5, 2), "lz4 at 250 MB/s to 1 GB/s across phone cores"),
         .number("android_swap_in_ms_per_mb", \.android.swapInMsPerMB, 0...1_000, unit: "ms/MiB", alias: "swap-in-ms-per-mb",
-                source: "assumption (lz4 decompresses at about 2 GB/s on a phone core)", "android: time per MiB swapped back in from zram on a resume (latency and stall)"),
+                source: "assumption (lz4 decompresses at about 2 GB/s on a phone core)", "android: time per MiB swapped back in from zram on a resume (latency and stall)")
+            .plausible(.factors(0.5, 2), "lz4 decompression at 1-4 GB/s across phone cores"),
         .flag("android_zram_writeback", \.android.zramWriteback, alias: "writeback", source: "Pixel 4: 512 MB writeback file (zram writeback, Linux Documentation/admin-guide/blockdev/zram.rst)",
               "android: when zram is full, reclaim writes cached apps' pages to flash (counted in flash_written_kb)"),
         .mebibytes("android_writeback_daily_mb", \.android.writebackDailyKB, 0...16_777_216, alias: "writeback-daily",
                 source: "zram writeback_limit: the kernel doc's example, 400 MB/day", "android: flash zram may write back per day"),
         .number("android_flash_swap_in_ms_per_mb", \.android.flashSwapInMsPerMB, 0...1_000, unit: "ms/MiB", alias: "flash-swap-in-ms-per-mb",
-                source: "assumption (random 4 KiB reads from UFS flash at about 250 MB/s)", "android: time per MiB read back from flash on a resume (latency and stall)"),
+                source: "assumption (random 4 KiB reads from UFS flash at about 250 MB/s)", "android: time per MiB read back from flash on a resume (latency and stall)")
+            .plausible(.factors(0.5, 2), "random UFS reads at 125-500 MB/s"),
         .flag("android_lmkd_psi", \.android.lmkdPsi, alias: "psi", source: "AOSP lmkd.cpp:3909-3910 (use_minfree_levels false: PSI mode)",
               "android: lmkd's PSI mode; false = the legacy minfree levels (ProcessList mOomMinFreeHigh)"),
         .number("android_psi_partial_stall_ms", \.android.psiPartialStallMs, 0...1_000, unit: "ms", alias: "psi-partial-ms",
@@ -115,9 +118,11 @@ extension Schema {
         .number("android_psi_complete_stall_ms", \.android.psiCompleteStallMs, 0...1_000, unit: "ms", alias: "psi-complete-ms",
                 source: "AOSP lmkd.cpp:160 DEF_COMPLETE_STALL 700", "android: full-stall per 1 s window at which the device is not responding"),
         .number("android_psi_full_stall_share", \.android.psiFullStallShare, 0...1, alias: "psi-full-share",
-                source: "assumption (no published split of some and full stall)", "android: share of reclaim work during which every task stalls (PSI full)"),
+                source: "assumption (no published split of some and full stall)", "android: share of reclaim work during which every task stalls (PSI full)")
+            .plausible(.factors(0.4, 2), "10-50%: no published split of some and full stall"),
         .number("android_oom_stall_ms", \.android.oomStallMs, 0...86_400_000, unit: "ms", alias: "oom-stall-ms",
-                source: "assumption (a request reclaim cannot meet stalls a whole window)", "android: full stall when reclaim cannot meet a request"),
+                source: "assumption (a request reclaim cannot meet stalls a whole window)", "android: full stall when reclaim cannot meet a request")
+            .plausible(.factors(0.5, 2), "half to two PSI windows"),
         .integer("android_thrashing_limit_pct", \.android.thrashingLimitPct, 0...100_000, alias: "thrashing-pct",
                  source: "AOSP lmkd.cpp:151-152 DEF_THRASHING 100 (30 low-RAM); whole percent, as lmkd's int",
                  "android: refaults per window (swap-ins here) as % of the page cache above which lmkd sees thrashing"),
@@ -128,11 +133,13 @@ extension Schema {
                  source: "AOSP lmkd.cpp:3924-3925 thrashing_limit_critical, default 3 x thrashing_limit (set both)",
                  "android: thrashing at or above it lets lmkd kill perceptible apps (adj 200) too"),
         .number("android_page_cache_pct", \.android.pageCachePct, 0...100, unit: "%", alias: "page-cache-pct",
-                source: "assumption", "android: the file page cache thrashing is measured against, share of RAM (0: no thrashing trigger)"),
+                source: "assumption", "android: the file page cache thrashing is measured against, share of RAM (0: no thrashing trigger)")
+            .plausible(.factors(0.5, 2), "5-20% of RAM: the file cache's size under pressure is not published"),
         .number("android_swap_free_low_pct", \.android.swapFreeLowPct, 0...100, unit: "%", alias: "swap-low-pct",
                 source: "AOSP lmkd.cpp:149 DEF_LOW_SWAP 10", "android: swap (zram) is low below this share free"),
         .mebibytes("android_high_watermark_mb", \.android.highWatermarkKB, 0...1_048_576, alias: "watermark",
-                   source: "assumption (Linux zone high watermarks are tens to hundreds of MB on phones)", "android: free memory reclaim and lmkd keep above a request"),
+                   source: "assumption (Linux zone high watermarks are tens to hundreds of MB on phones)", "android: free memory reclaim and lmkd keep above a request")
+            .plausible(.factors(0.5, 2), "zone high watermarks are tens to hundreds of MB on phones"),
         .flag("android_kill_heaviest_task", \.android.killHeaviestTask, alias: "kill-heaviest",
               source: "AOSP lmkd.cpp:3902-3903 ro.lmk.kill_heaviest_task, default false; find_and_kill_process, lmkd.cpp:2480-2500",
               "android: lmkd kills the heaviest app of the victim's adj level, not the policy's victim (always so at adj <= 200, as lmkd does)"),

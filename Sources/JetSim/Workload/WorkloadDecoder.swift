@@ -66,8 +66,7 @@ public enum WorkloadDecoder {
         func finish() throws(InputError) {
             if let unknown = entries.first(where: { !read.contains($0.key) }) {
                 let full = path.isEmpty ? unknown.key : path + "." + unknown.key
-                let known = read.sorted().joined(separator: ", ")
-                throw InputError(at: unknown.location, key: full, "unknown key; expected one of: \(known)")
+                throw InputError(at: unknown.location, key: full, KeySuggestion.unknownKey(unknown.key, among: Array(read)))
             }
         }
     }

@@ -71,6 +71,9 @@ struct SimulationOptions: ParsableArguments {
         return w
     }
 
+    /// The files these options read, for the check that no output replaces one.
+    var inputs: [(option: String, path: String?)] { [("--workload", workload), ("--usage", usage)] }
+
     /// The cells: the policies crossed with the RAM sizes.
     func cells(for w: Workload) throws -> [Cell] {
         let policies: [PolicyID]
@@ -121,6 +124,14 @@ struct SimulationOptions: ParsableArguments {
                 throw refuse(key, ram != nil
                     ? "--ram runs every device class at the given sizes"
                     : "run.ram_mb lists RAM sizes and every device class runs at each; set run.ram_mb=[] to use the classes' own ram_mb")
+            }
+        }
+        // A class's own ram_mb that run.ram_mb overrides (it lists sizes, and this one
+        // is not among them): the file says one thing and the run does another.
+        if ram == nil, !w.run.ramKB.isEmpty {
+            let sizes = w.run.ramKB.map { SizeText.mebibytes($0) }.joined(separator: ", ")
+            for c in w.deviceClasses where !w.run.ramKB.contains(c.ramKB) {
+                printError("jetsim: warning: device class \(c.name)'s ram_mb (\(SizeText.mebibytes(c.ramKB))) is not used: run.ram_mb runs every class at \(sizes) MB; set run.ram_mb: [] to use the classes' own ram_mb")
             }
         }
         if usage == nil, w.user.sessionsPerDay > 0, w.fleet.duration.seconds <= w.user.wakeHour * 3_600 {

@@ -23,6 +23,7 @@ struct ImportCommand: ParsableCommand {
         guard let f = UsageImporter.Format(rawValue: format) else {
             throw BadInput(description: "--format: expected lsapp or android-usagestats, got '\(format)'")
         }
+        try OutputFile.checkNotInputs([("--out", out)], inputs: [("the dataset", input)])
         let output = try OutputFile.open(out)
         let r: UsageImporter.Output
         do { r = try UsageImporter.convert(try readInput(input), format: f, source: input) } catch let e as InputError {

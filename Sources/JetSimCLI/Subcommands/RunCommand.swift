@@ -55,6 +55,10 @@ struct RunCommand: ParsableCommand {
             try OutputFile.checkDistinct([("--out", out), ("--per-device", perDevice), ("--perf", perf),
                                           ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", outputs.byOut), ("--timeseries", outputs.timeseries)]
                                          + sidecars.map { ("a provenance sidecar", $0) })
+            try OutputFile.checkNotInputs([("--out", out), ("--per-device", perDevice), ("--perf", perf),
+                                           ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", outputs.byOut),
+                                           ("--timeseries", outputs.timeseries)] + sidecars.map { ("a provenance sidecar", $0) },
+                                          inputs: sim.inputs)
         } catch let e as BadInput { throw ValidationError(e.description) }
     }
 

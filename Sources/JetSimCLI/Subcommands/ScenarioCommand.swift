@@ -22,6 +22,7 @@ struct ScenarioCommand: ParsableCommand {
     var out: String = "-"
 
     func run() throws {
+        try OutputFile.checkNotInputs([("--out", out)], inputs: [("the scenario", file)])
         let output = try OutputFile.open(out)
         let text = try readInput(file)
         let scenario: Scenario

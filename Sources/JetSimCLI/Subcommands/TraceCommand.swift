@@ -39,6 +39,7 @@ struct TraceCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
+        try OutputFile.checkNotInputs([("--out", out)], inputs: sim.inputs)
         var workload = try sim.loadWorkload()
         if sim.devices == nil { workload.fleet.devices = 1 }
         var cells = try sim.cells(for: workload)

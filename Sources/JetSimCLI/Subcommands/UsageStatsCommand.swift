@@ -45,6 +45,7 @@ struct UsageStatsCommand: ParsableCommand {
 
     func run() throws {
         if let out, out != "-" { try AtomicOutput.check(out) }
+        try OutputFile.checkNotInputs([("--out", out)], inputs: [("the usage file", file)])
         let (stats, _) = try UsageStats.read(path: file, days: days)
         if stats.devices == 0 { throw BadInput(description: "\(file): no devices") }
         let toTerminal = (out == nil || out == "-") && isatty(STDOUT_FILENO) == 1

@@ -15,12 +15,15 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a key, e.g. --set user.sessions_per_day=80.", valueName: "key=value"))
     var overrides: [String] = []
 
-    @Flag(name: .customLong("keys"), help: "List every workload key from the schema table, one per line: key, type, min, max (tab-separated; '-' when the key has no numeric range; list keys for element 0, as --set takes them).")
+    @Flag(name: .customLong("keys"), help: "List every workload key from the schema table, one per line: key, type, min, max, plausible range, groups (tab-separated; '-' when the key has no numeric range, no plausible range or no group; list keys for element 0, as --set takes them).")
     var keys = false
 
     func run() throws {
         if keys {
-            for k in Schema.keyTable() { print([k.key, k.type, k.min ?? "-", k.max ?? "-"].joined(separator: "\t")) }
+            for k in Schema.keyTable() {
+                let groups = k.groups.isEmpty ? "-" : k.groups.joined(separator: ",")
+                print([k.key, k.type, k.min ?? "-", k.max ?? "-", k.plausible ?? "-", groups].joined(separator: "\t"))
+            }
             return
         }
         let source = file ?? "default.yaml (built in)"

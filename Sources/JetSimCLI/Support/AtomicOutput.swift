@@ -216,6 +216,21 @@ struct OutputFile {
         }
     }
 
+    /// Rejects an output that names one of the command's inputs, however spelled
+    /// (`./w.yaml`, a symbolic link): it would be replaced by what the command writes
+    /// (`run --workload w.yaml --out w.yaml` replaced the workload with the CSV).
+    /// Standard input and output, and outputs that are not regular files (a device, a
+    /// FIFO: written into, never replaced), are not compared.
+    static func checkNotInputs(_ outputs: [(option: String, path: String?)], inputs: [(option: String, path: String?)]) throws {
+        var read: [String: (option: String, path: String)] = [:]
+        for case let (option, path?) in inputs where path != "-" { read[resolved(path)] = (option, path) }
+        for case let (option, path?) in outputs where path != "-" && !AtomicOutput.isSpecial(path) {
+            if let input = read[resolved(path)] {
+                throw BadInput(description: "\(option) \(path) is the input \(input.option) \(input.path): writing it would replace it; give another path")
+            }
+        }
+    }
+
     /// The file a path names: `realpath` (symbolic links resolved) when it exists,
     /// else `normalized`. Two paths that name one existing file resolve the same.
     static func resolved(_ path: String) -> String {
