@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the examples of the README (and of Workloads/README.md and docs/cli.md) as written,
-# with `jetsim` on PATH, and fails if one fails or prints something else than the file shows.
+# Runs the examples of the README (and of Workloads/README.md, docs/cli.md and
+# docs/external-policies.md) as written, with `jetsim` on PATH, and fails if one fails
+# or prints something else than the file shows.
 #   ```sh blocks       every command line is run from the repository root; it must exit 0.
 #                      `swift test`, `scripts/test-e2e.sh` and `scripts/install.sh` are the
 #                      build and the test suites, which CI runs itself, and are not run here.
@@ -20,12 +21,12 @@ files=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --jetsim) jetsim=$(abs "${2:?--jetsim needs a path}"); shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) files+=("$(abs "$1")"); shift ;;
   esac
 done
 cd "$(dirname "$0")/.."
-[ ${#files[@]} -gt 0 ] || files=(README.md Workloads/README.md docs/cli.md)
+[ ${#files[@]} -gt 0 ] || files=(README.md Workloads/README.md docs/cli.md docs/external-policies.md)
 [ -x "$jetsim" ] || { echo "test-readme: no jetsim (run scripts/install.sh, or give --jetsim PATH)" >&2; exit 2; }
 bindir=$(mktemp -d)
 trap 'rm -rf "$bindir"' EXIT

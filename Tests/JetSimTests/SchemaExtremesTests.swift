@@ -19,6 +19,8 @@ struct SchemaExtremesTests {
         "device_classes.0.os", "device_classes.0.android_zram_algorithm",
         "catalog.archetypes.0.name", "catalog.archetypes.0.modes", "catalog.archetypes.0.save_strategy",
         "user.app_choice",
+        // An external policy's program and arguments (its timeout alone is refused: no command).
+        "policies.external.example.command",
         // Switches: both values are cases (below), not a range.
         "device_classes.0.xnu_bands", "device_classes.0.reaper", "device_classes.0.prewarming", "device_classes.0.freezer", "device_classes.0.freezer_dynamic_delay", "device_classes.0.memory_growth",
         "device_classes.0.pressure_levels", "device_classes.0.sustained_pressure_kills", "device_classes.0.compressor_shortage_kills",
@@ -78,6 +80,8 @@ struct SchemaExtremesTests {
         if c.key == "fleet.duration_days" { overrides += Self.rates }
         // Android's keys act only on an Android device: run them on one.
         if c.key.hasPrefix("device_classes.0.android_") { overrides.append("device_classes.0.os=android") }
+        // An external policy's keys need its command (the policy is declared, not run).
+        if c.key.hasPrefix("policies.external.example.") { overrides.append("policies.external.example.command=[true]") }
         overrides.append("\(c.key)=\(c.value)")
         var w = Self.base
         do {

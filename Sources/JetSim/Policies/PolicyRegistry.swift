@@ -33,16 +33,42 @@ public enum PolicyRegistry {
     }
 }
 
-/// A registered policy, by its place in `PolicyRegistry.all`: what a cell, a
-/// scenario or a shard state names. Reads and prints as the policy's name.
+/// A policy a cell, a scenario or a shard state names: a registered one, by its place
+/// in `PolicyRegistry.all`, or an external one (`external:NAME`, its command in the
+/// workload's `policies.external.NAME`). Reads and prints as the policy's name.
 public struct PolicyID: Sendable, Hashable, CustomStringConvertible {
-    /// The index in `PolicyRegistry.all`.
+    /// The index in `PolicyRegistry.all` (for an external policy: past its end).
     public let index: Int
+    /// An external policy's NAME (nil: a registered policy).
+    public let external: String?
 
-    /// The policy named `name`, or nil if no registered policy has that name.
+    /// The prefix of an external policy's name: `external:NAME`.
+    public static let externalPrefix = "external:"
+
+    /// The registered policy named `name`, or nil if no registered policy has that
+    /// name (an external one is `init(parsing:)`'s).
     public init?(rawValue name: String) {
         guard let i = PolicyRegistry.all.firstIndex(where: { $0.type.name == name }) else { return nil }
         index = i
+        external = nil
+    }
+
+    /// A registered policy's name, or `external:NAME` with NAME a valid external
+    /// name (whether the workload declares it is checked where the workload is known).
+    public init?(parsing text: String) {
+        if text.hasPrefix(Self.externalPrefix) {
+            let name = String(text.dropFirst(Self.externalPrefix.count))
+            guard ExternalPolicySpec.isValidName(name) else { return nil }
+            self.init(external: name)
+        } else {
+            self.init(rawValue: text)
+        }
+    }
+
+    /// The external policy `policies.external.NAME`.
+    public init(external name: String) {
+        index = PolicyRegistry.all.count
+        external = name
     }
 
     /// The registered policy `P` (it must be in `PolicyRegistry.all`).
@@ -51,18 +77,22 @@ public struct PolicyID: Sendable, Hashable, CustomStringConvertible {
             preconditionFailure("\(P.self) is not in PolicyRegistry.all")
         }
         index = i
+        external = nil
     }
 
     /// Every registered policy, in registry order.
     public static var all: [PolicyID] { PolicyRegistry.all.indices.map { PolicyID(index: $0) } }
 
-    init(index: Int) { self.index = index }
+    init(index: Int) {
+        self.index = index
+        external = nil
+    }
 
     /// The policy's type: open it into a generic function to run it specialised.
-    public var type: any EvictionPolicy.Type { PolicyRegistry.all[index].type }
-    public var name: String { type.name }
+    public var type: any EvictionPolicy.Type { external == nil ? PolicyRegistry.all[index].type : ExternalPolicy.self }
+    public var name: String { external.map { Self.externalPrefix + $0 } ?? type.name }
     public var rawValue: String { name }
-    public var summary: String { type.summary }
+    public var summary: String { external.map { "the process of policies.external.\($0)" } ?? type.summary }
     public var description: String { name }
 }
 

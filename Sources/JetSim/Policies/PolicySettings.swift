@@ -6,6 +6,8 @@ import SimKernel
 public struct PolicySettings: Sendable, Equatable {
     /// Each registered policy's parameters, by registry index.
     var values: [any PolicyParameters]
+    /// `policies.external`: each external policy's command, by NAME (`external:NAME`).
+    public var external: [String: ExternalPolicySpec] = [:]
 
     /// Every policy's defaults (shared storage: a default context allocates nothing).
     public init() { values = Self.defaultValues }
@@ -22,7 +24,7 @@ public struct PolicySettings: Sendable, Equatable {
 
     public static func == (a: PolicySettings, b: PolicySettings) -> Bool {
         func same<T: PolicyParameters>(_ x: T, _ y: any PolicyParameters) -> Bool { (y as? T) == x }
-        guard a.values.count == b.values.count else { return false }
+        guard a.values.count == b.values.count, a.external == b.external else { return false }
         for i in a.values.indices {
             let x: any PolicyParameters = a.values[i]
             if !same(x, b.values[i]) { return false }
@@ -35,6 +37,7 @@ public struct PolicySettings: Sendable, Equatable {
         var s = PolicySettings()
         var f = try WorkloadDecoder.Fields(v.value, path: "policies")
         for p in PolicyRegistry.all { try s.read(p.type, &f) }
+        if let e = f.take("external") { s.external = try decodeExternal(e) }
         try f.finish()
         return s
     }
@@ -46,7 +49,31 @@ public struct PolicySettings: Sendable, Equatable {
 
     /// The section's lines, indented relative to `policies:`: each policy with
     /// parameters, in registry order.
-    var yamlLines: [String] { PolicyRegistry.all.flatMap { lines($0.type) } }
+    var yamlLines: [String] {
+        PolicyRegistry.all.flatMap { lines($0.type) } + (external.isEmpty ? [] : ["external:"] + external.keys.sorted().flatMap { name in
+            ["  \(name):"] + Schema.externalPolicy.lines(external[name]!).map { "    " + $0 }
+        })
+    }
+
+    /// `policies.external`: a mapping from NAME to its keys (`Schema.externalPolicy`).
+    static func decodeExternal(_ e: ConfigEntry) throws(InputError) -> [String: ExternalPolicySpec] {
+        var out: [String: ExternalPolicySpec] = [:]
+        let f = try WorkloadDecoder.Fields(e.value, path: "policies.external")
+        for entry in f.entries {
+            let path = "policies.external." + entry.key
+            guard ExternalPolicySpec.isValidName(entry.key) else {
+                throw InputError(at: entry.location, key: path, "'\(entry.key)' is not a policy name: letters, digits, '-', '_' and '.' only")
+            }
+            var g = try WorkloadDecoder.Fields(entry.value, path: path)
+            guard g.entries.contains(where: { $0.key == "command" }) else {
+                throw InputError(at: entry.location, key: path + ".command", "missing: the program and its arguments, e.g. [python3, Workloads/policies/lru.py]")
+            }
+            var spec = ExternalPolicySpec()
+            try Schema.externalPolicy.read(&g, into: &spec, checkAt: entry.location)
+            out[entry.key] = spec
+        }
+        return out
+    }
 
     func lines<P: EvictionPolicy>(_: P.Type) -> [String] {
         guard P.Parameters.hasSection else { return [] }

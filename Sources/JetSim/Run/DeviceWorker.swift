@@ -9,6 +9,9 @@ public struct DeviceWorker {
     var inputs: DeviceInputs
     /// One reusable simulation per registered policy, by registry index.
     var runners: [CellRunner] = []
+    /// One per external policy of the cells (`shared.external`'s order), and its process.
+    var externalRunners: [CellRunner] = []
+    var processes: [PolicyProcess] = []
     /// Per-cell results so far.
     public internal(set) var accumulators: [CellAccumulator]
     var seconds: [Double]
@@ -97,6 +100,23 @@ public struct DeviceWorker {
         inputs.reserve(apps: apps, actions: actions)
         let events = 64 + apps
         runners = PolicyRegistry.all.map { $0.makeCellRunner(apps, actions, events) }
+        for (name, spec) in shared.external {
+            let process = PolicyProcess(name: name, spec: spec)
+            if let f = process.failure { shared.fail(f) }
+            processes.append(process)
+            externalRunners.append(CellRunner(external: process, apps: apps, actions: actions, events: events))
+        }
+    }
+
+    /// Ends this worker's policy processes (closing their input; killed if they do not
+    /// exit within their timeout).
+    public mutating func endProcesses() {
+        for p in processes { p.close() }
+    }
+
+    /// Reports the first failure of this worker's processes to every worker.
+    func checkProcesses() {
+        for p in processes { if let f = p.failure { shared.fail(f) } }
     }
 
     /// Runs device `d` in the first cell only, averaging the number of pending events
@@ -122,7 +142,10 @@ public struct DeviceWorker {
                           cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
         let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context,
                             until: inputs.until, cell: cell, series: series, tally: tally)
-        return runners[policy.index].run(io, &accumulators[cell], &pending)
+        guard let name = policy.external else { return runners[policy.index].run(io, &accumulators[cell], &pending) }
+        let r = externalRunners[shared.external.firstIndex { $0.name == name }!].run(io, &accumulators[cell], &pending)
+        checkProcesses()
+        return r
     }
 
     struct CellInputs {

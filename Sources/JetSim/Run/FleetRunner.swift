@@ -25,12 +25,13 @@ public enum FleetRunner {
         let shared = Shared(plan: plan, catalog: catalog)
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             var worker = DeviceWorker(shared: shared)
-            while true {
+            defer { worker.endProcesses() }
+            while !shared.failed.load(ordering: .relaxed) {
                 let c = next.add(1, ordering: .relaxed).oldValue
                 if c >= chunks { break }
                 var rows = perDeviceSink == nil ? nil : String()
                 var events = 0
-                for i in (c * chunkSize)..<min(devices.count, (c + 1) * chunkSize) {
+                for i in (c * chunkSize)..<min(devices.count, (c + 1) * chunkSize) where !shared.failed.load(ordering: .relaxed) {
                     events += worker.runDevice(devices[i], rows: &rows)
                 }
                 if let sink = perDeviceSink, let rows { sink.deliver(chunk: c, rows: rows) }
@@ -63,7 +64,7 @@ public enum FleetRunner {
         }
         return FleetResult(cells: plan.cells, accumulators: total, cellSeconds: seconds, baseline: plan.baseline,
                            groupBy: plan.groupBy, groupNames: names, groups: plan.groupBy == nil ? nil : groups, series: series,
-                           spanSum: spanSum)
+                           spanSum: spanSum, failure: shared.failure.withLock { $0 })
     }
 
     /// Read-only inputs shared by the workers.
@@ -74,6 +75,17 @@ public enum FleetRunner {
         let context: PolicyContext
         /// `--by archetype`: each profile's archetype (lent to every device).
         let archetypeOf: ContiguousArray<Int32>
+        /// The external policies of the cells, by NAME: each worker starts a process
+        /// of each.
+        let external: [(name: String, spec: ExternalPolicySpec)]
+        /// The first failure of an external policy's process; `failed` stops every worker.
+        let failure = Mutex<String?>(nil)
+        let failed = Atomic<Bool>(false)
+
+        func fail(_ message: String) {
+            failure.withLock { if $0 == nil { $0 = message } }
+            failed.store(true, ordering: .relaxed)
+        }
 
         public init(plan: RunPlan, catalog: AppCatalog) {
             self.plan = plan
@@ -82,6 +94,9 @@ public enum FleetRunner {
             let w = plan.workload
             classParams = w.deviceClasses.map { c in plan.cells.map { c.parameters(ramKB: $0.ramKB) } }
             context = PolicyContext(seed: w.seed, policies: w.policies)
+            var names: [String] = []
+            for c in plan.cells { if let n = c.policy.external, !names.contains(n) { names.append(n) } }
+            external = names.map { n in (n, w.policies.external[n] ?? ExternalPolicySpec()) }
         }
     }
 
@@ -97,7 +112,17 @@ struct CellRunner {
     let run: (_ io: DeviceWorker.CellInputs, _ acc: inout CellAccumulator, _ pending: inout PendingAverage?) -> (DeviceMetrics, Int)
 
     init<P: EvictionPolicy>(_: P.Type, apps: Int, actions: Int, events: Int) {
-        let runner = PolicyRunner<P>()
+        self.init(PolicyRunner<P>(), apps: apps, actions: actions, events: events)
+    }
+
+    /// An external policy's runner, asking `process`.
+    init(external process: PolicyProcess, apps: Int, actions: Int, events: Int) {
+        let runner = PolicyRunner<ExternalPolicy>()
+        runner.sim.model.policy.link.process = process
+        self.init(runner, apps: apps, actions: actions, events: events)
+    }
+
+    init<P: EvictionPolicy>(_ runner: PolicyRunner<P>, apps: Int, actions: Int, events: Int) {
         runner.reserve(apps: apps, actions: actions, events: events)
         run = { io, acc, pending in
             guard var observer = pending else {

@@ -85,4 +85,8 @@ public struct FleetResult: Sendable {
     /// The sum of the devices' run lengths (`DeviceInputs.until`: a replayed device's
     /// span), added as each device's inputs are built.
     public var spanSum = SimTime.zero
+    /// Set when an external policy's process failed (it died, hung or answered
+    /// nonsense): a message naming the policy and the request. The results are then
+    /// incomplete and must not be written.
+    public var failure: String? = nil
 }

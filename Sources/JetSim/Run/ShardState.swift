@@ -16,6 +16,8 @@ import SimKernel
 ///     shard: I/N
 ///     fleet_devices: D
 ///     usage: none | <path> <16 hex digits: FNV-1a 64 of its bytes>
+///     external: <NAME> <16 hex digits>           one per external policy of the cells:
+///                                                FNV-1a 64 of its command's files (`ExternalPolicySpec.filesHash`)
 ///     overrides: K
 ///     set: <key=value>                           K times
 ///     baseline: <policy>                         only with --baseline
@@ -57,6 +59,8 @@ public struct ShardState: Sendable {
     public var shardCount: Int
     public var fleetDevices: Int
     public var usage: String     // "none" or "<path> <hash>"
+    /// Each external policy of the cells: "NAME <hash of its command's files>", by name.
+    public var external: [String] = []
     /// The --set overrides, in order (for the summary's `overrides` column).
     public var overrides: [String]
     public var inputs: String
@@ -85,7 +89,8 @@ public struct ShardState: Sendable {
     /// `fleetDevices`: the run's whole fleet, when the plan does not know it (a streamed
     /// replay learns it only at the end of the trace); else the plan's.
     public init(workload: Workload, overrides: [String], usage: String?,
-                plan: RunPlan, result: FleetResult, usageHash: UInt64? = nil, fleetDevices: Int? = nil) {
+                plan: RunPlan, result: FleetResult, usageHash: UInt64? = nil, fleetDevices: Int? = nil,
+                externalHashes: [String: UInt64] = [:]) {
         self.workload = workload
         cells = result.cells
         accumulators = result.accumulators
@@ -99,8 +104,9 @@ public struct ShardState: Sendable {
         groupBy = result.groupBy
         groups = result.groups
         series = result.series
+        external = externalHashes.keys.sorted().map { "\($0) \(Self.hex(externalHashes[$0]!))" }
         inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: self.fleetDevices, overrides: overrides,
-                                 baseline: baseline, groupBy: groupBy, hours: series?.hours)
+                                 baseline: baseline, groupBy: groupBy, hours: series?.hours, external: external)
     }
 
     /// What differs between two states' inputs, in the terms of the run that wrote
@@ -131,12 +137,12 @@ public struct ShardState: Sendable {
 
     /// Identifies what a run computes (not which shard it is).
     static func inputsHash(yaml: String, cells: [Cell], usage: String, fleetDevices: Int, overrides: [String], baseline: PolicyID? = nil,
-                           groupBy: GroupBy? = nil, hours: Int? = nil) -> String {
+                           groupBy: GroupBy? = nil, hours: Int? = nil, external: [String] = []) -> String {
         let cellText = cells.map { "\($0.policy.rawValue)@\($0.ramKB.map(String.init) ?? "class")" }.joined(separator: ",")
         // A baseline adds to the text only when given, so states without one keep their hash.
         return hex(fnv1a(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices) + "\n" + overrides.joined(separator: "\u{1F}")
                          + (baseline.map { "\nbaseline=" + $0.rawValue } ?? "") + (groupBy.map { "\nby=" + $0.rawValue } ?? "")
-                         + (hours.map { "\ntimeseries=" + String($0) } ?? "")))
+                         + (hours.map { "\ntimeseries=" + String($0) } ?? "") + external.map { "\nexternal=" + $0 }.joined()))
     }
 
     /// FNV-1a 64 of a file's bytes, read in 1 MiB blocks (memory does not grow with
@@ -157,6 +163,9 @@ public struct ShardState: Sendable {
 
     static func fnv1a(_ s: String) -> UInt64 { FNV1a.hash(s) }
 
+    /// `x` as 16 hex digits.
+    public static func hexText(_ x: UInt64) -> String { hex(x) }
+
     static func hex(_ x: UInt64) -> String {
         let s = String(x, radix: 16)
         return String(repeating: "0", count: 16 - s.count) + s
@@ -170,6 +179,7 @@ public struct ShardState: Sendable {
         o += "shard: \(shardIndex)/\(shardCount)\n"
         o += "fleet_devices: \(fleetDevices)\n"
         o += "usage: \(usage)\n"
+        for x in external { o += "external: \(x)\n" }
         o += "overrides: \(overrides.count)\n"
         for x in overrides { o += "set: \(x)\n" }
         if let baseline { o += "baseline: \(baseline.rawValue)\n" }
@@ -269,6 +279,15 @@ public struct ShardState: Sendable {
         let fleet = try int(try next("fleet_devices"), "fleet_devices")
         guard Schema.devicesRange.contains(fleet) else { i -= 1; throw fail("fleet_devices: expected \(Schema.devicesRange.lowerBound) to \(Schema.devicesRange.upperBound), got \(fleet)") }
         let usage = try next("usage")
+        var external: [String] = []
+        while peek("external") {
+            let x = try next("external")
+            let parts = x.split(separator: " ")
+            guard parts.count == 2, PolicyID(parsing: "external:" + parts[0]) != nil, parts[1].count == 16, UInt64(parts[1], radix: 16) != nil else {
+                i -= 1; throw fail("external: expected '<NAME> <16 hex digits>'")
+            }
+            external.append(x)
+        }
         let overrideCount = try int(try next("overrides"), "overrides")
         guard (0...lines.count).contains(overrideCount) else { i -= 1; throw fail("overrides: expected a count of the 'set:' lines that follow, got \(overrideCount)") }
         var overrides: [String] = []
@@ -276,7 +295,7 @@ public struct ShardState: Sendable {
         var baseline: PolicyID? = nil
         if peek("baseline") {
             let name = try next("baseline")
-            guard let b = PolicyID(rawValue: name) else { i -= 1; throw fail("baseline: '\(name)' is not a policy") }
+            guard let b = PolicyID(parsing: name) else { i -= 1; throw fail("baseline: '\(name)' is not a policy") }
             baseline = b
         }
         var groupBy: GroupBy? = nil
@@ -312,7 +331,7 @@ public struct ShardState: Sendable {
         var hasKind = true
         for _ in 0..<count {
             let parts = try next("cell").split(separator: " ").map(String.init)
-            guard parts.count == 2, let policy = PolicyID(rawValue: parts[0]) else { i -= 1; throw fail("cell: expected '<policy> <ram MiB | class>'") }
+            guard parts.count == 2, let policy = PolicyID(parsing: parts[0]) else { i -= 1; throw fail("cell: expected '<policy> <ram MiB | class>'") }
             var ram: Int64? = nil
             if parts[1] != "class" {
                 guard let mb = Double(parts[1]), Schema.ramRangeMB.contains(mb) else { i -= 1; throw fail("cell: bad RAM '\(parts[1])'") }
@@ -417,6 +436,7 @@ public struct ShardState: Sendable {
         var s = ShardState(workload: w, cells: cells, accumulators: accs, shardIndex: si, shardCount: sn,
                            fleetDevices: fleet, usage: usage, overrides: overrides, inputs: inputs, workloadYAML: yaml)
         s.baseline = baseline
+        s.external = external
         s.hasKindLatency = hasKind
         if let hours {
             let series = HourlySeries(cells: cells.count, hours: hours)
@@ -432,7 +452,7 @@ public struct ShardState: Sendable {
             s.groups = groups
         }
         let expected = inputsHash(yaml: yaml, cells: cells, usage: usage, fleetDevices: fleet, overrides: overrides, baseline: baseline,
-                                  groupBy: groupBy, hours: hours)
+                                  groupBy: groupBy, hours: hours, external: external)
         if expected != inputs { throw InputError(source: source, "the inputs hash does not match the content: the file was edited or damaged") }
         s.workloadYAML = yaml
         return s
@@ -460,6 +480,9 @@ public struct ShardState: Sendable {
         // By shard index (a dictionary: N may be far larger than the files given).
         var bySlot: [Int: String] = [:]
         for (source, s) in states {
+            if s.external != first.state.external {
+                throw InputError(source: source, "its external policies' files (\(s.external.joined(separator: ", "))) differ from \(first.source)'s (\(first.state.external.joined(separator: ", "))): a policy's script changed between the shards")
+            }
             if s.inputs != first.state.inputs {
                 throw InputError(source: source, "its inputs (\(s.inputs)) differ from \(first.source)'s (\(first.state.inputs)): "
                                  + difference(s, first.state))

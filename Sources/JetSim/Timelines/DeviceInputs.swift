@@ -30,7 +30,7 @@ public struct DeviceInputs {
         self.catalog = catalog
         classChoice = AliasTable(weights: plan.workload.deviceClasses.map(\.share))
         source = TimelineSource(plan)
-        nextUses = plan.cells.contains { PolicyRegistry.all[$0.policy.index].type.readsNextUse }
+        nextUses = plan.cells.contains { $0.policy.type.readsNextUse }
     }
 
     /// A generous bound on the apps a device installs (the 99.99th percentile of

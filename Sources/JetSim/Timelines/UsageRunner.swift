@@ -67,6 +67,11 @@ public enum UsageRunner {
             pending.done.wait()
             if let readError { throw readError }
             let r = pending.result.withLock { $0! }
+            if let f = r.failure {
+                // An external policy's process failed: nothing after this batch runs.
+                outcome.result.failure = f
+                return outcome
+            }
             if let rg = r.groups {
                 for i in rg.indices { groups![i].merge(rg[i]) }
             }

@@ -428,6 +428,25 @@ public enum Schema {
         return ("user", "these rates over fleet.duration_days make about \(WorkloadPrinter.num((n / 1e6).rounded())) million actions per device\(withWakes); at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million in all are accepted: lower the rates or shorten the run")
     })
 
+    /// `policies.external.NAME`: a policy run as a separate process
+    /// (docs/external-policies.md), selected as `--policy external:NAME`.
+    static let externalPolicy = Section<ExternalPolicySpec>(knobs: [
+        Knob(key: "command", type: "list of words", source: "",
+             doc: "the program and its arguments, run in jetsim's working directory (the program looked up on PATH); the content of each argument that names a file enters the inputs hash",
+             required: true,
+             read: { e, r throws(InputError) in
+                 let words = try WorkloadDecoder.list(e) { n throws(InputError) in try WorkloadDecoder.string(n) }
+                 guard !words.isEmpty else { throw WorkloadDecoder.error(e, "expected the program and its arguments, e.g. [python3, Workloads/policies/lru.py]") }
+                 r.command = words
+             },
+             text: { .inline("[" + $0.command.map(WorkloadPrinter.quote).joined(separator: ", ") + "]") },
+             copy: { $0.command = $1.command }),
+        Knob(key: "timeout_s", unit: "s", type: "number", range: 0.001...86_400, source: "",
+             doc: "how long one request (a batch of changes and the victim's answer) may take before the run fails",
+             read: { e, r throws(InputError) in r.timeoutS = try WorkloadDecoder.number(e, 0.001...86_400) },
+             text: { .inline(WorkloadPrinter.num($0.timeoutS)) }, copy: { $0.timeoutS = $1.timeoutS }),
+    ], template: ExternalPolicySpec())
+
     static let fleet = Section<Workload.Fleet>(knobs: [
         .integer("devices", \.devices, Schema.devicesRange, source: "", "devices simulated (about 1 s for all 21 cells on 2 cores)"),
         Knob(key: "duration_days", unit: "days", type: "number", range: Schema.durationRangeDays, source: "", doc: "simulated time per device",
@@ -439,8 +458,8 @@ public enum Schema {
         Knob(key: "policies", type: "list of policy names, or [all]", source: "", doc: "the policies `jetsim run` runs when --policy does not say",
              read: { e, r throws(InputError) in
                  let names = try WorkloadDecoder.list(e) { n throws(InputError) in try WorkloadDecoder.string(n) }
-                 for (i, name) in names.enumerated() where name != "all" && PolicyID(rawValue: name) == nil {
-                     throw WorkloadDecoder.error(e, "'\(name)' (item \(i)) is not a policy: expected all or one of \(PolicyRegistry.nameList)")
+                 for (i, name) in names.enumerated() where name != "all" && PolicyID(parsing: name) == nil {
+                     throw WorkloadDecoder.error(e, "'\(name)' (item \(i)) is not a policy: expected all, one of \(PolicyRegistry.nameList) or external:NAME")
                  }
                  r.policies = names
              },
@@ -904,6 +923,8 @@ public enum Schema {
              rows(archetype, path: "catalog.archetypes", required: true)),
             ("catalog.archetypes.modes", "", rows(modes, path: "catalog.archetypes.modes")),
             ("user", "", rows(user, path: "user")),
+            ("policies.external", "Policies run as separate processes, each under a NAME of its own (letters, digits, `-`, `_`, `.`), selected as `--policy external:NAME` ([docs/external-policies.md](../docs/external-policies.md)). None by default.",
+             rows(externalPolicy, path: "policies.external.NAME", required: true)),
         ]
     }
 
@@ -918,7 +939,8 @@ public enum Schema {
     public static func keyTable() -> [KeyRange] {
         referenceTables().flatMap(\.rows).map { r in
             var key = r.key
-            for list in ["device_classes.", "catalog.archetypes."] where key.hasPrefix(list) {
+            for list in ["device_classes.", "catalog.archetypes.", "policies.external."] where key.hasPrefix(list) {
+                if list == "policies.external." { key = list + "example." + key.dropFirst(list.count + "NAME.".count); break }
                 key = list + "0." + key.dropFirst(list.count)
             }
             func text(_ x: Double) -> String {

@@ -41,8 +41,8 @@ struct ArgumentProblem: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// `--policy NAME[,NAME...]` or `all`: registered policies, in the order given, without
-/// repeats.
+/// `--policy NAME[,NAME...]` or `all`: registered policies (and external ones,
+/// `external:NAME`), in the order given, without repeats.
 struct PolicyList: ParsedArgument {
     var policies: [PolicyID]
 
@@ -51,10 +51,10 @@ struct PolicyList: ParsedArgument {
         for name in splitTopLevel(text) {
             if name == "all" {
                 for p in PolicyID.all where !out.contains(p) { out.append(p) }
-            } else if let p = PolicyID(rawValue: name) {
+            } else if let p = PolicyID(parsing: name) {
                 if !out.contains(p) { out.append(p) }
             } else {
-                throw ArgumentProblem("'\(name)' is not a policy; expected all or one of \(PolicyRegistry.nameList) (see jetsim policies)")
+                throw ArgumentProblem("'\(name)' is not a policy; expected all, one of \(PolicyRegistry.nameList) (see jetsim policies) or external:NAME")
             }
         }
         return PolicyList(policies: out)

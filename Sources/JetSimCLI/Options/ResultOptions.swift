@@ -1,12 +1,12 @@
 import ArgumentParser
 import JetSim
 
-/// `--baseline POLICY`: one registered policy.
+/// `--baseline POLICY`: one policy (registered, or `external:NAME`).
 struct BaselinePolicy: ParsedArgument {
     var policy: PolicyID
 
     static func parse(_ text: String) throws -> BaselinePolicy {
-        guard let p = PolicyID(rawValue: text) else {
+        guard let p = PolicyID(parsing: text) else {
             throw ArgumentProblem("'\(text)' is not a policy; expected one of \(PolicyRegistry.nameList) (see jetsim policies)")
         }
         return BaselinePolicy(policy: p)

@@ -91,6 +91,11 @@ struct SimulationOptions: ParsableArguments {
             }
         }
         try checkSettingsTakeEffect(w, rams: rams)
+        for p in policies { if let name = p.external, w.policies.external[name] == nil {
+            let declared = w.policies.external.keys.sorted().map { "external:" + $0 }.joined(separator: ", ")
+            throw BadInput(description: "\(p): no policies.external.\(name) in the workload; declare its command (e.g. --set 'policies.external.\(name).command=[python3, Workloads/policies/lru.py]')"
+                           + (declared.isEmpty ? "" : "; declared: \(declared)"))
+        } }
         return rams.flatMap { r in policies.map { Cell(policy: $0, ramKB: r) } }
     }
 
@@ -154,13 +159,16 @@ struct SimulationOptions: ParsableArguments {
     func runFleet(_ plan: RunPlan, workload: inout Workload, stream: consuming UsageStream?, catalog: AppCatalog,
                   progress: RunProgress? = nil, perDeviceSink: PerDeviceSink? = nil) throws -> (result: FleetResult, replayedDevices: Int?) {
         guard let path = usage, var stream = stream.take() else {
-            return (FleetRunner.run(plan, catalog: catalog, progress: progress, perDeviceSink: perDeviceSink), nil)
+            let result = FleetRunner.run(plan, catalog: catalog, progress: progress, perDeviceSink: perDeviceSink)
+            if let f = result.failure { throw RunFailure(description: f) }
+            return (result, nil)
         }
         var plan = plan
         plan.usageUntil = usageUntil
         let o: UsageRunner.Outcome
         do { o = try UsageRunner.run(plan, stream: &stream, catalog: catalog, deviceLimit: devices, progress: progress, perDeviceSink: perDeviceSink) }
         catch let e as InputError { throw BadInput(description: e.description) }
+        if let f = o.result.failure { throw RunFailure(description: f) }
         if let devices, o.devices < devices {
             throw BadInput(description: "--devices \(devices): \(path) has only \(o.devices) device(s)")
         }

@@ -118,6 +118,9 @@ struct RunCommand: ParsableCommand {
         let progress = RunProgress()
         let bar = (!execution.quiet && isatty(STDERR_FILENO) == 1 && sim.usage == nil) ? ProgressBar(total: plan.shardIndex < plan.fleetSize ? (plan.fleetSize - plan.shardIndex - 1) / plan.shardCount + 1 : 0, cells: cells.count, progress: progress) : nil
         bar?.start()
+        // The files of the external policies' commands, hashed before they run.
+        var externalHashes: [String: UInt64] = [:]
+        for c in cells { if let n = c.policy.external, let spec = workload.policies.external[n] { externalHashes[n] = spec.filesHash() } }
         let (result, replayedDevices) = try sim.runFleet(plan, workload: &workload, stream: usageStream.take(), catalog: catalog,
                                                          progress: progress, perDeviceSink: sink)
         bar?.stop()
@@ -127,7 +130,7 @@ struct RunCommand: ParsableCommand {
         // Outputs: the state before the summary, so a summary on disk means its state is too.
         if let state {
             state.write(ShardState(workload: workload, overrides: sim.overrides, usage: sim.usage, plan: plan, result: result,
-                                   usageHash: usageHash, fleetDevices: replayedDevices).text)
+                                   usageHash: usageHash, fleetDevices: replayedDevices, externalHashes: externalHashes).text)
             try state.commit()
         }
         warnSaturated(result, workload)
@@ -142,6 +145,12 @@ struct RunCommand: ParsableCommand {
         provenance.set("baseline", .optional(plan.baseline?.rawValue))
         provenance.set("by", .optional(plan.groupBy?.rawValue))
         provenance.set("usage", .optional(sim.usage))
+        if !externalHashes.isEmpty {
+            provenance.set("external_policies", .object(externalHashes.keys.sorted().map { n in
+                (n, .object([("command", .strings(workload.policies.external[n]!.command)),
+                             ("files_fnv1a", .string(ShardState.hexText(externalHashes[n]!)))]))
+            }))
+        }
         if !summary.isStdout { try ProvenanceFile.write(provenance, beside: summary.path, outputText: summaryText) }
         summary.write(summaryText)
         try summary.commit()

@@ -48,6 +48,9 @@ struct TraceCommand: ParsableCommand {
         guard cells.count == 1, let cell = cells.first else {
             throw BadInput(description: "trace: needs exactly one policy and one RAM size (got \(cells.count) cells); pass --policy NAME and --ram SIZE")
         }
+        if cell.policy.external != nil {
+            throw BadInput(description: "trace: \(cell.policy) is an external policy; external policies run in run and sweep only (docs/external-policies.md)")
+        }
         var plan = RunPlan(workload: workload, cells: [cell], threads: 1)
         plan.usageUntil = sim.usageUntil
         let catalog = AppCatalog(workload)
