@@ -127,6 +127,9 @@ public struct ShardState: Sendable {
         if a.fleetDevices != b.fleetDevices { parts.append("the fleet's devices (\(a.fleetDevices) here, \(b.fleetDevices) there)") }
         if a.cells != b.cells { parts.append("the cells, policies x RAM (\(cellText(a)) here, \(cellText(b)) there)") }
         if a.usage != b.usage { parts.append("the usage file (\(a.usage) here, \(b.usage) there)") }
+        if a.external != b.external {
+            parts.append("the external policies' files ([\(a.external.joined(separator: ", "))] here, [\(b.external.joined(separator: ", "))] there: a policy's script changed between the shards)")
+        }
         if a.baseline != b.baseline { parts.append("--baseline (\(a.baseline?.rawValue ?? "none") here, \(b.baseline?.rawValue ?? "none") there)") }
         if a.groupBy != b.groupBy { parts.append("--by (\(a.groupBy?.rawValue ?? "none") here, \(b.groupBy?.rawValue ?? "none") there)") }
         if a.series?.hours != b.series?.hours {
@@ -164,9 +167,7 @@ public struct ShardState: Sendable {
     static func fnv1a(_ s: String) -> UInt64 { FNV1a.hash(s) }
 
     /// `x` as 16 hex digits.
-    public static func hexText(_ x: UInt64) -> String { hex(x) }
-
-    static func hex(_ x: UInt64) -> String {
+    public static func hex(_ x: UInt64) -> String {
         let s = String(x, radix: 16)
         return String(repeating: "0", count: 16 - s.count) + s
     }
@@ -480,9 +481,6 @@ public struct ShardState: Sendable {
         // By shard index (a dictionary: N may be far larger than the files given).
         var bySlot: [Int: String] = [:]
         for (source, s) in states {
-            if s.external != first.state.external {
-                throw InputError(source: source, "its external policies' files (\(s.external.joined(separator: ", "))) differ from \(first.source)'s (\(first.state.external.joined(separator: ", "))): a policy's script changed between the shards")
-            }
             if s.inputs != first.state.inputs {
                 throw InputError(source: source, "its inputs (\(s.inputs)) differ from \(first.source)'s (\(first.state.inputs)): "
                                  + difference(s, first.state))

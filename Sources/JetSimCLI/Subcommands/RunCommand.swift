@@ -52,13 +52,13 @@ struct RunCommand: ParsableCommand {
         // A BadInput thrown here would reach main wrapped by the parser (exit 1): as a
         // validation error it is bad input (exit 2), like the checks above.
         do {
-            try OutputFile.checkDistinct([("--out", out), ("--per-device", perDevice), ("--perf", perf),
-                                          ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", outputs.byOut), ("--timeseries", outputs.timeseries)]
-                                         + sidecars.map { ("a provenance sidecar", $0) })
-            try OutputFile.checkNotInputs([("--out", out), ("--per-device", perDevice), ("--perf", perf),
-                                           ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", outputs.byOut),
-                                           ("--timeseries", outputs.timeseries)] + sidecars.map { ("a provenance sidecar", $0) },
-                                          inputs: sim.inputs)
+            let named: [(option: String, path: String?)] = [
+                ("--out", out), ("--per-device", perDevice), ("--perf", perf),
+                ("the shard state", shard != nil ? out.map { $0 + ".state" } : nil), ("--by-out", outputs.byOut),
+                ("--timeseries", outputs.timeseries),
+            ] + sidecars.map { ("a provenance sidecar", $0) }
+            try OutputFile.checkDistinct(named)
+            try OutputFile.checkNotInputs(named, inputs: sim.inputs)
         } catch let e as BadInput { throw ValidationError(e.description) }
     }
 
@@ -148,7 +148,7 @@ struct RunCommand: ParsableCommand {
         if !externalHashes.isEmpty {
             provenance.set("external_policies", .object(externalHashes.keys.sorted().map { n in
                 (n, .object([("command", .strings(workload.policies.external[n]!.command)),
-                             ("files_fnv1a", .string(ShardState.hexText(externalHashes[n]!)))]))
+                             ("files_fnv1a", .string(ShardState.hex(externalHashes[n]!)))]))
             }))
         }
         if !summary.isStdout { try ProvenanceFile.write(provenance, beside: summary.path, outputText: summaryText) }
