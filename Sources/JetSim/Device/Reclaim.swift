@@ -1,11 +1,9 @@
 import SimKernel
 
-/// Memory pressure: warnings, the kill loop, and the foreground app as last resort.
-///
-/// The kill loop belongs to the device, not to a policy (XNU's memorystatus does the
-/// same): while available memory is below the target, ask the policy for a victim,
-/// terminate it, account what it freed. Every kill removes a candidate, so the loop
-/// ends after at most one pass over the candidates; it cannot spin.
+// The device's core: the reclaim loop. The kill loop belongs to the device, not to a
+// policy (XNU's memorystatus does the same): while a trigger holds, ask the policy for a
+// victim, terminate it, account what it freed. Every kill removes a candidate, so a loop
+// ends after at most one pass over the candidates; it cannot spin.
 extension Device {
     /// Makes room for a launch that needs `needKB` more: warnings when the launch would
     /// take available memory below the warning level, and the kill loop when it would
@@ -14,7 +12,7 @@ extension Device {
         if params.android.enabled { androidMakeRoom(needKB: needKB, launching: launching, now); return }
         let after = availableKB - needKB
         if params.xnuBands && params.pressureLevels {
-            // Warnings follow the compressor's pressure level instead (Device+XNU).
+            // Warnings follow the compressor's pressure level instead (Memory/XNU/Pressure.swift).
         } else if after < kb.warningKB {
             if !warned {
                 warned = true
@@ -66,28 +64,6 @@ extension Device {
     @inline(__always) mutating func kill(_ app: Int32, named victim: Int32, _ reason: KillReason, _ now: SimTime) {
         if app == victim { policy.willEvict(victim) }
         terminate(app, reason, now)
-    }
-
-    /// didReceiveMemoryWarning to every app that executes code (not suspended); each
-    /// frees its share of what it can: down to its background footprint when in
-    /// front, to its suspended footprint when in the background. Goes through the
-    /// running list, so its cost does not grow with the apps installed.
-    mutating func sendMemoryWarnings(except skip: Int32 = -1, _ now: SimTime) {
-        for app in running where app != skip { warn(app, now) }
-    }
-
-    /// didReceiveMemoryWarning to one app that executes code: it frees its share of
-    /// what it can, down to its background footprint when in front, to its suspended
-    /// footprint when in the background.
-    mutating func warn(_ app: Int32, _ now: SimTime) {
-        let a = Int(app)
-        let p = pi(app)
-        let floor = apps[a].state == .background ? suspendedResidentKB(p) : profiles[p].backgroundKB
-        let freed = Int64(Double(max(0, apps[a].residentKB - floor)) * params.memoryWarningFreeShare)
-        setResident(app, apps[a].residentKB - freed)
-        metrics[.memoryWarnings] += 1
-        send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
-        if apps[a].state == .background { refreshCandidate(app, now) }
     }
 
     /// A scripted pressure spike: some other process claims `demandKB`. The kill loop
