@@ -6,7 +6,7 @@ extension Device {
     /// Tells the policy about a candidate (new, or an attribute changed), with its band;
     /// keeps the idle-band order.
     mutating func refreshCandidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) {
-        let b = xnuBand(app, now)
+        let b = memoryBand(app, now)
         // Written only when it changes: a write costs the apps array a uniqueness check.
         if apps[Int(app)].band != b { apps[Int(app)].band = b }
         if !keepsIdleOrder || Policy.ordersIdleBands {
@@ -20,7 +20,7 @@ extension Device {
             ownIdleOrder.remove(app)
         }
         policy.update(app, candidate(app, leftFront: leftFront))
-        if leftFront { inactiveLimitCheck(app, now) }
+        if leftFront { memoryAppLeftFront(app, now) }
     }
 
     /// `refreshCandidate` for a background or suspended app whose band may not have
@@ -32,7 +32,7 @@ extension Device {
     /// event), so `refreshCandidate` would find the same band and leave it in place.
     @inline(__always)
     mutating func refreshCandidateIfBandMoved(_ app: Int32, _ now: SimTime) {
-        if Policy.readsBandOnly && Policy.ordersIdleBands && xnuBand(app, now) == apps[Int(app)].band { return }
+        if Policy.readsBandOnly && Policy.ordersIdleBands && memoryBand(app, now) == apps[Int(app)].band { return }
         refreshCandidate(app, now)
     }
 
@@ -42,11 +42,6 @@ extension Device {
         if keepsIdleOrder && !Policy.ordersIdleBands { ownIdleOrder.remove(app) }
         clearSoftLimit(app)
     }
-
-    /// Whether the idle- and frozen-band order is kept: only what reads it (XNU's
-    /// reaper, freezer and sustained-pressure kills, all behind the bands; Android's
-    /// cached-process cap) needs it, so with neither it costs nothing per event.
-    @inline(__always) var keepsIdleOrder: Bool { params.xnuBands || params.android.enabled }
 
     /// The idle-band (list 0) and frozen-band (list 1) order (`ownIdleOrder`): the
     /// policy's own lists when they are that order (`EvictionPolicy.ordersIdleBands`),
@@ -61,8 +56,8 @@ extension Device {
     mutating func bandMayChange(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         guard apps[a].state == .background || apps[a].state == .suspended else { return }
-        if xnuBand(app, now) != apps[a].band { refreshCandidate(app, now) }
-        freezerWake(now)
+        if memoryBand(app, now) != apps[a].band { refreshCandidate(app, now) }
+        memoryChanged(now)
     }
 
     /// The policy's view of a candidate.

@@ -219,19 +219,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         if !Policy.ordersIdleBands { ownIdleOrder.reset(appCount: n) }
         heldApp = -1
         inInput = false
-        dock.removeAll(keepingCapacity: true)
-        frozenCount = 0
-        flashCopyCount = 0; refreezeEligibleCount = 0
-        compressorKB = 0; compressorSince = .zero; compressorShort = false
-        compressing.removeAll(keepingCapacity: true)
-        for a in 0..<n { apps[a].packedKB = Int32(clamping: suspendedResidentKB(Int(installed[a]))) }
-        compressTick = 0; compressNextDone = .max; compressorCommittedKB = 0
-        flashDay = 0; flashTodayKB = 0
-        freezerNextRun = .zero; freezerDue = false
-        nextReaperSweepS = 0
-        pressureLevel = 0; overSoftLimitCount = 0
-        warningRestUntil = .zero; sustainedDue = .never
-        android.reset(appCount: params.android.enabled ? n : 0, thrashingLimit: params.android.thrashingLimitPct)
+        resetMemoryManager(appCount: n)
         buildWakeTable()
         wakeCount = 0
         drawNextWake(after: .zero)
@@ -271,10 +259,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     @inline(__always)
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
         holdApps()
-        if freezerDue && s.now >= freezerNextRun { freezerCatchUp(s.now) }
+        memoryTimePassed(s.now, atInput: true)
         inInput = true
         defer { inInput = false }
-        if !compressing.isEmpty { advanceCompression(s.now) }
         if heldApp >= 0 && heldDue <= s.now {
             // The held suspension timer (first at its time): as `handle` does
             // `suspendDue`, and as a timer, not an input: a timer its handler made
@@ -352,8 +339,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
         holdApps()
-        freezerCatchUpIfDue(s.now)
-        if !compressing.isEmpty { advanceCompression(s.now) }
+        memoryTimePassed(s.now, atInput: false)
         switch e.kind {
         case .suspendDue:
             suspendIfIdle(e.app, s.now)

@@ -133,8 +133,6 @@ extension Device {
                    &+ SplitMix64.mix(n))
     }
 
-    /// Whether this device prewarms: iOS 15 and later (`prewarming`), never Android.
-    @inline(__always) var prewarms: Bool { params.prewarming && !params.android.enabled }
 
     /// The index of an app's profile in `profiles`. The model reads profile fields in
     /// place (`profiles[pi(app)].activeKB`) rather than copying the 170-byte profile.

@@ -63,8 +63,7 @@ extension Device {
         precondition(committed == compressorCommittedKB,
                      "compressor commitments \(compressorCommittedKB) KiB != compressed apps' final \(committed) KiB")
         // zram's bound is in uncompressed KiB; the pool rounds each app to whole KiB.
-        precondition(params.android.enabled ? zramStoredKB <= params.android.zramKB + 4 * Int64(apps.count)
-                        : compressorKB <= compressorCommittedKB && compressorCommittedKB <= max(params.compressorPoolKB, 0), "compressor pool over its bound")
+        precondition(memoryPoolWithinBound, "compressor pool over its bound")
         precondition(frozen == Int(frozenCount), "frozen count \(frozenCount) != \(frozen)")
         precondition(flashCopies == Int(flashCopyCount) && eligible == Int(refreezeEligibleCount),
                      "freezer counts \(flashCopyCount)/\(refreezeEligibleCount) != \(flashCopies)/\(eligible)")

@@ -54,9 +54,7 @@ extension Device {
         cancelTimers(app, family: 2)  // no periodic saves in the background
         setResident(app, min(apps[a].residentKB, profiles[p].backgroundKB))  // trims its caches
         send(.didEnterBackground, to: app, now)
-        if params.xnuBands && params.agingTime > .zero {
-            scheduleTimer(.agingEnded, app, at: now + params.agingTime, &s)
-        }
+        memoryAppEnteredBackground(app, now, &s)
 
         // The handler runs; saving here is part of it.
         var handler = profiles[p].enterBackgroundHandler
@@ -119,6 +117,7 @@ extension Device {
     }
 
     /// Suspends a background app whose work has ended and whose grace has passed.
+    @inline(__always)
     mutating func suspendIfIdle(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         guard apps[a].state == .background,
@@ -134,10 +133,10 @@ extension Device {
         stopRunning(app)
         suspendedCount += 1
         apps[a].broadcastMark = broadcastCount
-        compressOnSuspend(app, now)
+        memoryAppSuspended(app, now)
         trace.record(time: now, app: app, event: .suspended, detail: .none, state: .suspended)
         refreshCandidateIfBandMoved(app, now)
-        freezerWake(now)
+        memoryChanged(now)
     }
 
     /// Takes an app off the running list (it stopped executing code), keeping the

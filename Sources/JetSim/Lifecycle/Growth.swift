@@ -40,13 +40,13 @@ extension Device {
             makeRoom(needKB: need, launching: app, now)
             if availableKB < need {
                 metrics[.foregroundKills] += 1
-                terminate(app, .memoryPressure, now)
+                reclaim(.app(app, .memoryPressure), now)
                 return
             }
             setResident(app, apps[a].residentKB + need)
         }
         if target > limit {
-            terminate(app, .perProcessLimit, now)
+            reclaim(.app(app, .perProcessLimit), now)
             return
         }
         memoryFell(now)

@@ -59,7 +59,7 @@ extension Device {
         dropHeldTimer(app)  // the rest of `cancelTimers(app, family: 0)`
         // No longer a candidate.
         removeCandidate(app)
-        updateDock(app, now)
+        memoryAppLaunching(app, now)
 
         // Room for its active footprint, which it reaches during launch. An app over
         // the per-app limit grows only to the limit (others are killed to make room as
@@ -77,13 +77,9 @@ extension Device {
             if wasPrewarmed {
                 apps[a].state = .suspended
                 apps[a].freezerMarks |= AppRuntime.prewarmed
-                terminate(app, .memoryPressure, now, launchFailed: true)
-            } else if prior.isResident {
-                terminate(app, .memoryPressure, now)
+                reclaim(.app(app, .memoryPressure), now, launchFailed: true)
             } else {
-                metrics.countKill(.memoryPressure)
-                countByArchetype(app, .killsPressure)
-                trace.record(time: now, app: app, event: .terminated(.memoryPressure), detail: .reason(.memoryPressure), state: .notRunning)
+                reclaim(.app(app, .memoryPressure), now)
             }
             return
         }
@@ -103,10 +99,9 @@ extension Device {
             if kind == .warm || kind == .thaw {
                 running.append(app)
                 suspendedCount -= 1
-                if params.android.enabled { swapIn = androidResume(app, compressed: wasCompressed, frozen: wasFrozen, now) }
-                let compressedKB = leaveCompressor(app, now)
-                if wasPart { partKB = compressedKB; wasCompressed = compressedKB > 0 }
-                unfreeze(app)
+                let resumed = memoryAppResuming(app, compressed: wasCompressed, frozen: wasFrozen, now)
+                swapIn = resumed.swapIn
+                if wasPart { partKB = resumed.compressedKB; wasCompressed = resumed.compressedKB > 0 }
                 if wasCompressed { metrics[.decompressedKB] += Int(partKB ?? suspendedPlainKB(app)) }
             }
             setResident(app, max(reach, apps[a].residentKB))
@@ -115,29 +110,23 @@ extension Device {
         }
         if overLimit {
             metrics[.launchFailures] += 1
-            terminate(app, .perProcessLimit, now)
+            reclaim(.app(app, .perProcessLimit), now)
             return
         }
         var latency: SimTime
         switch kind {
         case .cold: latency = usedPrewarm ? prewarmedLatency(p) : coldLatency(p)
         case .cached: latency = cachedLatency(p)
-        case .warm: latency = wasCompressed || !params.xnuBands ? warmLatency(p, compressedKB: partKB ?? suspendedPlainKB(app)) : profiles[p].warmLaunch
-        case .thaw: latency = thawLatency(p)
+        case .warm, .thaw: latency = resumeLatency(app, kind, compressed: wasCompressed, compressedKB: partKB, swapIn: swapIn)
         case .hot: latency = profiles[p].hotLaunch
         }
-        if params.android.enabled && (kind == .warm || kind == .thaw) { latency = profiles[p].warmLaunch + swapIn }
         if params.launchJitterSigma > 0 {
             // Keyed by the app's launch number, which the user alone decides: the
             // same jitter for this launch under every policy and RAM size.
             var g = appDraws(app, Self.drawLaunchJitter, UInt64(apps[a].launches))
             latency = Self.lognormal(latency, params.launchJitterSigma, &g, normalTable)
         }
-        if params.android.enabled {
-            let saved = isRelaunch && profiles[p].preservesUIState
-                && KillReason(rawValue: apps[a].lastKill).map { $0.losesUserPlace } == true
-            androidVitals(kind, savedState: saved, latency: latency)
-        }
+        memoryAppLaunched(app, kind, relaunch: isRelaunch, latency: latency)
         if isRelaunch {
             metrics[.relaunches] += 1
             countByArchetype(app, .relaunches)

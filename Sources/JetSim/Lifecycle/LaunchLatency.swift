@@ -26,14 +26,6 @@ extension Device {
     /// What every launch from no process adds: the state restore, if the app restores.
     @inline(__always) func uiRestore(_ p: Int) -> SimTime { profiles[p].preservesUIState ? profiles[p].stateRestore : .zero }
 
-    /// A thaw: the resume, plus the pages it touches back from flash (`thawTouchedKB`;
-    /// the rest stays there, "On-demand thaw").
-    /// (Android reads its whole cached footprint back, `androidSwapIn`.)
-    @inline(__always) func thawLatency(_ p: Int) -> SimTime {
-        let readKB = params.android.enabled ? profiles[p].suspendedKB : thawTouchedKB(p)
-        return profiles[p].warmLaunch + SimTime(microseconds: params.thawPerMB.microseconds * readKB / 1_024)
-    }
-
     @inline(__always) func warmLatency(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
         guard params.suspendedCompressionRatio > 1 else { return profiles[p].warmLaunch }
         return profiles[p].warmLaunch + resumeDecompression(p, compressedKB: compressedKB)

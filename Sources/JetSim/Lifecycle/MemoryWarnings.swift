@@ -24,3 +24,20 @@ extension Device {
         if apps[a].state == .background { refreshCandidate(app, now) }
     }
 }
+
+extension Device {
+    /// didReceiveMemoryWarning to the running apps but `launching` when a launch of
+    /// `needKB` would take available memory below the warning level, once until memory
+    /// recovers above it (`warned`). XNU with pressure levels warns from the compressor's
+    /// level instead (Memory/XNU/Pressure.swift).
+    mutating func lowMemoryWarnings(needKB: Int64, launching: Int32, _ now: SimTime) {
+        if availableKB - needKB < kb.warningKB {
+            if !warned {
+                warned = true
+                sendMemoryWarnings(except: launching, now)
+            }
+        } else {
+            warned = false
+        }
+    }
+}

@@ -43,12 +43,8 @@ extension Device {
         } else {
             metrics[.systemWakes] += 1
             suspendedCount -= 1
-            if params.android.enabled {
-                // As a user's resume (launch), its stall without a launch to slow.
-                androidResume(app, compressed: apps[a].has(AppRuntime.compressed), frozen: apps[a].has(AppRuntime.frozen), now)
-            }
-            leaveCompressor(app, now)
-            unfreeze(app)
+            // As a user's resume (launch); on Android its stall without a launch to slow.
+            _ = memoryAppResuming(app, compressed: apps[a].has(AppRuntime.compressed), frozen: apps[a].has(AppRuntime.frozen), now)
             trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: .background)
         }
         apps[a].state = .background

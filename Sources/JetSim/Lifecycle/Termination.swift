@@ -36,8 +36,7 @@ extension Device {
         }
         metrics.countKill(reason)
         if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countKill(reason) }
-        leaveCompressor(app, now)
-        forgetFrozen(app)
+        memoryAppExited(app, now)
         setResident(app, 0)
         let dockFlag = apps[a].flags & AppRuntime.inDock
         let launches = apps[a].launches
@@ -63,8 +62,15 @@ extension Device {
         for family in 0..<3 { cancelTimers(app, family: family) }
         removeCandidate(app)
         if front == app { front = -1 }
-        if params.android.enabled { androidForget(app) }
         if android.previous == app { android.previous = -1 }
+        trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
+    }
+
+    /// A launch that found no room for an app with no process (`reclaim`): counted as a
+    /// memory kill and traced as one; nothing to terminate.
+    mutating func recordFailedLaunch(_ app: Int32, _ reason: KillReason, _ now: SimTime) {
+        metrics.countKill(reason)
+        if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countKill(reason) }
         trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
     }
 }

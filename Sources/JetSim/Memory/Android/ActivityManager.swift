@@ -23,18 +23,28 @@ extension Device {
     /// DEFAULT_MAX_CACHED_PROCESSES; OomAdjuster trims the oldest beyond it):
     /// whatever memory says, the oldest cached apps beyond the cap are killed.
     mutating func cachedCap(_ now: SimTime) {
-        let cap = params.android.maxCachedProcesses
-        guard cap > 0 else { return }
-        var cached = suspendedCount - (android.previous >= 0 && apps[Int(android.previous)].state == .suspended ? 1 : 0)
-        var app = idleOrder.head(0)
-        while cached > cap && app >= 0 {
-            let next = idleOrder.next(app)
+        guard params.android.maxCachedProcesses > 0 else { return }
+        reclaim(.cachedCap, now)
+    }
+
+    /// `.cachedCap`'s start: the cached apps now (the previous app is not one), and the
+    /// walk from the oldest.
+    func startCachedCap(_ c: inout ReclaimCursor) {
+        c.budget = suspendedCount - (android.previous >= 0 && apps[Int(android.previous)].state == .suspended ? 1 : 0)
+        c.app = idleOrder.head(0)
+    }
+
+    /// `.cachedCap`'s next kill: the oldest cached app while more than the cap are cached.
+    func pickCachedCap(_ c: inout ReclaimCursor) -> ReclaimAction {
+        while c.budget > params.android.maxCachedProcesses && c.app >= 0 {
+            let app = c.app
+            c.app = idleOrder.next(app)
             if app != android.previous && apps[Int(app)].state == .suspended {
-                terminate(app, .cachedCap, now)
-                cached -= 1
+                c.budget -= 1
+                return .kill(app: app, victim: -1, reason: .cachedCap)
             }
-            app = next
         }
+        return .none
     }
 
     /// Counts a launch by Android's kind and against the Vitals thresholds.

@@ -21,8 +21,7 @@ extension Device {
         let belowMin = availableKB < needKB
         let belowHigh = availableKB < needKB + ap.highWatermarkKB
         let critical = android.fullStallUs > ap.completeStall.microseconds
-        let woken = android.someStallUs > ap.partialStall.microseconds || critical || belowMin
-        guard woken else { return nil }
+        guard lmkdWoken(needKB: needKB) else { return nil }
         let thrashing = thrashingPct(now)
         // No page cache, no measure (thrashing is 0): not critical even at a 0 % level.
         let thrashingCritical = ap.pageCacheKB > 0 && thrashing >= ap.thrashingCriticalPct
@@ -54,34 +53,40 @@ extension Device {
         psiWindow(now)
         zramReclaim(untilAvailable: needKB + ap.highWatermarkKB, sparing: launching, now)
         if !ap.psi {
-            minfreeKills(needKB: needKB, now)
+            reclaim(.minfree(needKB: needKB), now)
             return
         }
-        trace.killLoop(began: true)
-        lmkdKills(needKB: needKB, now)
+        if lmkdWoken(needKB: needKB) { reclaim(.lmkd(needKB: needKB), now) }
         if availableKB < needKB {
             // The request still cannot be met: direct reclaim makes no progress and
             // every task waits (PSI full; assumption: `oomStall`), so lmkd sees a
             // critical stall and may go down to adj 0.
             android.someStallUs = .saturatingSum(android.someStallUs, ap.oomStall.microseconds)
             android.fullStallUs = .saturatingSum(android.fullStallUs, ap.oomStall.microseconds)
-            lmkdKills(needKB: needKB, now)
+            reclaim(.lmkd(needKB: needKB), now)
         }
-        trace.killLoop(began: false)
     }
 
-    /// lmkd's decisions, one kill each, until no trigger holds or the policy's next
-    /// victim is below the lowest adj the trigger may kill.
-    mutating func lmkdKills(needKB: Int64, _ now: SimTime) {
-        while let d = lmkdDecision(needKB: needKB, now) {
-            if d.reason == .lmkdPsiComplete { android.notRespondingWindow = android.window }
-            guard let victim = nextVictim() else { break }
-            // The policy's next victim is protected at this level.
-            let adj = oomScoreAdj(victim)
-            if adj < d.minAdj { break }
-            kill(lmkdPick(victim, adj: adj), named: victim, d.reason, now)
-            thrashingAfterKill(d.reason, now)
-        }
+    /// Whether lmkd is woken for a request of `needKB` (`lmkdDecision`'s first test:
+    /// a PSI event or a request reclaim cannot meet): without it no decision can kill,
+    /// so the reclaim loop is not entered (most requests).
+    @inline(__always) func lmkdWoken(needKB: Int64) -> Bool {
+        let ap = params.android
+        return android.someStallUs > ap.partialStall.microseconds || android.fullStallUs > ap.completeStall.microseconds
+            || availableKB < needKB
+    }
+
+    /// lmkd's next decision (`.lmkd`), one kill each, until no trigger holds or the
+    /// policy's next victim is below the lowest adj the trigger may kill. After each
+    /// kill the reclaim loop restarts the thrashing measure (`thrashingAfterKill`).
+    mutating func pickLmkd(needKB: Int64, _ now: SimTime) -> ReclaimAction {
+        guard let d = lmkdDecision(needKB: needKB, now) else { return .none }
+        if d.reason == .lmkdPsiComplete { android.notRespondingWindow = android.window }
+        guard let victim = nextVictim() else { return .none }
+        // The policy's next victim is protected at this level.
+        let adj = oomScoreAdj(victim)
+        if adj < d.minAdj { return .none }
+        return .kill(app: lmkdPick(victim, adj: adj), victim: victim, reason: d.reason)
     }
 
     /// lmkd's choice within the adj level of the policy's victim (find_and_kill_process,
@@ -105,21 +110,16 @@ extension Device {
     /// The legacy minfree mode (ro.lmk.use_minfree_levels, lmkd.cpp:3152-3190): the
     /// lowest level whose minfree exceeds free memory (after the request) sets the
     /// lowest adj that may die; one kill per decision until free memory is above it.
-    mutating func minfreeKills(needKB: Int64, _ now: SimTime) {
-        trace.killLoop(began: true)
-        while true {
-            let free = availableKB - needKB
-            var minAdj = -1
-            for i in 0..<AndroidParameters.minfreeKB.count where free < AndroidParameters.minfreeKB[i] {
-                minAdj = AndroidParameters.minfreeAdj[i]
-                break
-            }
-            if minAdj < 0 { break }
-            guard let victim = nextVictim() else { break }
-            let adj = oomScoreAdj(victim)
-            if adj < minAdj { break }
-            kill(lmkdPick(victim, adj: adj), named: victim, .lmkdMinfree, now)
+    func pickMinfree(needKB: Int64) -> ReclaimAction {
+        let free = availableKB - needKB
+        var minAdj = -1
+        for i in 0..<AndroidParameters.minfreeKB.count where free < AndroidParameters.minfreeKB[i] {
+            minAdj = AndroidParameters.minfreeAdj[i]
+            break
         }
-        trace.killLoop(began: false)
+        guard minAdj >= 0, let victim = nextVictim() else { return .none }
+        let adj = oomScoreAdj(victim)
+        if adj < minAdj { return .none }
+        return .kill(app: lmkdPick(victim, adj: adj), victim: victim, reason: .lmkdMinfree)
     }
 }

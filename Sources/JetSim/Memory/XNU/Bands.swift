@@ -25,15 +25,14 @@ extension Device {
     /// The band XNU gives a candidate now.
     @inline(__always) func xnuBand(_ app: Int32, _ now: SimTime) -> UInt8 {
         let a = Int(app)
-        // Band 75 is XNU's: an Android app written back to flash (marked frozen) has none.
         // An app frozen once keeps its state on flash, and with it the elevated
         // inactive band, through its thaws until it is demoted or exits: any band up to
         // 75 it would have becomes 75 (bsd/kern/kern_memorystatus.c:2868-2879,
         // memstat_update_priority_locked; P_MEMSTAT_FROZEN is kept on resume,
         // kern_memorystatus.c:3780-3796; the elevated band is set at freeze,
         // kern_memorystatus_freeze.c:1912-1918, and cleared by a demotion, :2308).
-        let elevated = params.xnuBands && apps[a].freezerMarks & (AppRuntime.hasFlashCopy | AppRuntime.demoted) == AppRuntime.hasFlashCopy
-        if params.xnuBands && apps[a].has(AppRuntime.frozen) && !elevated { return XNUBand.idle }
+        let elevated = apps[a].freezerMarks & (AppRuntime.hasFlashCopy | AppRuntime.demoted) == AppRuntime.hasFlashCopy
+        if apps[a].has(AppRuntime.frozen) && !elevated { return XNUBand.idle }
         let band = naturalBand(app, now)
         return elevated && band <= XNUBand.frozen ? XNUBand.frozen : band
     }
@@ -44,21 +43,32 @@ extension Device {
         // A prewarmed process sits where an idle process sits (`Device.prewarm`).
         if apps[a].isPrewarmed { return XNUBand.idle }
         if apps[a].state == .background {
-            if apps[a].has(AppRuntime.modeActive) {
-                switch profiles[pi(app)].mode {
-                case .voip: return XNUBand.phone
-                case .audio, .location: return XNUBand.audioAndAccessory
-                case .none: break
-                }
-            }
+            if let band = assertionBand(app) { return band }
             if apps[a].has(AppRuntime.bgTask) { return XNUBand.background }
-            // The simpler model: everything executing in the background in band 30.
-            if !params.xnuBands { return XNUBand.background }
         }
-        guard params.xnuBands else { return XNUBand.idle }
         if now < apps[a].lastUsed + params.agingTime { return XNUBand.aging }
         if apps[a].has(AppRuntime.inDock) { return XNUBand.background }
         return XNUBand.idle
+    }
+
+    /// The band of an app whose active background mode holds an assertion: voip in
+    /// band 50, audio and location in 120 (nil: no mode active).
+    @inline(__always) func assertionBand(_ app: Int32) -> UInt8? {
+        guard apps[Int(app)].has(AppRuntime.modeActive) else { return nil }
+        switch profiles[pi(app)].mode {
+        case .voip: return XNUBand.phone
+        case .audio, .location: return XNUBand.audioAndAccessory
+        case .none: return nil
+        }
+    }
+
+    /// The band on a device without XNU's bands (the plain model, Android): an app's
+    /// mode's band while it is active, band 30 for anything else executing in the
+    /// background, else the idle band.
+    @inline(__always) func plainBand(_ app: Int32) -> UInt8 {
+        let a = Int(app)
+        guard apps[a].state == .background, !apps[a].isPrewarmed else { return XNUBand.idle }
+        return assertionBand(app) ?? XNUBand.background
     }
 
     /// Counts a launch toward the dock: the device's `dockSize` most-launched apps
@@ -66,7 +76,7 @@ extension Device {
     /// Inline up to its first check (no XNU bands, no dock, in the dock already).
     @inline(__always)
     mutating func updateDock(_ app: Int32, _ now: SimTime) {
-        guard params.xnuBands, params.dockSize > 0, !apps[Int(app)].has(AppRuntime.inDock) else { return }
+        guard params.dockSize > 0, !apps[Int(app)].has(AppRuntime.inDock) else { return }
         updateDockNow(app, now)
     }
 

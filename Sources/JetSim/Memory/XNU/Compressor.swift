@@ -43,9 +43,7 @@ extension Device {
     /// follow ("Compression over time" below); the pool's bound is checked against
     /// its size once compressed.
     mutating func compressOnSuspend(_ app: Int32, _ now: SimTime) {
-        if params.android.enabled { androidCached(app, now); return }
         let a = Int(app)
-        let p = pi(app)
         let plain = min(apps[a].residentKB, suspendedPlainKB(app))
         // The compressor off: the suspended footprint, nothing else to compute.
         guard params.compresses else {

@@ -24,12 +24,6 @@ extension Device {
     /// acts is out of line (`pressureCheck`, `freezerWakeRun`).
     @inline(__always)
     mutating func freezerWake(_ now: SimTime) {
-        if params.android.enabled {
-            // The cap kills only cached (suspended) apps, so not while there are no more.
-            if suspendedCount > params.android.maxCachedProcesses { cachedCap(now) }
-            return
-        }
-        guard params.xnuBands else { return }
         pressureCheck(now)
         guard params.freezer else { return }
         // Throttled: `freezerDue` is set (by the last run), so the first event at or

@@ -53,7 +53,6 @@ extension Device {
     /// most calls); what acts is out of line (`pressureAct`).
     @inline(__always)
     mutating func pressureCheck(_ now: SimTime) {
-        guard params.xnuBands else { return }
         let short = params.compressorShortageKills && compressorShort
         if short || (params.pressureLevels && pressureLevel != XNUPressure.normal) { pressureAct(now, short: short) }
     }
@@ -61,21 +60,18 @@ extension Device {
     /// `pressureCheck` when the compressor is short or pressure is above normal.
     @inline(never)
     mutating func pressureAct(_ now: SimTime, short: Bool) {
-        if short { compressorShortageKills(now) }
+        if short { reclaim(.compressorShortage, now) }
         guard params.pressureLevels, pressureLevel != XNUPressure.normal else { return }
         if now >= warningRestUntil { pressureWarnings(now) }
-        if params.sustainedPressureKills && now >= sustainedDue { sustainedPressureKills(now) }
+        if params.sustainedPressureKills && now >= sustainedDue { reclaim(.sustainedPressure, now) }
     }
 
-    /// Kills in the policy's order (any band, as XNU's MEMORYSTATUS_KILL_TOP_PROCESS
-    /// in ascending priority) until the compressor holds no more than its shortage
+    /// `.compressorShortage`'s next kill: the policy's victim (any band, as XNU's
+    /// MEMORYSTATUS_KILL_TOP_PROCESS in ascending priority) until the compressor holds no more than its shortage
     /// level (osfmk/vm/vm_compressor.c, c_segment_pages_compressed_nearing_limit).
-    mutating func compressorShortageKills(_ now: SimTime) {
-        trace.killLoop(began: true)
-        while compressorKB > kb.compressorShortPoolKB, let victim = nextVictim() {
-            kill(victim, named: victim, .compressorSpaceShortage, now)
-        }
-        trace.killLoop(began: false)
+    func pickCompressorShortage() -> ReclaimAction {
+        guard compressorKB > kb.compressorShortPoolKB, let victim = nextVictim() else { return .none }
+        return .kill(app: victim, victim: victim, reason: .compressorSpaceShortage)
     }
 
     /// One round of pressure warnings (kern_memorystatus_notify.c,
@@ -114,19 +110,21 @@ extension Device {
     /// JETSAM_PRIORITY_IDLE), in the policy's order, until the level is back to
     /// normal, at most twice the idle band's count, then gives up until pressure has
     /// been normal again. XNU pauses 500 ms between kills; here they follow at once,
-    /// each re-reading the level.
-    mutating func sustainedPressureKills(_ now: SimTime) {
+    /// each re-reading the level. At its start: the timer is disarmed and the budget set.
+    mutating func startSustainedPressure(_ c: inout ReclaimCursor) {
         sustainedDue = .never
         var idle = 0
         var app = idleOrder.head(0)
         while app >= 0 { idle += 1; app = idleOrder.next(app) }
-        var budget = 2 * idle
-        trace.killLoop(began: true)
-        while budget > 0 && pressureLevel != XNUPressure.normal, let victim = nextVictim() {
-            if apps[Int(victim)].band != XNUBand.idle { break }
-            kill(victim, named: victim, .sustainedPressure, now)
-            budget -= 1
-        }
-        trace.killLoop(began: false)
+        c.budget = 2 * idle
+    }
+
+    /// `.sustainedPressure`'s next kill: the policy's victim while the budget lasts,
+    /// pressure is above normal and the victim is in the idle band.
+    func pickSustainedPressure(_ c: inout ReclaimCursor) -> ReclaimAction {
+        guard c.budget > 0 && pressureLevel != XNUPressure.normal, let victim = nextVictim(),
+              apps[Int(victim)].band == XNUBand.idle else { return .none }
+        c.budget -= 1
+        return .kill(app: victim, victim: victim, reason: .sustainedPressure)
     }
 }

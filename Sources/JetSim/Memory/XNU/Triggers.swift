@@ -5,25 +5,24 @@ import SimKernel
 extension Device {
     // MARK: Kill triggers
 
-    /// Below the idle level: kills in the idle band only, in the policy's order, until
-    /// `availableKB >= target`; stops when the policy's next victim is not idle.
-    mutating func idleKills(untilAvailable target: Int64, _ now: SimTime) {
-        killLoop(untilAvailable: target, now, reason: .idleExit, idleBandOnly: true)
+    /// Room for a launch (or wake, or growth step) that needs `needKB` more: warnings
+    /// as on the plain model unless pressure levels send them; then, as memory falls
+    /// toward the launch's need, idle-band kills below the idle level first
+    /// (`.idleUntilAvailable`: the policy's victims while they are idle), then kills up
+    /// through the bands below critical, only until the launch fits above critical.
+    mutating func xnuMakeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
+        if !params.pressureLevels { lowMemoryWarnings(needKB: needKB, launching: launching, now) }
+        if availableKB - needKB < kb.idleKB { reclaim(.idleUntilAvailable(needKB + kb.idleKB), now) }
+        if availableKB - needKB < kb.criticalKB { reclaim(.untilAvailable(needKB + kb.criticalKB), now) }
     }
 
-    /// Available memory fell (a launch): the critical and idle triggers, high-water
-    /// kills, the reaper, the pressure checks and the freezer. O(1) unless a trigger
-    /// fires. Inline up to its first check (XNU's bands only).
-    @inline(__always)
-    mutating func memoryFell(_ now: SimTime) {
-        if params.xnuBands { memoryFellXNU(now) }
-    }
-
-    /// `memoryFell` on a device with XNU's bands.
+    /// `memoryFell` on XNU: below critical, kills up through the bands; below the idle
+    /// level, idle-band kills; high-water kills; the reaper; the pressure checks and
+    /// the freezer.
     mutating func memoryFellXNU(_ now: SimTime) {
-        if availableKB < kb.criticalKB { killLoop(untilAvailable: kb.criticalKB, now) }
-        if availableKB < kb.idleKB { idleKills(untilAvailable: kb.idleKB, now) }
-        if overSoftLimitCount > 0 && availableKB < kb.warningKB { highWaterKills(now) }
+        if availableKB < kb.criticalKB { reclaim(.untilAvailable(kb.criticalKB), now) }
+        if availableKB < kb.idleKB { reclaim(.idleUntilAvailable(kb.idleKB), now) }
+        if overSoftLimitCount > 0 && availableKB < kb.warningKB { reclaim(.highWater, now) }
         reaperCheck(now)
         freezerWake(now)
     }
@@ -38,9 +37,9 @@ extension Device {
     /// eligible").
     mutating func inactiveLimitCheck(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        guard params.xnuBands, apps[a].residentKB > kb.inactiveLimitKB else { return }
+        guard apps[a].residentKB > kb.inactiveLimitKB else { return }
         if availableKB < kb.warningKB {
-            terminate(app, .highWater, now)
+            reclaim(.app(app, .highWater), now)
         } else if !apps[a].has(AppRuntime.overSoftLimit) {
             apps[a].set(AppRuntime.overSoftLimit)
             overSoftLimitCount += 1
@@ -57,40 +56,52 @@ extension Device {
         overSoftLimitCount -= 1
     }
 
-    /// Kills every flagged app still over its inactive limit, lowest band first
-    /// (XNU kills high-water victims in ascending priority). Runs only while some app
-    /// is flagged and memory is below the soft-limit level.
-    mutating func highWaterKills(_ now: SimTime) {
-        var band: Int = 0
-        while overSoftLimitCount > 0 && band <= Int(XNUBand.audioAndAccessory) {
-            var nextBand = Int.max
-            for i in 0..<apps.count where apps[i].has(AppRuntime.overSoftLimit) {
+    /// High-water kills (`.highWater`), one action at a time: every flagged app still
+    /// over its inactive limit dies, one no longer over it is spared (its flag
+    /// cleared), lowest band first (XNU kills high-water victims in ascending
+    /// priority): a scan of the apps per band that holds a flagged app. Runs only while
+    /// some app is flagged and memory is below the soft-limit level.
+    func pickHighWater(_ c: inout ReclaimCursor) -> ReclaimAction {
+        while overSoftLimitCount > 0 && c.band <= Int(XNUBand.audioAndAccessory) {
+            while c.index < apps.count {
+                let i = c.index
+                c.index += 1
+                guard apps[i].has(AppRuntime.overSoftLimit) else { continue }
                 let b = Int(apps[i].band)
-                if b == band {
-                    if residentNowKB(Int32(i)) > kb.inactiveLimitKB { terminate(Int32(i), .highWater, now) } else { clearSoftLimit(Int32(i)) }
-                } else if b > band {
-                    nextBand = min(nextBand, b)
+                if b == c.band {
+                    return residentNowKB(Int32(i)) > kb.inactiveLimitKB ? .kill(app: Int32(i), victim: -1, reason: .highWater) : .spare(app: Int32(i))
+                } else if b > c.band {
+                    c.nextBand = min(c.nextBand, b)
                 }
             }
-            band = nextBand
+            c.band = c.nextBand
+            c.nextBand = .max
+            c.index = 0
         }
+        return .none
     }
 
     /// The reaper: below the reaper level, at most one sweep per interval, kills every
-    /// idle-band app idle for at least the minimum age (oldest first).
+    /// idle-band app idle for at least the minimum age (oldest first: `.reaper`).
     mutating func reaperCheck(_ now: SimTime) {
-        guard params.reaper, params.xnuBands, availableKB < kb.reaperKB,
+        guard params.reaper, availableKB < kb.reaperKB,
               now >= SimTime.seconds(Int64(nextReaperSweepS)) else { return }
         let next = (now + params.reaperInterval).microseconds
         nextReaperSweepS = Int32(clamping: (next + 999_999) / 1_000_000)
-        var app = idleOrder.head(0)
-        while app >= 0 {
-            let next = idleOrder.next(app)
+        reclaim(.reaper, now)
+    }
+
+    /// The reaper's sweep (`.reaper`), one kill at a time: the next app in the idle
+    /// band's order (from its head, `startReclaim`) idle at least the minimum age.
+    func pickReaper(_ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
+        while c.app >= 0 {
+            let app = c.app
+            c.app = idleOrder.next(app)
             // Idle since its last use; a prewarmed process since its prewarm (it entered
             // the idle band then; `stateTime`, `Device.prewarm`).
             let since = apps[Int(app)].isPrewarmed ? apps[Int(app)].stateTime : apps[Int(app)].lastUsed
-            if now - since >= params.reaperMinAge { terminate(app, .longIdleExit, now) }
-            app = next
+            if now - since >= params.reaperMinAge { return .kill(app: app, victim: -1, reason: .longIdleExit) }
         }
+        return .none
     }
 }
