@@ -7,17 +7,18 @@ import SimKernel
 /// bytes (`Device.stateBytes`).
 public struct AppRuntime: Sendable, Equatable {
     public var state: AppState = .notRunning
-    @usableFromInline var flags: UInt8 = 0
+    /// The lifecycle's marks (`LifecycleFlags`).
+    @usableFromInline var lifecycle = LifecycleFlags()
     /// The reason of the last kill (raw value), or `noKill`; cleared by a launch.
     @usableFromInline var lastKill: UInt8 = AppRuntime.noKill
     /// Its XNU jetsam band (priority) while a candidate (`Device.xnuBand`).
     public internal(set) var band: UInt8 = 0
     /// Held (coalesced) system events: count and latest value per kind.
     @usableFromInline var held = HeldEvents()
-    /// Thaws since it was last frozen from scratch (saturating), and the freezer's
-    /// marks (`hasFlashCopy`, `demoted`): in the bytes after `held`.
+    /// Thaws since it was last frozen from scratch (saturating), and the memory
+    /// managers' marks (`MemoryFlags`): in the bytes after `held`.
     @usableFromInline var thaws: UInt8 = 0
-    @usableFromInline var freezerMarks: UInt8 = 0
+    @usableFromInline var memory = MemoryFlags()
     /// Resident memory now, KiB (32 bits: up to 2 TiB).
     @usableFromInline var resident: Int32 = 0
     /// Launches on this device so far.
@@ -50,42 +51,18 @@ public struct AppRuntime: Sendable, Equatable {
     @usableFromInline var nextUse: SimTime = .never
 
     static let noKill: UInt8 = 0xFF
-    @usableFromInline static let bgTask: UInt8 = 1, modeActive: UInt8 = 2, saveInFlight: UInt8 = 4
-    /// Frozen (its memory on flash), in the dock, its memory in the compressor.
-    @usableFromInline static let frozen: UInt8 = 8, inDock: UInt8 = 16, compressed: UInt8 = 32
-    /// Notified in the current pressure-warning round; over its inactive (soft) limit.
-    @usableFromInline static let pressureNotified: UInt8 = 64, overSoftLimit: UInt8 = 128
-    /// Freezer marks: frozen once, its state still on flash (XNU's P_MEMSTAT_FROZEN,
-    /// kept through thaws until it exits; a refreeze writes only what it dirtied);
-    /// demoted from the frozen band to the idle band.
-    @usableFromInline static let hasFlashCopy: UInt8 = 1, demoted: UInt8 = 2
-    /// A termination is committed (issue 14): an exits-on-suspend exit after its
-    /// didEnterBackground, or the watchdog for a didEnterBackground that overran. The
-    /// user tapping the app again does not cancel it (`Device.launch`).
-    /// In `freezerMarks` (the flags byte is full); a termination resets the record.
-    @usableFromInline static let exitCommitted: UInt8 = 4, watchdogCommitted: UInt8 = 8
-    /// In `freezerMarks`: its memory is still being compressed (`Device.compressing`);
-    /// `resident` then holds its uncompressed size at suspension and `stateTime` when
-    /// it was suspended (Memory/XNU/Compression.swift).
-    @usableFromInline static let compressing: UInt8 = 16
-    /// In `freezerMarks`: a prewarmed process (iOS 15, `Device.prewarm`): state
-    /// `suspended`, stopped before main, no delegate message yet.
-    @usableFromInline static let prewarmed: UInt8 = 32
-    @inlinable var isPrewarmed: Bool { freezerMarks & Self.prewarmed != 0 }
-    /// In `freezerMarks`: resumed since it was frozen, its state still on flash:
-    /// XNU's P_MEMSTAT_REFREEZE_ELIGIBLE (bsd/kern/kern_memorystatus.c:3793-3796).
-    @usableFromInline static let refreezeEligible: UInt8 = 64
-    public var isFrozen: Bool { has(Self.frozen) }
+    @inlinable var isPrewarmed: Bool { lifecycle.contains(.prewarmed) }
+    public var isFrozen: Bool { memory.contains(.frozen) }
 
     /// Being compressed since `t` (`Device.startCompressing`). The two writes in one
     /// method: one access to the record, one uniqueness check of the device's array.
     @inlinable mutating func markCompressing(since t: SimTime) {
         stateTime = t
-        freezerMarks |= Self.compressing
+        memory.insert(.compressing)
     }
     /// Out of the compressor, holding `kb` (`Device.leaveCompressorNow`): one access.
     @inlinable mutating func leaveCompressor(residentKB kb: Int64) {
-        clear(Self.compressed)
+        memory.remove(.compressed)
         residentKB = kb
     }
     /// Holds `kb` from now; returns what that frees (`Device.setResident` adds it to
@@ -101,10 +78,6 @@ public struct AppRuntime: Sendable, Equatable {
         unsavedMicros += (now - activeSince).microseconds
         activeSince = now
     }
-
-    @inlinable func has(_ f: UInt8) -> Bool { flags & f != 0 }
-    @inlinable mutating func set(_ f: UInt8) { flags |= f }
-    @inlinable mutating func clear(_ f: UInt8) { flags &= ~f }
 
     /// Resident memory now, KiB.
     public var residentKB: Int64 {
@@ -139,13 +112,65 @@ public struct AppRuntime: Sendable, Equatable {
     }
 
     public static func == (a: AppRuntime, b: AppRuntime) -> Bool {
-        a.state == b.state && a.flags == b.flags && a.lastKill == b.lastKill && a.band == b.band && a.held == b.held
+        a.state == b.state && a.lifecycle == b.lifecycle && a.lastKill == b.lastKill && a.band == b.band && a.held == b.held
             && a.resident == b.resident && a.launches == b.launches && a.broadcastMark == b.broadcastMark
             && a.backgroundEntries == b.backgroundEntries && a.generations == b.generations
-            && a.thaws == b.thaws && a.freezerMarks == b.freezerMarks && a.packedKB == b.packedKB
+            && a.thaws == b.thaws && a.memory == b.memory && a.packedKB == b.packedKB
             && a.stateTime == b.stateTime && a.unsavedMicros == b.unsavedMicros && a.saveSnapshot == b.saveSnapshot
             && a.lastUsed == b.lastUsed && a.nextUse == b.nextUse
     }
+}
+
+/// The lifecycle's marks on an app record (its own; the memory managers' are
+/// `MemoryFlags`). A termination resets them.
+public struct LifecycleFlags: OptionSet, Sendable, Equatable {
+    public let rawValue: UInt8
+    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// A background task is running (beginBackgroundTask).
+    @inlinable static var bgTask: Self { Self(rawValue: 1) }
+    /// Its background mode's activity is running.
+    @inlinable static var modeActive: Self { Self(rawValue: 2) }
+    /// A save is in flight (`Device.startSave`).
+    @inlinable static var saveInFlight: Self { Self(rawValue: 4) }
+    /// A termination is committed (issue 14): an exits-on-suspend exit after its
+    /// didEnterBackground, or the watchdog for a didEnterBackground that overran. The
+    /// user tapping the app again does not cancel it (`Device.launch`).
+    @inlinable static var exitCommitted: Self { Self(rawValue: 8) }
+    @inlinable static var watchdogCommitted: Self { Self(rawValue: 16) }
+    /// A prewarmed process (iOS 15, `Device.prewarm`): state `suspended`, stopped
+    /// before main, no delegate message yet.
+    @inlinable static var prewarmed: Self { Self(rawValue: 32) }
+}
+
+/// The memory managers' marks on an app record (Memory/). A termination resets them
+/// but the dock's.
+public struct MemoryFlags: OptionSet, Sendable, Equatable {
+    public let rawValue: UInt16
+    @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// Its memory is on flash (XNU frozen; Android written back).
+    @inlinable static var frozen: Self { Self(rawValue: 1) }
+    /// Its memory is in the compressor (XNU) or zram (Android).
+    @inlinable static var compressed: Self { Self(rawValue: 2) }
+    /// Its memory is still being compressed (`Device.compressing`); `resident` then
+    /// holds its uncompressed size at suspension and `stateTime` when it was suspended
+    /// (Memory/XNU/Compression.swift).
+    @inlinable static var compressing: Self { Self(rawValue: 4) }
+    /// In the dock (XNU's band 30 when idle).
+    @inlinable static var inDock: Self { Self(rawValue: 8) }
+    /// Notified in the current pressure-warning round (XNU).
+    @inlinable static var pressureNotified: Self { Self(rawValue: 16) }
+    /// Over its inactive (soft) limit out of front (XNU high-water).
+    @inlinable static var overSoftLimit: Self { Self(rawValue: 32) }
+    /// Frozen once, its state still on flash (XNU's P_MEMSTAT_FROZEN, kept through
+    /// thaws until it exits; a refreeze writes only what it dirtied).
+    @inlinable static var hasFlashCopy: Self { Self(rawValue: 64) }
+    /// Demoted from the frozen band to the idle band.
+    @inlinable static var demoted: Self { Self(rawValue: 128) }
+    /// Resumed since it was frozen, its state still on flash: XNU's
+    /// P_MEMSTAT_REFREEZE_ELIGIBLE (bsd/kern/kern_memorystatus.c:3793-3796).
+    @inlinable static var refreezeEligible: Self { Self(rawValue: 256) }
+    /// The marks the freezer must forget when the app exits (`Device.forgetFrozen`).
+    @inlinable static var freezerKnows: Self { [.frozen, .hasFlashCopy, .demoted, .compressing, .refreezeEligible] }
 }
 
 /// System events held for a suspended app: per kind, how many arrived and the latest

@@ -77,16 +77,16 @@ extension Device {
             // The policy reads none of the costs: the cheap fields only (the same
             // choices, without computing launch costs and unsaved edits per update).
             return EvictionCandidate(
-                state: state, mode: apps[a].has(AppRuntime.modeActive) ? profiles[p].mode : .none,
+                state: state, mode: apps[a].lifecycle.contains(.modeActive) ? profiles[p].mode : .none,
                 residentKB: residentNowKB(app), lastUsed: apps[a].lastUsed, launchCount: 0,
                 preservesUIState: false, nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == android.previous, band: apps[a].band)
         }
         return EvictionCandidate(
-            state: state, mode: apps[a].has(AppRuntime.modeActive) ? profiles[p].mode : .none,
+            state: state, mode: apps[a].lifecycle.contains(.modeActive) ? profiles[p].mode : .none,
             residentKB: residentNowKB(app),
             lastUsed: apps[a].lastUsed, launchCount: Int(apps[a].launches),
             coldLaunchCost: coldLatency(p),
-            residentLaunchCost: state == .suspended ? (apps[a].isPrewarmed ? prewarmedLatency(p) : apps[a].has(AppRuntime.frozen) ? thawLatency(p) : warmLatency(p, compressedKB: suspendedPlainKB(app))) : profiles[p].hotLaunch,
+            residentLaunchCost: state == .suspended ? (apps[a].isPrewarmed ? prewarmedLatency(p) : apps[a].memory.contains(.frozen) ? thawLatency(p) : warmLatency(p, compressedKB: suspendedPlainKB(app))) : profiles[p].hotLaunch,
             unsavedEdits: unsavedEdits(app), preservesUIState: profiles[p].preservesUIState,
             nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == android.previous, band: apps[a].band)
     }

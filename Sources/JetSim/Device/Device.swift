@@ -344,14 +344,14 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         case .suspendDue:
             suspendIfIdle(e.app, s.now)
         case .bgTaskDone:
-            apps[Int(e.app)].clear(AppRuntime.bgTask)
+            apps[Int(e.app)].lifecycle.remove(.bgTask)
             backgroundWorkChanged(e.app, s.now)
         case .bgTaskExpired:
             // The allowance ran out with work unfinished: the system calls the
             // expiration handler. An app that ends its task there is suspended (if
             // nothing else keeps it running); one that does not is killed (Apple,
             // UIApplication.beginBackgroundTask(expirationHandler:)).
-            apps[Int(e.app)].clear(AppRuntime.bgTask)
+            apps[Int(e.app)].lifecycle.remove(.bgTask)
             send(.expirationHandler, to: e.app, s.now)
             if profiles[pi(e.app)].endsTaskOnExpiry {
                 metrics[.bgExpiryEnded] += 1
@@ -360,7 +360,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
                 terminate(e.app, .bgTaskExpired, s.now)
             }
         case .modeEnded:
-            apps[Int(e.app)].clear(AppRuntime.modeActive)
+            apps[Int(e.app)].lifecycle.remove(.modeActive)
             backgroundWorkChanged(e.app, s.now)
         case .watchdogKill:
             terminate(e.app, .watchdog, s.now)

@@ -20,9 +20,9 @@ extension Device {
                 precondition(bands.bands.list(of: Int32(i)) == JetsamBands.list(of: a.band),
                              "app \(i) is in band list \(bands.bands.list(of: Int32(i))), its band \(a.band) is list \(JetsamBands.list(of: a.band))")
             }
-            if a.freezerMarks & AppRuntime.hasFlashCopy != 0 { flashCopies += 1 }
-            if a.freezerMarks & AppRuntime.refreezeEligible != 0 {
-                precondition(a.freezerMarks & AppRuntime.hasFlashCopy != 0 && !a.has(AppRuntime.frozen),
+            if a.memory.contains(.hasFlashCopy) { flashCopies += 1 }
+            if a.memory.contains(.refreezeEligible) {
+                precondition(a.memory.contains(.hasFlashCopy) && !a.memory.contains(.frozen),
                              "app \(i) is refreeze-eligible without its state on flash, or frozen")
                 eligible += 1
             }
@@ -33,16 +33,16 @@ extension Device {
             let p = pi(Int32(i))
             precondition(a.packedKB == Int32(clamping: thawed ? packedKB(plainKB: thawTouchedKB(p)) : suspendedResidentKB(p)),
                          "app \(i) packs to \(a.packedKB) KiB, not its \(thawed ? "touched share's" : "profile's")")
-            if thawed && a.state == .suspended && !a.has(AppRuntime.frozen) {
+            if thawed && a.state == .suspended && !a.memory.contains(.frozen) {
                 precondition(a.residentKB <= thawTouchedKB(p), "thawed app \(i) holds \(a.residentKB) KiB suspended, more than the \(thawTouchedKB(p)) it touched")
             }
             precondition(a.residentKB >= 0, "negative resident memory")
             precondition(a.state.isResident || a.residentKB == 0, "a terminated app holds memory")
-            precondition(a.state.isResident || a.flags & (AppRuntime.frozen | AppRuntime.compressed) == 0, "a terminated app is frozen or compressed")
-            if a.freezerMarks & AppRuntime.compressing != 0 {
+            precondition(a.state.isResident || a.memory.isDisjoint(with: [.frozen, .compressed]), "a terminated app is frozen or compressed")
+            if a.memory.contains(.compressing) {
                 // Part compressed: what the device credited it so far, never past its end.
                 let c = compressionProgress(Int32(i))
-                precondition(a.has(AppRuntime.compressed) && a.state == .suspended, "a compressing app is not suspended in the compressor")
+                precondition(a.memory.contains(.compressed) && a.state == .suspended, "a compressing app is not suspended in the compressor")
                 precondition(c.ticks >= 0 && c.ticks <= c.total, "app \(i) compressed \(c.ticks) of its \(c.total) seconds")
                 // Its done second, stored when it started, is still what its figures give
                 // (`CompressingApp`): nothing changes them while it is compressed.
@@ -54,8 +54,8 @@ extension Device {
                 resident += c.residentKB
                 continue
             }
-            if a.has(AppRuntime.compressed) { precondition(a.state == .suspended, "a running app is compressed"); pool += a.residentKB; committed += a.residentKB }
-            if a.has(AppRuntime.frozen) { precondition(a.state == .suspended && a.residentKB == 0, "a frozen app holds RAM"); frozen += 1 }
+            if a.memory.contains(.compressed) { precondition(a.state == .suspended, "a running app is compressed"); pool += a.residentKB; committed += a.residentKB }
+            if a.memory.contains(.frozen) { precondition(a.state == .suspended && a.residentKB == 0, "a frozen app holds RAM"); frozen += 1 }
             resident += a.residentKB
         }
         precondition(inProgress == compressing.count, "\(compressing.count) apps listed as compressing, \(inProgress) are")

@@ -63,10 +63,10 @@ extension Device {
             handler += profiles[p].saveDuration
         }
         if handler > params.enterBackgroundLimit {
-            apps[a].freezerMarks |= AppRuntime.watchdogCommitted
+            apps[a].lifecycle.insert(.watchdogCommitted)
             scheduleTimer(.watchdogKill, app, at: now + params.enterBackgroundLimit, &s)
         } else if profiles[p].exitsOnSuspend {
-            apps[a].freezerMarks |= AppRuntime.exitCommitted
+            apps[a].lifecycle.insert(.exitCommitted)
             scheduleTimer(.exitOnSuspend, app, at: now + handler, &s)
         } else {
             let trip = UInt64(apps[a].backgroundEntries)
@@ -75,7 +75,7 @@ extension Device {
                 var g = appDraws(app, Self.drawBackgroundTask, trip)
                 if profiles[p].bgTaskProbability >= 1 || g.nextUnit() < profiles[p].bgTaskProbability {
                     let work = Self.lognormal(profiles[p].bgTaskMedian, profiles[p].bgTaskSigma, &g, normalTable)
-                    apps[a].set(AppRuntime.bgTask)
+                    apps[a].lifecycle.insert(.bgTask)
                     if work <= params.bgTaskAllowance {
                         scheduleTimer(.bgTaskDone, app, at: now + work, &s)
                     } else {
@@ -88,7 +88,7 @@ extension Device {
                 var g = appDraws(app, Self.drawModeActivity, trip)
                 let activity = Self.lognormal(profiles[p].modeActivityMedian, profiles[p].modeActivitySigma, &g, normalTable)
                 if activity > .zero {
-                    apps[a].set(AppRuntime.modeActive)
+                    apps[a].lifecycle.insert(.modeActive)
                     scheduleTimer(.modeEnded, app, at: now + activity, &s)
                 }
             }
@@ -121,11 +121,11 @@ extension Device {
     mutating func suspendIfIdle(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         guard apps[a].state == .background,
-              !apps[a].has(AppRuntime.bgTask), !apps[a].has(AppRuntime.modeActive),
+              !apps[a].lifecycle.contains(.bgTask), !apps[a].lifecycle.contains(.modeActive),
               now >= apps[a].suspendNotBefore else { return }
-        if apps[a].has(AppRuntime.saveInFlight) {
+        if apps[a].lifecycle.contains(.saveInFlight) {
             // A save still running when the app stops executing is lost.
-            apps[a].clear(AppRuntime.saveInFlight)
+            apps[a].lifecycle.remove(.saveInFlight)
             cancelTimers(app, family: 1)
             metrics[.savesAbandoned] += 1
         }

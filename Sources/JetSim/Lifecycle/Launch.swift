@@ -14,11 +14,11 @@ extension Device {
         // terminated" on its way to the background; seed 000: a didEnterBackground that
         // does not return in time is "terminated and purged from memory"). Its timer
         // goes stale with the process (`terminate`).
-        if apps[a].freezerMarks & AppRuntime.exitCommitted != 0 {
+        if apps[a].lifecycle.contains(.exitCommitted) {
             send(.willTerminate, to: app, now)
             saveOnTerminate(app)
             terminate(app, .exitsOnSuspend, now)
-        } else if apps[a].freezerMarks & AppRuntime.watchdogCommitted != 0 {
+        } else if apps[a].lifecycle.contains(.watchdogCommitted) {
             terminate(app, .watchdog, now)
         }
         let p = pi(app)
@@ -28,15 +28,15 @@ extension Device {
         // page cache and that is faster (then the prewarm saved nothing: not counted).
         let wasPrewarmed = apps[a].isPrewarmed
         if wasPrewarmed {
-            apps[a].freezerMarks &= ~AppRuntime.prewarmed
+            apps[a].lifecycle.remove(.prewarmed)
             apps[a].state = .notRunning
         }
         let prior = apps[a].state
-        let wasFrozen = apps[a].has(AppRuntime.frozen)
-        var wasCompressed = apps[a].has(AppRuntime.compressed)
+        let wasFrozen = apps[a].memory.contains(.frozen)
+        var wasCompressed = apps[a].memory.contains(.compressed)
         // A part-compressed app decompresses only what was compressed so far (set
         // when it leaves the compressor below).
-        let wasPart = apps[a].freezerMarks & AppRuntime.compressing != 0
+        let wasPart = apps[a].memory.contains(.compressing)
         var partKB: Int64? = nil
         let kind: LaunchKind = prior == .notRunning
             ? (filesCached(app, now) && (!wasPrewarmed || cachedLatency(p) <= prewarmedLatency(p)) ? .cached : .cold)
@@ -54,7 +54,7 @@ extension Device {
             b[a].launches &+= 1
             if let nextUse { b[a].nextUse = nextUse }
             b[a].cancel(0)
-            b[a].clear(AppRuntime.bgTask | AppRuntime.modeActive)
+            b[a].lifecycle.subtract([.bgTask, .modeActive])
         }
         dropHeldTimer(app)  // the rest of `cancelTimers(app, family: 0)`
         // No longer a candidate.
@@ -76,7 +76,7 @@ extension Device {
             metrics[.foregroundKills] += 1
             if wasPrewarmed {
                 apps[a].state = .suspended
-                apps[a].freezerMarks |= AppRuntime.prewarmed
+                apps[a].lifecycle.insert(.prewarmed)
                 reclaim(.app(app, .memoryPressure), now, launchFailed: true)
             } else {
                 reclaim(.app(app, .memoryPressure), now)

@@ -8,18 +8,18 @@ extension Device {
     /// app's save duration, if the app is still executing code then.
     mutating func startSave(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
         let a = Int(app)
-        guard !apps[a].has(AppRuntime.saveInFlight) else { return }
+        guard !apps[a].lifecycle.contains(.saveInFlight) else { return }
         accrueUnsaved(app, now)
         guard apps[a].unsavedMicros > 0 else { return }
         apps[a].saveSnapshot = apps[a].unsavedMicros
-        apps[a].set(AppRuntime.saveInFlight)
+        apps[a].lifecycle.insert(.saveInFlight)
         scheduleTimer(.saveDone, app, at: now + profiles[pi(app)].saveDuration, &s)
     }
 
     mutating func completeSave(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        guard apps[a].has(AppRuntime.saveInFlight), apps[a].state.executesCode else { return }
-        apps[a].clear(AppRuntime.saveInFlight)
+        guard apps[a].lifecycle.contains(.saveInFlight), apps[a].state.executesCode else { return }
+        apps[a].lifecycle.remove(.saveInFlight)
         apps[a].unsavedMicros -= apps[a].saveSnapshot
         apps[a].saveSnapshot = 0
         metrics[.savesCompleted] += 1

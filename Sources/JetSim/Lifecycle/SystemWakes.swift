@@ -19,7 +19,7 @@ extension Device {
         let a = Int(app)
         let p = pi(app)
         let wasPrewarmed = apps[a].isPrewarmed
-        if wasPrewarmed { apps[a].freezerMarks &= ~AppRuntime.prewarmed; apps[a].state = .notRunning }
+        if wasPrewarmed { apps[a].lifecycle.remove(.prewarmed); apps[a].state = .notRunning }
         let prior = apps[a].state
         guard prior == .notRunning || prior == .suspended else {
             trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: prior)
@@ -33,7 +33,7 @@ extension Device {
         if availableKB < need {
             // No room even after the kill loop: the system does not launch it (a
             // prewarmed process stays prewarmed).
-            if wasPrewarmed { apps[a].freezerMarks |= AppRuntime.prewarmed; apps[a].state = .suspended }
+            if wasPrewarmed { apps[a].lifecycle.insert(.prewarmed); apps[a].state = .suspended }
             if apps[a].state == .suspended { refreshCandidate(app, now) }
             return
         }
@@ -44,7 +44,7 @@ extension Device {
             metrics[.systemWakes] += 1
             suspendedCount -= 1
             // As a user's resume (launch); on Android its stall without a launch to slow.
-            _ = memoryAppResuming(app, compressed: apps[a].has(AppRuntime.compressed), frozen: apps[a].has(AppRuntime.frozen), now)
+            _ = memoryAppResuming(app, compressed: apps[a].memory.contains(.compressed), frozen: apps[a].memory.contains(.frozen), now)
             trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: .background)
         }
         apps[a].state = .background
@@ -52,7 +52,7 @@ extension Device {
         setResident(app, apps[a].residentKB + need)
         if prior == .notRunning { send(.didFinishLaunching, to: app, now) } else { deliverHeld(app, now) }
         cancelTimers(app, family: 0)
-        apps[a].set(AppRuntime.bgTask)
+        apps[a].lifecycle.insert(.bgTask)
         apps[a].suspendNotBefore = now + params.systemWakeRun
         scheduleTimer(.bgTaskDone, app, at: now + params.systemWakeRun, &s)
         refreshCandidate(app, now)
@@ -79,7 +79,7 @@ extension Device {
         let need = profiles[pi(app)].prewarmKB
         guard prewarms, apps[a].state == .notRunning, availableKB - need >= kb.warningKB else { return }
         apps[a].state = .suspended
-        apps[a].freezerMarks |= AppRuntime.prewarmed
+        apps[a].lifecycle.insert(.prewarmed)
         apps[a].broadcastMark = broadcastCount
         apps[a].stateTime = now  // in the idle band since (the reaper's age)
         setResident(app, need)

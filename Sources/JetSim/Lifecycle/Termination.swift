@@ -22,7 +22,7 @@ extension Device {
             metrics.countLoss(lost, strategy: profiles[pi(app)].save)
             if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countLoss(lost, strategy: profiles[pi(app)].save) }
         }
-        if apps[a].has(AppRuntime.saveInFlight) { metrics[.savesAbandoned] += 1 }
+        if apps[a].lifecycle.contains(.saveInFlight) { metrics[.savesAbandoned] += 1 }
         let wasPrewarmed = apps[a].isPrewarmed
         if wasPrewarmed {
             // Killed before any launch used it: a wasted prewarm (not when the user's
@@ -38,7 +38,7 @@ extension Device {
         if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countKill(reason) }
         memoryAppExited(app, now)
         setResident(app, 0)
-        let dockFlag = apps[a].flags & AppRuntime.inDock
+        let dock = apps[a].memory.intersection(.inDock)
         let launches = apps[a].launches
         let nextUse = apps[a].nextUse
         let lastUsed = apps[a].lastUsed
@@ -54,7 +54,7 @@ extension Device {
         apps[a].lastUsed = lastUsed
         apps[a].lastKill = lastKill
         apps[a].stateTime = now  // when it was killed (`filesCached`)
-        apps[a].flags = dockFlag
+        apps[a].memory = dock
         // Timer generations outlive the process, or a timer of the dead one could
         // match a timer of the next one: carry them over, then make every pending
         // timer stale.

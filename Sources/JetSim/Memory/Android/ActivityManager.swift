@@ -12,7 +12,7 @@ extension Device {
         switch apps[a].state {
         case .active, .inactive: return OomAdj.foreground
         case .background:
-            return apps[a].has(AppRuntime.modeActive) ? OomAdj.perceptible : OomAdj.service
+            return apps[a].lifecycle.contains(.modeActive) ? OomAdj.perceptible : OomAdj.service
         case .suspended:
             return app == android.previous ? OomAdj.previous : OomAdj.cachedMin
         case .notRunning: return OomAdj.cachedMax + 1

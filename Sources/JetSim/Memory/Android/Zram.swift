@@ -67,7 +67,7 @@ extension Device {
                 metrics[.flashWrittenKB] = .saturatingSum(metrics[.flashWrittenKB], Int(plain))
                 android.uncompressed.remove(app)
                 setResident(app, 0)
-                apps[a].set(AppRuntime.frozen)
+                apps[a].memory.insert(.frozen)
                 frozenCount += 1
                 stall(plain, perMB: params.thawPerMB)
                 policy.update(app, candidate(app))
@@ -77,7 +77,7 @@ extension Device {
             let packed = Int64((Double(plain) / params.android.zramRatio).rounded())
             android.uncompressed.remove(app)
             setResident(app, packed)
-            apps[a].set(AppRuntime.compressed)
+            apps[a].memory.insert(.compressed)
             compressorCommittedKB += packed  // leaveCompressor takes it back
             compressorChange(packed, now)
             stall(plain, perMB: params.android.compressPerMB)

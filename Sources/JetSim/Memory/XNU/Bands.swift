@@ -31,8 +31,8 @@ extension Device {
         // memstat_update_priority_locked; P_MEMSTAT_FROZEN is kept on resume,
         // kern_memorystatus.c:3780-3796; the elevated band is set at freeze,
         // kern_memorystatus_freeze.c:1912-1918, and cleared by a demotion, :2308).
-        let elevated = apps[a].freezerMarks & (AppRuntime.hasFlashCopy | AppRuntime.demoted) == AppRuntime.hasFlashCopy
-        if apps[a].has(AppRuntime.frozen) && !elevated { return XNUBand.idle }
+        let elevated = apps[a].memory.intersection([.hasFlashCopy, .demoted]) == .hasFlashCopy
+        if apps[a].memory.contains(.frozen) && !elevated { return XNUBand.idle }
         let band = naturalBand(app, now)
         return elevated && band <= XNUBand.frozen ? XNUBand.frozen : band
     }
@@ -44,17 +44,17 @@ extension Device {
         if apps[a].isPrewarmed { return XNUBand.idle }
         if apps[a].state == .background {
             if let band = assertionBand(app) { return band }
-            if apps[a].has(AppRuntime.bgTask) { return XNUBand.background }
+            if apps[a].lifecycle.contains(.bgTask) { return XNUBand.background }
         }
         if now < apps[a].lastUsed + params.agingTime { return XNUBand.aging }
-        if apps[a].has(AppRuntime.inDock) { return XNUBand.background }
+        if apps[a].memory.contains(.inDock) { return XNUBand.background }
         return XNUBand.idle
     }
 
     /// The band of an app whose active background mode holds an assertion: voip in
     /// band 50, audio and location in 120 (nil: no mode active).
     @inline(__always) func assertionBand(_ app: Int32) -> UInt8? {
-        guard apps[Int(app)].has(AppRuntime.modeActive) else { return nil }
+        guard apps[Int(app)].lifecycle.contains(.modeActive) else { return nil }
         switch profiles[pi(app)].mode {
         case .voip: return XNUBand.phone
         case .audio, .location: return XNUBand.audioAndAccessory
@@ -76,7 +76,7 @@ extension Device {
     /// Inline up to its first check (no XNU bands, no dock, in the dock already).
     @inline(__always)
     mutating func updateDock(_ app: Int32, _ now: SimTime) {
-        guard params.dockSize > 0, !apps[Int(app)].has(AppRuntime.inDock) else { return }
+        guard params.dockSize > 0, !apps[Int(app)].memory.contains(.inDock) else { return }
         updateDockNow(app, now)
     }
 
@@ -84,16 +84,16 @@ extension Device {
     mutating func updateDockNow(_ app: Int32, _ now: SimTime) {
         if dock.count < params.dockSize {
             dock.append(app)
-            apps[Int(app)].set(AppRuntime.inDock)
+            apps[Int(app)].memory.insert(.inDock)
             return
         }
         var mi = 0
         for i in 1..<dock.count where apps[Int(dock[i])].launches < apps[Int(dock[mi])].launches { mi = i }
         let out = dock[mi]
         guard apps[Int(out)].launches < apps[Int(app)].launches else { return }
-        apps[Int(out)].clear(AppRuntime.inDock)
+        apps[Int(out)].memory.remove(.inDock)
         dock[mi] = app
-        apps[Int(app)].set(AppRuntime.inDock)
+        apps[Int(app)].memory.insert(.inDock)
         bandMayChange(out, now)
     }
 }

@@ -66,12 +66,12 @@ extension Device {
 
     /// An app's resident memory now (with the seconds credited so far).
     @inline(__always) func residentNowKB(_ app: Int32) -> Int64 {
-        apps[Int(app)].freezerMarks & AppRuntime.compressing != 0 ? compressionProgress(app).residentKB : apps[Int(app)].residentKB
+        apps[Int(app)].memory.contains(.compressing) ? compressionProgress(app).residentKB : apps[Int(app)].residentKB
     }
 
     /// An app's resident memory once its compression is done.
     @inline(__always) func residentSettledKB(_ app: Int32) -> Int64 {
-        apps[Int(app)].freezerMarks & AppRuntime.compressing != 0 ? compressionProgress(app).finalKB : apps[Int(app)].residentKB
+        apps[Int(app)].memory.contains(.compressing) ? compressionProgress(app).finalKB : apps[Int(app)].residentKB
     }
 
     /// Puts a just-suspended app (resident = its uncompressed size) on the list.
@@ -93,7 +93,7 @@ extension Device {
 
     /// Takes the app at position `i` of the list off it (the last one takes its place).
     mutating func stopCompressing(at i: Int) {
-        apps[Int(compressing[i].app)].freezerMarks &= ~AppRuntime.compressing
+        apps[Int(compressing[i].app)].memory.remove(.compressing)
         let last = compressing.count - 1
         // The last one (the only one, mostly) needs no move: a write less.
         if i != last { compressing[i] = compressing[last] }
@@ -158,7 +158,7 @@ extension Device {
     /// itself before writing it out).
     mutating func finishCompressionNow(_ app: Int32, _ now: SimTime) {
         advanceCompression(now)
-        guard apps[Int(app)].freezerMarks & AppRuntime.compressing != 0 else { return }
+        guard apps[Int(app)].memory.contains(.compressing) else { return }
         let c = compressionProgress(app)
         stopCompressing(app)
         finishCompression(app, c, now, now)

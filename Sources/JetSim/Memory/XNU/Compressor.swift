@@ -53,7 +53,7 @@ extension Device {
         }
         let packed = min(apps[a].residentKB, Int64(apps[a].packedKB))
         if compressorCommittedKB + packed <= kb.compressorPoolKB {
-            apps[a].set(AppRuntime.compressed)
+            apps[a].memory.insert(.compressed)
             compressorCommittedKB += packed
             let seconds = params.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
             if seconds > 0 {
@@ -88,7 +88,7 @@ extension Device {
     @discardableResult @inline(__always)
     mutating func leaveCompressor(_ app: Int32, _ now: SimTime) -> Int64 {
         clearSoftLimit(app)  // terminate clears the flags after this, before removeCandidate
-        guard apps[Int(app)].has(AppRuntime.compressed) else { return 0 }
+        guard apps[Int(app)].memory.contains(.compressed) else { return 0 }
         return leaveCompressorNow(app, now)
     }
 
@@ -97,7 +97,7 @@ extension Device {
     mutating func leaveCompressorNow(_ app: Int32, _ now: SimTime) -> Int64 {
         let a = Int(app)
         if !compressing.isEmpty { advanceCompression(now) }
-        if apps[a].freezerMarks & AppRuntime.compressing != 0 {
+        if apps[a].memory.contains(.compressing) {
             let c = compressionProgress(app)
             stopCompressing(app)
             apps[a].leaveCompressor(residentKB: c.residentKB)  // available memory counts it already
@@ -105,7 +105,7 @@ extension Device {
             compressorChange(-c.packedKB, now)
             return c.inputKB
         }
-        apps[a].clear(AppRuntime.compressed)
+        apps[a].memory.remove(.compressed)
         compressorCommittedKB -= apps[a].residentKB
         compressorChange(-apps[a].residentKB, now)
         return 0

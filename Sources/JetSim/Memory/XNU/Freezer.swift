@@ -214,8 +214,8 @@ extension Device {
             // is passed over: memorystatus_freeze_process returns EINVAL for it
             // (kern_memorystatus_freeze.c:1799-1803) and memorystatus_freeze_top_process
             // tries the next candidate (:2168-2178).
-            if apps[a].state == .suspended && !apps[a].has(AppRuntime.frozen) && !apps[a].isPrewarmed
-                && apps[a].freezerMarks & (AppRuntime.hasFlashCopy | AppRuntime.refreezeEligible) != AppRuntime.hasFlashCopy
+            if apps[a].state == .suspended && !apps[a].memory.contains(.frozen) && !apps[a].isPrewarmed
+                && apps[a].memory.intersection([.hasFlashCopy, .refreezeEligible]) != .hasFlashCopy
                 && residentSettledKB(app) >= params.freezeMinKB {
                 guard flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
                 freeze(app, now)
@@ -249,7 +249,7 @@ extension Device {
         var app = idleOrder.head(1)
         while app >= 0 {
             let a = Int(app)
-            if apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 && (!suspendedOnly || apps[a].state == .suspended) {
+            if apps[a].memory.contains(.refreezeEligible) && (!suspendedOnly || apps[a].state == .suspended) {
                 return app
             }
             app = idleOrder.next(app)
@@ -261,7 +261,7 @@ extension Device {
     /// (thawed, its state still on flash) only the share it dirtied since.
     @inline(__always) func flashWrite(_ app: Int32) -> Int64 {
         let settledKB = residentSettledKB(app)
-        guard apps[Int(app)].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return settledKB }
+        guard apps[Int(app)].memory.contains(.hasFlashCopy) else { return settledKB }
         return settledKB * Int64(params.refreezeDirtyPPM) / 1_000_000
     }
 
@@ -306,9 +306,9 @@ extension Device {
     /// stays on flash (it still counts as frozen).
     mutating func demote(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        apps[a].freezerMarks |= AppRuntime.demoted
-        if apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 {
-            apps[a].freezerMarks &= ~AppRuntime.refreezeEligible
+        apps[a].memory.insert(.demoted)
+        if apps[a].memory.contains(.refreezeEligible) {
+            apps[a].memory.remove(.refreezeEligible)
             refreezeEligibleCount -= 1
         }
         metrics[.freezerDemotions] += 1
@@ -322,19 +322,19 @@ extension Device {
         let a = Int(app)
         finishCompressionNow(app, now)
         let writeKB = flashWrite(app)
-        if apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 {
+        if apps[a].memory.contains(.hasFlashCopy) {
             metrics[.refreezes] += 1
         } else {
             flashCopyCount += 1
         }
-        if apps[a].freezerMarks & AppRuntime.refreezeEligible != 0 { refreezeEligibleCount -= 1 }
-        apps[a].freezerMarks = (apps[a].freezerMarks & ~(AppRuntime.demoted | AppRuntime.refreezeEligible)) | AppRuntime.hasFlashCopy
+        if apps[a].memory.contains(.refreezeEligible) { refreezeEligibleCount -= 1 }
+        apps[a].memory = apps[a].memory.subtracting([.demoted, .refreezeEligible]).union(.hasFlashCopy)
         leaveCompressor(app, now)
         flashTodayKB += writeKB
         metrics[.flashWrittenKB] += Int(writeKB)
         metrics[.freezes] += 1
         setResident(app, 0)
-        apps[a].set(AppRuntime.frozen)
+        apps[a].memory.insert(.frozen)
         frozenCount += 1
         trace.record(time: now, app: app, event: .frozen, detail: .none, state: .suspended)
         refreshCandidate(app, now)
@@ -350,23 +350,23 @@ extension Device {
     @inline(__always)
     mutating func unfreeze(_ app: Int32) {
         let a = Int(app)
-        if apps[a].has(AppRuntime.frozen) || apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 { unfreezeNow(app) }
+        if apps[a].memory.contains(.frozen) || apps[a].memory.contains(.hasFlashCopy) { unfreezeNow(app) }
     }
 
     /// `unfreeze` for an app frozen or with its state on flash.
     @inline(never)
     mutating func unfreezeNow(_ app: Int32) {
         let a = Int(app)
-        if apps[a].has(AppRuntime.frozen) {
-            apps[a].clear(AppRuntime.frozen)
+        if apps[a].memory.contains(.frozen) {
+            apps[a].memory.remove(.frozen)
             frozenCount -= 1
         }
-        guard apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return }
+        guard apps[a].memory.contains(.hasFlashCopy) else { return }
         // On demand: it holds only what it touched ("On-demand thaw"), compressed at
         // its next suspension to its own packed size (the profile's again at its exit).
         apps[a].packedKB = Int32(clamping: packedKB(plainKB: thawTouchedKB(pi(app))))
-        if apps[a].freezerMarks & AppRuntime.refreezeEligible == 0 {
-            apps[a].freezerMarks |= AppRuntime.refreezeEligible
+        if !apps[a].memory.contains(.refreezeEligible) {
+            apps[a].memory.insert(.refreezeEligible)
             refreezeEligibleCount += 1
         }
         if apps[a].thaws < .max { apps[a].thaws += 1 }
@@ -377,16 +377,16 @@ extension Device {
     @inline(__always)
     mutating func forgetFrozen(_ app: Int32) {
         let a = Int(app)
-        if apps[a].freezerMarks != 0 || apps[a].has(AppRuntime.frozen) { forgetFrozenNow(app) }
+        if !apps[a].memory.isDisjoint(with: MemoryFlags.freezerKnows) { forgetFrozenNow(app) }
     }
 
     /// `forgetFrozen` for an app the freezer knows.
     mutating func forgetFrozenNow(_ app: Int32) {
         let a = Int(app)
-        if apps[a].has(AppRuntime.frozen) { frozenCount -= 1 }
-        let marks = apps[a].freezerMarks
-        if marks & AppRuntime.refreezeEligible != 0 { refreezeEligibleCount -= 1 }
-        if marks & AppRuntime.hasFlashCopy != 0 {
+        if apps[a].memory.contains(.frozen) { frozenCount -= 1 }
+        let marks = apps[a].memory
+        if marks.contains(.refreezeEligible) { refreezeEligibleCount -= 1 }
+        if marks.contains(.hasFlashCopy) {
             flashCopyCount -= 1
             // Its state leaves flash: a next process holds the profile's suspended footprint.
             apps[a].packedKB = Int32(clamping: suspendedResidentKB(pi(app)))

@@ -89,7 +89,7 @@ extension Device {
             var pickKB: Int64 = -1
             for app in running {
                 let a = Int(app)
-                guard !apps[a].has(AppRuntime.pressureNotified), apps[a].residentKB >= params.warningMinKB else { continue }
+                guard !apps[a].memory.contains(.pressureNotified), apps[a].residentKB >= params.warningMinKB else { continue }
                 let band = app == front ? 100 : Int(apps[a].band)
                 guard band >= Int(XNUBand.aging) || app == front else { continue }
                 if band < pickBand || (band == pickBand && apps[a].residentKB > pickKB) {
@@ -97,11 +97,11 @@ extension Device {
                 }
             }
             guard pick >= 0 else { break }
-            apps[Int(pick)].set(AppRuntime.pressureNotified)
+            apps[Int(pick)].memory.insert(.pressureNotified)
             warn(pick, now)
             metrics[level == XNUPressure.critical ? .warningsAtCritical : .warningsAtWarning] += 1
         }
-        for app in running { apps[Int(app)].clear(AppRuntime.pressureNotified) }
+        for app in running { apps[Int(app)].memory.remove(.pressureNotified) }
         warningRestUntil = now + params.warningResting
     }
 

@@ -31,13 +31,13 @@ extension Device {
     /// resumed since; `thaws` counts only those and is reset only at its exit).
     @inline(__always) func thawedWithFlashCopy(_ app: Int32) -> Bool {
         let a = Int(app)
-        return apps[a].freezerMarks & AppRuntime.hasFlashCopy != 0 && apps[a].thaws > 0
+        return apps[a].memory.contains(.hasFlashCopy) && apps[a].thaws > 0
     }
 
     /// What of its suspended footprint an app with its state on flash leaves there
     /// once thawed (0 for any other): a thawed app's, or a frozen app's at its thaw.
     @inline(__always) func onFlashKB(_ app: Int32) -> Int64 {
-        guard apps[Int(app)].freezerMarks & AppRuntime.hasFlashCopy != 0 else { return 0 }
+        guard apps[Int(app)].memory.contains(.hasFlashCopy) else { return 0 }
         let p = pi(app)
         return profiles[p].suspendedKB - thawTouchedKB(p)
     }

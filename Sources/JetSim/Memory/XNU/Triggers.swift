@@ -40,8 +40,8 @@ extension Device {
         guard apps[a].residentKB > kb.inactiveLimitKB else { return }
         if availableKB < kb.warningKB {
             reclaim(.app(app, .highWater), now)
-        } else if !apps[a].has(AppRuntime.overSoftLimit) {
-            apps[a].set(AppRuntime.overSoftLimit)
+        } else if !apps[a].memory.contains(.overSoftLimit) {
+            apps[a].memory.insert(.overSoftLimit)
             overSoftLimitCount += 1
         }
     }
@@ -51,8 +51,8 @@ extension Device {
     /// one compare, not a read of the app's record.
     @inline(__always)
     mutating func clearSoftLimit(_ app: Int32) {
-        guard overSoftLimitCount > 0, apps[Int(app)].has(AppRuntime.overSoftLimit) else { return }
-        apps[Int(app)].clear(AppRuntime.overSoftLimit)
+        guard overSoftLimitCount > 0, apps[Int(app)].memory.contains(.overSoftLimit) else { return }
+        apps[Int(app)].memory.remove(.overSoftLimit)
         overSoftLimitCount -= 1
     }
 
@@ -66,7 +66,7 @@ extension Device {
             while c.index < apps.count {
                 let i = c.index
                 c.index += 1
-                guard apps[i].has(AppRuntime.overSoftLimit) else { continue }
+                guard apps[i].memory.contains(.overSoftLimit) else { continue }
                 let b = Int(apps[i].band)
                 if b == c.band {
                     return residentNowKB(Int32(i)) > kb.inactiveLimitKB ? .kill(app: Int32(i), victim: -1, reason: .highWater) : .spare(app: Int32(i))
