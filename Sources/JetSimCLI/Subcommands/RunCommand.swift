@@ -85,15 +85,14 @@ struct RunCommand: ParsableCommand {
         if sim.usage != nil, shard != nil, sim.duration == nil {
             throw BadInput(description: "--shard with --usage: give --duration too (without it each device runs for its own span, and the shards' summaries could not be merged)")
         }
+        try sim.checkUsageDevices()
         var usageStream: UsageStream? = nil
         if let u = sim.usage { usageStream = try sim.openUsage(u) }
         // The shard state names the trace by a hash of its bytes, read in blocks
-        // before the run (the trace is never held whole in memory).
+        // before the run (the trace is never held whole in memory; a piped trace was
+        // hashed as it was copied: `InputFiles`).
         var usageHash: UInt64? = nil
-        if shard != nil, let u = sim.usage {
-            guard let h = ShardState.fnv1a(fileAt: u) else { throw BadInput(description: "\(u): cannot read it") }
-            usageHash = h
-        }
+        if shard != nil, let u = sim.usage { usageHash = try InputFiles.usageHash(u) }
         if let shard {
             plan.shardIndex = shard.index - 1
             plan.shardCount = shard.count
