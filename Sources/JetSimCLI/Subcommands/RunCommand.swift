@@ -49,6 +49,15 @@ struct RunCommand: ParsableCommand {
         if shard != nil, out == nil || out == "-" {
             throw ValidationError("--shard: needs --out PATH (the shard's state goes to PATH.state)")
         }
+        // The state is one item a line: a line break in what it records (the usage
+        // path, a --set) gave shards that exit 0 and that merge cannot read.
+        if shard != nil {
+            let breaks = { (s: String) in s.utf8.contains { $0 == 0x0A || $0 == 0x0D } }
+            if let u = sim.usage, breaks(u) { throw ValidationError("--usage: with --shard, the path may not hold a line break (the shard state records it on one line); rename the file") }
+            if let o = sim.overrides.first(where: breaks) {
+                throw ValidationError("--set \(o.debugDescription): with --shard, a value may not hold a line break (the shard state records it on one line); write it on one line")
+            }
+        }
         // A BadInput thrown here would reach main wrapped by the parser (exit 1): as a
         // validation error it is bad input (exit 2), like the checks above.
         do {
