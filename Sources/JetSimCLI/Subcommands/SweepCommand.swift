@@ -150,7 +150,7 @@ struct SweepCommand: ParsableCommand {
         for (p, _, _) in workloads {
             let path = pointsDir + "/" + p.fileName
             guard let data = FileManager.default.contents(atPath: path) else { continue }
-            try PointsDirectory.check(point: path, text: String(decoding: data, as: UTF8.self), planHash: planHash)
+            try PointsDirectory.check(point: path, index: p.index, text: String(decoding: data, as: UTF8.self), planHash: planHash)
             done.insert(p.index)
         }
         say("sweep: \(workloads.count) point(s), \(done.count) already done, \(workloads.count - done.count) to run")
@@ -231,7 +231,7 @@ struct SweepCommand: ParsableCommand {
             let path = dir + "/points/" + p.fileName
             guard let data = FileManager.default.contents(atPath: path) else { missing.append(p.fileName); continue }
             let text = String(decoding: data, as: UTF8.self)
-            try PointsDirectory.check(point: path, text: text, planHash: planHash)
+            try PointsDirectory.check(point: path, index: p.index, text: text, planHash: planHash)
             hashes.append(Provenance.hash(text))
             guard let nl = text.firstIndex(of: "\n") else { throw RunFailure(description: "\(path): empty") }
             let h = String(text[..<nl])

@@ -61,9 +61,10 @@ enum PointsDirectory {
     static func planHash(_ text: String) -> String { ShardState.hex(FNV1a.hash(text)) }
 
     /// Why the point CSV at `path` cannot be used (nil when it can): its sidecar must
-    /// exist, hold the CSV's hash (a point cut short or edited fails) and this plan's
-    /// (a point copied from another sweep fails).
-    static func problem(point path: String, text: String, planHash: String) -> String? {
+    /// exist, hold the CSV's hash (a point cut short or edited fails), this plan's (a
+    /// point copied from another sweep fails) and the point's number (one copied from
+    /// another point of this sweep fails).
+    static func problem(point path: String, index: Int, text: String, planHash: String) -> String? {
         let side = ProvenanceFile.path(for: path)
         guard let data = FileManager.default.contents(atPath: side),
               let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
@@ -75,13 +76,16 @@ enum PointsDirectory {
         guard json["sweep_plan_fnv1a64"] as? String == planHash else {
             return "its provenance names another plan: it belongs to another sweep (or was written by an older jetsim)"
         }
+        guard json["sweep_point"] as? Int == index else {
+            return "its provenance names another point (\(json["sweep_point"].map { "\($0)" } ?? "none")): it was copied or renamed from another point's file"
+        }
         guard text.hasSuffix("\n") else { return "it does not end with a line break: it was cut short" }
         return nil
     }
 
     /// `problem` as bad input naming the point and what to do.
-    static func check(point path: String, text: String, planHash: String) throws {
-        if let why = problem(point: path, text: text, planHash: planHash) {
+    static func check(point path: String, index: Int, text: String, planHash: String) throws {
+        if let why = problem(point: path, index: index, text: text, planHash: planHash) {
             throw BadInput(description: "\(path): \(why); remove it and its .provenance.json, then run the same command again to redo the point")
         }
     }
