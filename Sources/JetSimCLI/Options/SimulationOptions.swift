@@ -143,12 +143,24 @@ struct SimulationOptions: ParsableArguments {
     /// device's span).
     var usageUntil: SimTime? { usage != nil ? duration?.time : nil }
 
-    /// Opens the usage trace for streaming and reads its header.
+    /// Opens the usage trace for streaming and reads its header (a trace that is not a
+    /// regular file, such as a pipe, is read once: `InputFiles`).
     func openUsage(_ path: String) throws -> UsageStream {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw BadInput(description: "\(path): no such file") }
-        if isDir.boolValue { throw BadInput(description: "\(path): cannot read it (it is a directory)") }
-        do { return try UsageStream(path: path) } catch { throw BadInput(description: error.description) }
+        let reader = try InputFiles.usageReader(path)
+        do { return try UsageStream(reader: reader, source: path) } catch { throw BadInput(description: error.description) }
+    }
+
+    /// With --usage and --devices N: that the trace has N devices, checked before any
+    /// work by reading its first N devices (not after the whole replay).
+    func checkUsageDevices() throws {
+        guard let path = usage, let devices else { return }
+        var stream = try openUsage(path)
+        do {
+            while stream.devicesRead < devices, try stream.nextBatch(rows: 1 << 16, maxDevices: devices - stream.devicesRead) != nil {}
+        } catch let e as InputError { throw BadInput(description: e.description) }
+        if stream.devicesRead < devices {
+            throw BadInput(description: "--devices \(devices): \(path) has only \(stream.devicesRead) device(s)")
+        }
     }
 
     /// Runs `plan`: the synthetic fleet, or the usage trace streamed from `stream`

@@ -64,13 +64,9 @@ struct TraceCommand: ParsableCommand {
             try output.commit()
             return
         }
+        try sim.checkUsageDevices()
         var stream = try sim.openUsage(path)
         let limit = sim.devices ?? .max
-        if let devices = sim.devices {
-            var check = try sim.openUsage(path)
-            let found = try Self.readDevices(&check, upTo: devices) { _ in }
-            if found < devices { throw BadInput(description: "--devices \(devices): \(path) has only \(found) device(s)") }
-        }
         let output = try OutputFile.open(out)
         output.write(Self.header(format))
         // Perfetto's JSON is one document: its devices are gathered over the batches and
