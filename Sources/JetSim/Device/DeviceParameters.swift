@@ -24,12 +24,14 @@ public struct DeviceParameters: Sendable, Equatable {
     public var perAppLimitPct: Double
     /// Share of what a running app can free that it frees on a memory warning.
     public var memoryWarningFreeShare: Double
-    /// Suspended memory is compressed by this ratio (1 = not compressed).
+    /// Suspended memory is compressed by this ratio (1 = not compressed). Default 2:
+    /// WKdm compresses to about half (Apple, OS X Mavericks Core Technology Overview).
     public var suspendedCompressionRatio: Double
     /// Time to decompress one MiB of compressed memory on resume.
     public var decompressPerMB: SimTime
     /// Launch-to-launch variation: each launch's latency is multiplied by a lognormal
     /// factor with median 1 and this sigma (0: every launch of an app takes the same).
+    /// Default 0.25 (*assumption*).
     public var launchJitterSigma: Double
     /// Time from didEnterBackground to suspension for an app with no background work.
     public var backgroundGrace: SimTime
@@ -102,11 +104,11 @@ public struct DeviceParameters: Sendable, Equatable {
     public var compressorPagesLimitPct: Double? = nil
     public var compressorShortagePct = 98.0
     /// Share of a compressed app's memory decompressed before its first frame on a
-    /// resume, in parts per million (the rest on demand). Default: the workload's.
-    public var resumeTouchPPM: Int32 = DeviceClass.ppm(DeviceClass.defaults.resumeTouchShare)
+    /// resume, in parts per million (the rest on demand). *Assumption*: 0.3.
+    public var resumeTouchPPM: Int32 = 300_000
     /// A refreeze writes this share of the app's memory (what it dirtied since its
-    /// thaw), in parts per million. Default: the workload's.
-    public var refreezeDirtyPPM: Int32 = DeviceClass.ppm(DeviceClass.defaults.refreezeDirtyShare)
+    /// thaw), in parts per million. *Assumption*: 0.3.
+    public var refreezeDirtyPPM: Int32 = 300_000
     /// Per freezer day at most this many demotions of frozen apps thawed fewer than
     /// `freezeDemotionThaws` times.
     public var freezeDemotionsMax = 2
@@ -116,9 +118,9 @@ public struct DeviceParameters: Sendable, Equatable {
     public var freezeRefreezeThawed: Int32 = 3
     /// A thaw brings back from flash only this share of the app's frozen memory (what
     /// it touches; the rest stays on flash, read on demand, xnu doc/vm/freezer.md:
-    /// 62-64), in parts per million. Default: the workload's. Beside
+    /// 62-64), in parts per million. *Assumption*: 0.2. Beside
     /// `freezeRefreezeThawed` (both 32 bits), so the parameters do not grow.
-    public var thawTouchPPM: Int32 = DeviceClass.ppm(DeviceClass.defaults.thawTouchShare)
+    public var thawTouchPPM: Int32 = 200_000
     /// The freezer thread's throttle (bsd/kern/kern_memorystatus_freeze.c:2945-2954):
     /// after every run it may not run again for `freezerIdleDelay` (XNU's
     /// memorystatus_apps_idle_delay_time, memstat_idle_deferral_time_s 10 s,
@@ -145,8 +147,8 @@ public struct DeviceParameters: Sendable, Equatable {
     /// at this many uncompressed KiB per second, credited at whole seconds of the
     /// device clock (0: all of it at suspension, the model before). *Assumption*: XNU
     /// has no rate; pages are compressed as vm_pageout_scan steals them from the
-    /// inactive queue (Memory/XNU/Compression.swift). Default: the workload's.
-    public var compressionKBPerS: Int64 = DeviceClass.kibibytesPerSecond(DeviceClass.defaults.compressionMBPerS)
+    /// inactive queue (Memory/XNU/Compression.swift). Default 4 MiB/s.
+    public var compressionKBPerS: Int64 = 4 * 1_024
     /// Memory growth in front: from the launch footprint to the app's peak over
     /// `growthTime` of use, in steps of `growthStep` (assumption: no published curve).
     public var growthTime: SimTime = .seconds(120)
@@ -165,8 +167,8 @@ public struct DeviceParameters: Sendable, Equatable {
         ramKB: Int64 = 4 * 1024 * 1024, osReserveKB: Int64? = nil,
         warningAvailablePct: Double? = nil, criticalAvailablePct: Double? = nil,
         killTargetAvailablePct: Double? = nil, perAppLimitPct: Double = 60,
-        memoryWarningFreeShare: Double = 0.5, suspendedCompressionRatio: Double = 1,
-        decompressPerMB: SimTime = .microseconds(500), launchJitterSigma: Double = 0,
+        memoryWarningFreeShare: Double = 0.5, suspendedCompressionRatio: Double = 2,
+        decompressPerMB: SimTime = .microseconds(500), launchJitterSigma: Double = 0.25,
         backgroundGrace: SimTime = .seconds(10), enterBackgroundLimit: SimTime = .seconds(5),
         willTerminateLimit: SimTime = .seconds(5),
         bgTaskAllowance: SimTime = BackgroundTimePreset.ios13plus.allowance
@@ -187,6 +189,11 @@ public struct DeviceParameters: Sendable, Equatable {
         self.willTerminateLimit = willTerminateLimit
         self.bgTaskAllowance = bgTaskAllowance
     }
+
+    /// The model's defaults (a 4 GB device): each knob's one default, with its source
+    /// beside it above. A workload's device class starts from these (`DeviceClass`),
+    /// so a test built on `DeviceParameters()` simulates the shipped device.
+    public static let standard = DeviceParameters()
 
     /// XNU's fallback thresholds (% of RAM available) for a RAM size: warning at the
     /// soft-limit level, critical, and the idle-kill level as the kill loop's target.
