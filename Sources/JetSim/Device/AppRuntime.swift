@@ -54,8 +54,7 @@ public struct AppRuntime: Sendable, Equatable {
     @inlinable var isPrewarmed: Bool { lifecycle.contains(.prewarmed) }
     public var isFrozen: Bool { memory.contains(.frozen) }
 
-    /// Being compressed since `t` (`Device.startCompressing`). The two writes in one
-    /// method: one access to the record, one uniqueness check of the device's array.
+    /// Being compressed since `t` (`Device.startCompressing`).
     @inlinable mutating func markCompressing(since t: SimTime) {
         stateTime = t
         memory.insert(.compressing)

@@ -7,7 +7,6 @@ extension Device {
     /// keeps the idle-band order.
     mutating func refreshCandidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) {
         let b = memoryBand(app, now)
-        // Written only when it changes: a write costs the apps array a uniqueness check.
         if apps[Int(app)].band != b { apps[Int(app)].band = b }
         if !keepsIdleOrder || Policy.ordersIdleBands {
             // Nothing reads the order (no XNU bands, not Android), or the policy's

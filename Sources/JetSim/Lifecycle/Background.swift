@@ -15,11 +15,8 @@ extension Device {
     mutating func resignActive(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
         let a = Int(app)
         guard apps[a].state == .active else { return }
-        // `accrueUnsaved` and the new state in one write to the app's record.
-        apps.withUnsafeMutableBufferPointer { b in
-            b[a].accrueActive(until: now)
-            b[a].state = .inactive
-        }
+        apps[a].accrueActive(until: now)
+        apps[a].state = .inactive
         send(.willResignActive, to: app, now)
         if profiles[pi(app)].save == .onResignActive { startSave(app, now, &s) }
     }

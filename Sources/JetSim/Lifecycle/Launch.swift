@@ -47,15 +47,12 @@ extension Device {
         countByArchetype(app, .launches)
         let nextUse = actionIndex >= 0 && actionIndex < timeline.nextUseAfter.count ? timeline.nextUseAfter[actionIndex] : nil
         // Its count and next use; background timers stop and its background work with
-        // them (it carries on in front): one write to the app's record (a uniqueness
-        // check each, four before). Neither the policy's removal nor the dock below
+        // them (it carries on in front). Neither the policy's removal nor the dock below
         // reads the timers or those two flags.
-        apps.withUnsafeMutableBufferPointer { b in
-            b[a].launches &+= 1
-            if let nextUse { b[a].nextUse = nextUse }
-            b[a].cancel(0)
-            b[a].lifecycle.subtract([.bgTask, .modeActive])
-        }
+        apps[a].launches &+= 1
+        if let nextUse { apps[a].nextUse = nextUse }
+        apps[a].cancel(0)
+        apps[a].lifecycle.subtract([.bgTask, .modeActive])
         dropHeldTimer(app)  // the rest of `cancelTimers(app, family: 0)`
         // No longer a candidate.
         removeCandidate(app)
@@ -87,11 +84,8 @@ extension Device {
         if usedPrewarm { metrics[.prewarmedLaunches] += 1 }
         var swapIn = SimTime.zero
         if kind.createsProcess {
-            // Its state and footprint (`setResident`) in one write to its record.
-            availableKB += apps.withUnsafeMutableBufferPointer { b in
-                b[a].state = .inactive
-                return b[a].replaceResident(max(reach, b[a].residentKB))
-            }
+            apps[a].state = .inactive
+            setResident(app, max(reach, apps[a].residentKB))
             running.append(app)
             send(.didFinishLaunching, to: app, now)
         } else {
