@@ -259,7 +259,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     @inline(__always)
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
         holdApps()
-        memoryTimePassed(s.now, atInput: true)
+        memoryTimePassed(s.now)
         inInput = true
         defer { inInput = false }
         if heldApp >= 0 && heldDue <= s.now {
@@ -339,7 +339,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
         holdApps()
-        memoryTimePassed(s.now, atInput: false)
+        memoryTimePassed(s.now)
         switch e.kind {
         case .suspendDue:
             suspendIfIdle(e.app, s.now)

@@ -63,16 +63,12 @@ extension Device {
 
     // MARK: Time
 
-    /// Simulated time reached `now` at the top of an event (`atInput`: a user action or
-    /// system arrival; else a timer): the freezer thread's runs due since the last
-    /// event, then compression up to now. (Only XNU's freezer sets `freezerDue`; a
+    /// Simulated time reached `now` at the top of an event (a timer, a user action or a
+    /// system arrival): the freezer thread's runs due since the last event, then
+    /// compression up to now. (Only XNU's freezer sets `freezerDue`; a
     /// compressor runs on the plain model too.)
-    @inline(__always) mutating func memoryTimePassed(_ now: SimTime, atInput: Bool) {
-        if atInput {
-            if freezerDue && now >= freezerNextRun { freezerCatchUp(now) }
-        } else {
-            freezerCatchUpIfDue(now)
-        }
+    @inline(__always) mutating func memoryTimePassed(_ now: SimTime) {
+        if freezerDue && now >= freezerNextRun { freezerCatchUp(now) }
         if !compressing.isEmpty { advanceCompression(now) }
     }
 

@@ -80,20 +80,13 @@ extension Device {
     /// now, and memory above the freeze level or too few unfrozen suspended apps
     /// (`freezerPassMayAct`). `freezerIdleRun` makes that run without the loop and
     /// without calling `freezerPass`, exactly as the loop's first pass would (the
-    /// thread stops waiting, or its next run is the first after now). It is inlined at
-    /// the top of a timer's event (`freezerCatchUpIfDue`), where most catch-ups run;
-    /// `handleInput` calls this function instead (inlined there too, it cost Android's
-    /// inputs more than it saved).
+    /// thread stops waiting, or its next run is the first after now). (Inlined into the
+    /// top of a timer's event it saved 4 instructions an event of the default run, 0.6 %:
+    /// not kept, docs/performance.md.)
     @inline(never)
     mutating func freezerCatchUp(_ now: SimTime) {
         if freezerIdleRun(now) { return }
         freezerCatchUpLoop(now)
-    }
-
-    /// At the top of a timer's event (`handle`): `freezerCatchUp` if a run is due,
-    /// its common case inline.
-    @inline(__always) mutating func freezerCatchUpIfDue(_ now: SimTime) {
-        if freezerDue && now >= freezerNextRun && !freezerIdleRun(now) { freezerCatchUpLoop(now) }
     }
 
     /// `freezerCatchUp`'s common case (above): whether it was that, and was run.
