@@ -61,6 +61,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
     /// The next system arrival's app (`nextWake`).
     var nextWakeApp: Int32 = -1
+    /// The app the user was in before the current one (-1: none), on every OS: the
+    /// policies read it from the candidate (`isPrevious`), Android holds it at adj 700.
+    var previousApp: Int32 = -1
     /// Broadcast events' latest values, by kind.
     var broadcastLatest = ContiguousArray<UInt8>(repeating: 0, count: SystemEventKind.count)
     /// The totals of broadcast events (to every app) by kind after each broadcast (five
@@ -211,6 +214,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         broadcastHistory.removeAll(keepingCapacity: true)
         broadcastHistory.append(contentsOf: repeatElement(0, count: SystemEventKind.count))
         front = -1
+        previousApp = -1
         ui = UIState()
         refusedActions = 0
         warned = false

@@ -41,8 +41,8 @@ extension Device {
         apps[a].lastUsed = now
         // The previous app, on every OS (AndroidLMK reads it from the candidate): the
         // former one, held at adj 700 while suspended, becomes a cached app.
-        let former = android.previous
-        android.previous = app
+        let former = previousApp
+        previousApp = app
         if Policy.readsPrevious && former >= 0 && former != app && apps[Int(former)].state == .suspended {
             policy.update(former, candidate(former))
         }

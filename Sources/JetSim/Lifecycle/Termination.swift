@@ -62,7 +62,7 @@ extension Device {
         for family in 0..<3 { cancelTimers(app, family: family) }
         removeCandidate(app)
         if front == app { front = -1 }
-        if android.previous == app { android.previous = -1 }
+        if previousApp == app { previousApp = -1 }
         trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
     }
 

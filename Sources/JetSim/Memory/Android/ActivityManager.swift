@@ -14,7 +14,7 @@ extension Device {
         case .background:
             return apps[a].lifecycle.contains(.modeActive) ? OomAdj.perceptible : OomAdj.service
         case .suspended:
-            return app == android.previous ? OomAdj.previous : OomAdj.cachedMin
+            return app == previousApp ? OomAdj.previous : OomAdj.cachedMin
         case .notRunning: return OomAdj.cachedMax + 1
         }
     }
@@ -30,7 +30,7 @@ extension Device {
     /// `.cachedCap`'s start: the cached apps now (the previous app is not one), and the
     /// walk from the oldest.
     func startCachedCap(_ c: inout ReclaimCursor) {
-        c.budget = suspendedCount - (android.previous >= 0 && apps[Int(android.previous)].state == .suspended ? 1 : 0)
+        c.budget = suspendedCount - (previousApp >= 0 && apps[Int(previousApp)].state == .suspended ? 1 : 0)
         c.app = idleOrder.head(0)
     }
 
@@ -39,7 +39,7 @@ extension Device {
         while c.budget > params.android.maxCachedProcesses && c.app >= 0 {
             let app = c.app
             c.app = idleOrder.next(app)
-            if app != android.previous && apps[Int(app)].state == .suspended {
+            if app != previousApp && apps[Int(app)].state == .suspended {
                 c.budget -= 1
                 return .kill(app: app, victim: -1, reason: .cachedCap)
             }

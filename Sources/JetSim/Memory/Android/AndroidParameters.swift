@@ -92,12 +92,10 @@ public struct AndroidParameters: Sendable, Equatable {
 }
 
 /// A device's Android state: the cached apps not yet in zram (oldest first: reclaim's
-/// order), the previous app (kept on every OS: the policies read it from the candidate),
-/// the PSI window's stall, and lmkd's thrashing measure.
+/// order), the PSI window's stall, and lmkd's thrashing measure. (The previous app,
+/// which ActivityManager holds at adj 700, is the lifecycle's: `Device.previousApp`.)
 public struct AndroidState: Sendable {
     var uncompressed = MultiList(lists: 1)
-    /// The app the user was in before the current one (-1: none).
-    var previous: Int32 = -1
     /// The current 1 s PSI window (whole seconds since the start) and its totals.
     var window: Int64 = -1
     var someStallUs: Int64 = 0
@@ -117,7 +115,6 @@ public struct AndroidState: Sendable {
 
     mutating func reset(appCount: Int, thrashingLimit limit: Int64) {
         uncompressed.reset(appCount: appCount)
-        previous = -1
         window = -1
         someStallUs = 0; fullStallUs = 0
         refaultKB = 0; thrashResetUs = 0; prevThrashPct = 0; thrashingLimit = limit
