@@ -15,7 +15,8 @@ import SimKernel
 ///     inputs: <16 hex digits>      FNV-1a 64 of the resolved workload, cells and usage
 ///     shard: I/N
 ///     fleet_devices: D
-///     usage: none | <path> <16 hex digits: FNV-1a 64 of its bytes>
+///     usage: none | <path> <16 hex digits: FNV-1a 64 of its bytes (with --app-map, of
+///            that hash's hex and the map's hash: SimulationOptions.usageStateHash)>
 ///     external: <NAME> <16 hex digits>           one per external policy of the cells:
 ///                                                FNV-1a 64 of its command's files (`ExternalPolicySpec.filesHash`)
 ///     overrides: K
@@ -126,7 +127,7 @@ public struct ShardState: Sendable {
         if a.overrides != b.overrides { parts.append("the --set values ([\(a.overrides.joined(separator: " "))] here, [\(b.overrides.joined(separator: " "))] there)") }
         if a.fleetDevices != b.fleetDevices { parts.append("the fleet's devices (\(a.fleetDevices) here, \(b.fleetDevices) there)") }
         if a.cells != b.cells { parts.append("the cells, policies x RAM (\(cellText(a)) here, \(cellText(b)) there)") }
-        if a.usage != b.usage { parts.append("the usage file (\(a.usage) here, \(b.usage) there)") }
+        if a.usage != b.usage { parts.append("the usage file or its --app-map (\(a.usage) here, \(b.usage) there)") }
         if a.external != b.external {
             parts.append("the external policies' files ([\(a.external.joined(separator: ", "))] here, [\(b.external.joined(separator: ", "))] there: a policy's script changed between the shards)")
         }
