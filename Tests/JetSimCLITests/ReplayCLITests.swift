@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Usage replays through the binary: how replayed app names are matched to profiles
-/// (the warning, the provenance record, `--app-map`).
-@Suite("Replayed app names and --app-map", .endToEnd)
+/// (the warning, the provenance record, `--app-map`), and traces in other column
+/// names and time units.
+@Suite("Usage replays: app names, --app-map, column names and units", .endToEnd)
 struct ReplayCLITests {
     static let trace = "Workloads/examples/usage.csv"
     static let map = "Workloads/examples/app-map.csv"
@@ -69,5 +70,46 @@ struct ReplayCLITests {
         let m = try CLI.run(["merge", tmp + "/s1.csv.state", tmp + "/s2.csv.state", "--out", tmp + "/all.csv"])
         #expect(m.status == 2)
         #expect(m.stderr.contains("the usage file"), "\(m.stderr)")
+    }
+
+    /// The example trace with other column names, in milliseconds.
+    static func inMilliseconds() throws -> String {
+        let text = try String(contentsOfFile: CLI.root + "/" + trace, encoding: .utf8)
+        var out = "who,start_ms,package,length_ms\n"
+        for line in text.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",")
+            out += "\(f[0]),\(Int(Double(f[1])! * 1000)),\(f[2]),\(Int(Double(f[3])! * 1000))\n"
+        }
+        return out
+    }
+
+    @Test("--usage-columns and --usage-time-unit: the same trace in other names and units gives the same CSV; recorded in provenance")
+    func mappedColumns() throws {
+        let tmp = try CLI.tempDir()
+        try Self.inMilliseconds().write(toFile: tmp + "/ms.csv", atomically: true, encoding: .utf8)
+        let common = ["--policy", "lru,cost-aware", "--ram", "2GB", "--quiet"]
+        let a = try CLI.run(["run", "--usage", Self.trace, "--out", tmp + "/a.csv"] + common)
+        let b = try CLI.run(["run", "--usage", tmp + "/ms.csv", "--usage-columns", "device=who,time=start_ms,app=package,duration=length_ms",
+                             "--usage-time-unit", "ms", "--out", tmp + "/b.csv"] + common)
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr)\(b.stderr)")
+        #expect(try String(contentsOfFile: tmp + "/a.csv", encoding: .utf8) == String(contentsOfFile: tmp + "/b.csv", encoding: .utf8))
+        let p = try Self.json(tmp + "/b.csv.provenance.json")
+        #expect(p["usage_format"] as? String == "columns=who,start_ms,package,length_ms time=ms duration=ms")
+        // usage-stats reads it the same way.
+        let s1 = try CLI.run(["usage-stats", Self.trace, "--format", "csv"])
+        let s2 = try CLI.run(["usage-stats", tmp + "/ms.csv", "--format", "csv", "--usage-columns", "device=who,time=start_ms,app=package,duration=length_ms",
+                              "--usage-time-unit", "ms"])
+        #expect(s1.status == 0 && s1.stdout == s2.stdout, "\(s2.stderr)")
+        // Without the mapping: the missing column, named, and how to map it.
+        let c = try CLI.run(["run", "--usage", tmp + "/ms.csv"] + common)
+        #expect(c.status == 2)
+        #expect(c.stderr.contains("\(tmp)/ms.csv:1: device: missing column; the header must name at least device,time_s,app,duration_s; it has who,start_ms,package,length_ms; --usage-columns device=NAME"), "\(c.stderr)")
+        // A unit that does not fit: the file, the line and the file's column.
+        let d = try CLI.run(["run", "--usage", tmp + "/ms.csv", "--usage-columns", "device=who,time=start_ms,app=package,duration=length_ms",
+                             "--usage-time-unit", "iso"] + common)
+        #expect(d.status == 2)
+        #expect(d.stderr.contains("\(tmp)/ms.csv:2: start_ms: expected an ISO 8601 date and time"), "\(d.stderr)")
+        let e = try CLI.run(["run", "--usage-time-unit", "ms"] + common)
+        #expect(e.status == 2 && e.stderr.contains("only with --usage"), "\(e.stderr)")
     }
 }

@@ -37,8 +37,11 @@ struct SimulationOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("With --usage: which archetype each replayed app is (CSV with app,archetype); a mapped app takes the profile of a catalog app of its archetype.", valueName: "file.csv"))
     var appMap: String?
 
+    @OptionGroup var usageFormat: UsageFormatOptions
+
     func validate() throws {
         if appMap != nil, usage == nil { throw ValidationError("--app-map: only with --usage (it maps the replayed apps)") }
+        if usageFormat.given, usage == nil { throw ValidationError("--usage-columns, --usage-time-unit, --usage-duration-unit: only with --usage (they describe its file)") }
     }
 
     /// The workload file name as shown in errors and the `workload` column.
@@ -157,14 +160,20 @@ struct SimulationOptions: ParsableArguments {
     }
 
     /// What a shard state records of the trace: FNV-1a of its bytes, and with an app
-    /// map, of the map's bytes too (so shards run with different maps do not merge).
-    /// Nil without --usage; states without a map keep the trace's hash alone.
+    /// map or a column mapping, of the map's bytes and the mapping too (so shards that
+    /// read the trace differently do not merge). Nil without --usage; states with
+    /// neither keep the trace's hash alone.
     func usageStateHash() throws -> UInt64? {
         guard let u = usage else { return nil }
         guard let h = ShardState.fnv1a(fileAt: u) else { throw BadInput(description: "\(u): cannot read it") }
-        guard let m = appMap else { return h }
-        guard let mh = ShardState.fnv1a(fileAt: m) else { throw BadInput(description: "\(m): cannot read it") }
-        return FNV1a.hash(ShardState.hex(h) + "\napp-map " + ShardState.hex(mh))
+        if appMap == nil, !usageFormat.given { return h }
+        var text = ShardState.hex(h)
+        if let m = appMap {
+            guard let mh = ShardState.fnv1a(fileAt: m) else { throw BadInput(description: "\(m): cannot read it") }
+            text += "\napp-map " + ShardState.hex(mh)
+        }
+        if usageFormat.given { text += "\nformat " + usageFormat.description }
+        return FNV1a.hash(text)
     }
 
     /// Says once per process (a sweep runs the trace at every point) how many replayed
@@ -180,6 +189,7 @@ struct SimulationOptions: ParsableArguments {
     /// The replay's record in provenance: the app map, and how the names were matched.
     func recordReplay(_ apps: ReplayAppCensus?, in p: inout Provenance) {
         guard usage != nil, let apps else { return }
+        if usageFormat.given { p.set("usage_format", .string(usageFormat.description)) }
         p.set("app_map", .optional(appMap))
         p.set("usage_apps", .object([
             ("names", .int(apps.names)), ("in_catalog", .int(apps.catalog)), ("mapped", .int(apps.mapped)),
@@ -197,7 +207,8 @@ struct SimulationOptions: ParsableArguments {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw BadInput(description: "\(path): no such file") }
         if isDir.boolValue { throw BadInput(description: "\(path): cannot read it (it is a directory)") }
-        do { return try UsageStream(path: path) } catch { throw BadInput(description: error.description) }
+        let format = try usageFormat.format()
+        do { return try UsageStream(path: path, format: format) } catch { throw BadInput(description: error.description) }
     }
 
     /// Runs `plan`: the synthetic fleet, or the usage trace streamed from `stream`
