@@ -52,7 +52,7 @@ public struct UsageFormat: Sendable, Equatable {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = String(kv[0]).trimmingCharacters()
-            guard kv.count == 2, !String(kv[1]).trimmingCharacters().isEmpty else {
+            guard kv.count == 2, !key.isEmpty, !String(kv[1]).trimmingCharacters().isEmpty else {
                 throw InputError(source: "--usage-columns", key: key.isEmpty ? nil : key, "expected KEY=NAME (keys: \(Self.columnKeys.joined(separator: ", "))), got '\(part)'")
             }
             let name = String(kv[1]).trimmingCharacters()
@@ -137,7 +137,9 @@ public struct UsageFormat: Sendable, Equatable {
         guard i < f.count, f[i] == UInt8(ascii: "T") || f[i] == UInt8(ascii: " ") || f[i] == UInt8(ascii: "t") else { return nil }
         i += 1
         guard let h = digits(2), expect(":"), let mi = digits(2), expect(":"), let s = digits(2) else { return nil }
-        guard (1...9999).contains(y), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+        let monthDays = mo == 2 ? (leap ? 29 : 28) : (mo == 4 || mo == 6 || mo == 9 || mo == 11 ? 30 : 31)
+        guard (1...9999).contains(y), (1...12).contains(mo), (1...monthDays).contains(d), h < 24, mi < 60, s < 61 else { return nil }
         var micros: Int64 = 0
         if i < f.count, f[i] == UInt8(ascii: ".") || f[i] == UInt8(ascii: ",") {
             i += 1
