@@ -2,8 +2,14 @@
 # Fuzz the jetsim binary with hostile input: for every workload key (enumerated from
 # the schema table by `jetsim validate --keys`), the ends of its range, random values
 # inside it, values just outside it and hostile text; every run flag; random scenario
-# lines; random usage rows (quoted fields, CRLF, lone CR); tampered shard states. Fails on a trap (exit 132/134/139), a hang (time limit), a leftover
-# temporary file, or an exit code other than 0, 1 or 2.
+# lines; random usage rows (quoted fields, CRLF, lone CR); tampered shard states; and
+# issue 34's classes: piped inputs and special outputs, sweeps edited, truncated or run
+# twice between runs, ids by bytes (CRLF, Unicode normalisation, bytes that are not
+# UTF-8), names at NAME_MAX, line breaks in what a shard state records, descriptor
+# limits. Fails on a trap (exit 132/134/139), a hang (time limit), a leftover
+# temporary file, an exit code other than 0, 1 or 2, or a broken property (a piped
+# input giving other bytes than the file, a sweep that combines what it should
+# refuse, a CSV jetsim wrote that it cannot read back, a device replaced by a file).
 #
 #   scripts/fuzz.sh [--jetsim PATH] [--seconds S] [--seed N]
 #
@@ -62,13 +68,17 @@ check() {  # $1 = exit code, $2.. = description
     find "$work" -name '.*.tmp-*' -delete
   fi
 }
+broken() {  # a property that does not hold: $*
+  cases=$((cases + 1)); failures=$((failures + 1))
+  echo "FAIL: $*" >&2
+}
 run() {  # run jetsim with a time limit
   timeout -s KILL "$limit" "$jetsim" "$@" >/dev/null 2>"$work/err"
 }
 start=$(date +%s)
 base=(run --devices 3 --quiet --policy lru --ram 2GB)
 while [ $(( $(date +%s) - start )) -lt "$seconds" ]; do
-  case $((RANDOM % 7)) in
+  case $((RANDOM % 13)) in
   0|1)  # a workload key at an end of its range, inside it, just outside it, or hostile
     i=$((RANDOM % ${#keys[@]})); k=${keys[$i]}; v=$(value_for "$i")
     extra=(); [ $((RANDOM % 3)) = 0 ] && { j=$((RANDOM % ${#keys[@]})); extra=(--set "${keys[$j]}=$(value_for "$j")"); }
@@ -119,6 +129,82 @@ lines\"")
       done
     } | case $((RANDOM % 3)) in 0) sed 's/$/\r/';; 1) tr '\n' '\r';; *) cat;; esac > u.csv
     run run --usage u.csv --quiet --policy lru --ram 2GB --out o.csv; check $? "usage $(head -c 300 u.csv | tr '\n\r' '|~')"
+    ;;
+  7)  # pipes and special files: a piped input gives the file's bytes; a special output is written into, never replaced
+    [ -s u7.csv ] || printf 'device,time_s,app,duration_s\nd1,0,mail,30\nd1,100,maps,20\nd2,0,game,40\nd2,90,mail,5\nd3,5,maps,9\n' > u7.csv
+    sh=(); [ $((RANDOM % 2)) = 0 ] && sh=(--shard "$((RANDOM % 2 + 1))/2")
+    "$jetsim" run --usage u7.csv --duration 1d --quiet --policy lru --ram 2GB "${sh[@]}" --out f7.csv 2>/dev/null
+    cat u7.csv | timeout -s KILL "$limit" "$jetsim" run --usage /dev/stdin --duration 1d --quiet --policy lru --ram 2GB "${sh[@]}" --out p7.csv 2>"$work/err"; rc=$?
+    check $rc "piped usage ${sh[*]}"
+    [ "$rc" = 0 ] && ! cmp -s f7.csv p7.csv && broken "piped usage ${sh[*]}: other bytes than the file"
+    rm -f ff7 l7; mkfifo ff7; ln -s /proc/self/fd/1 l7
+    case $((RANDOM % 4)) in
+      0) timeout 20 cat ff7 > /dev/null & timeout -s KILL "$limit" "$jetsim" "${base[@]}" --out ff7 2>"$work/err"; rc=$?; wait; t=ff7;;
+      1) timeout -s KILL "$limit" "$jetsim" "${base[@]}" --out l7 > g7.csv 2>"$work/err"; rc=$?; t=l7;;
+      2) timeout -s KILL "$limit" "$jetsim" "${base[@]}" --out /dev/fd/1 --perf >(cat > /dev/null) > g7.csv 2>"$work/err"; rc=$?; t=/dev/fd/1;;
+      3) timeout -s KILL "$limit" "$jetsim" "${base[@]}" --out /dev/null --per-device /dev/null 2>"$work/err"; rc=$?; t=/dev/null;;
+    esac
+    check $rc "special output $t"
+    { [ -p ff7 ] && [ -L l7 ]; } || broken "special output $t: the FIFO or link was replaced"
+    ls ff7.provenance.json l7.provenance.json 2>/dev/null | grep -q . && broken "special output $t: a sidecar beside it"
+    rm -f ff7 l7 g7.csv
+    ;;
+  8)  # sweeps edited between runs: a resume or --combine either refuses or gives the fresh sweep's bytes
+    sw=(sweep --devices 2 --duration 8h --policy lru --ram 2GB --quiet --set user.sessions_per_day=10,20)
+    [ -s ref8/combined.csv ] || "$jetsim" "${sw[@]}" --out ref8 2>/dev/null
+    rm -rf s8; "$jetsim" "${sw[@]}" --out s8 2>/dev/null
+    p=$(ls s8/points/*.csv | head -$((RANDOM % 2 + 1)) | tail -1)
+    case $((RANDOM % 6)) in
+      0) truncate -s -$((RANDOM % 40 + 1)) "$p"; what="truncated $p";;
+      1) printf 'x,y\n' >> "$p"; what="appended to $p";;
+      2) cp "$p" s8/points/1-user.sessions_per_day=10.csv 2>/dev/null; cp "$p.provenance.json" s8/points/1-user.sessions_per_day=10.csv.provenance.json 2>/dev/null; what="a point copied over another";;
+      3) touch "s8/points/.$(basename "$p").tmp-1-1"; rm -f "$p"; what="a dead writer's temporary file";;
+      4) rm -f "$p.provenance.json"; what="a sidecar removed";;
+      5) "$jetsim" "${sw[@]}" --out s8 2>/dev/null & what="a second sweep at once";;
+    esac
+    flag=(); [ $((RANDOM % 2)) = 0 ] && flag=(--combine)
+    timeout -s KILL "$limit" "$jetsim" "${sw[@]}" --out s8 "${flag[@]}" 2>"$work/err"; rc=$?; wait
+    check $rc "sweep, $what ${flag[*]}"
+    [ "$rc" = 0 ] && ! cmp -s s8/combined.csv ref8/combined.csv && broken "sweep, $what ${flag[*]}: exit 0 with another combined.csv"
+    ;;
+  9)  # ids by bytes: what jetsim writes from a hostile trace, --usage reads back
+    ids=('"a\r\nb"' "caf$(printf '\xc3\xa9')" "cafe$(printf '\xcc\x81')" "$(printf 'x\xff')" '"q,""x"""' '" sp "' "d$((RANDOM % 3))")
+    {
+      echo "device,time_s,app,duration_s"
+      for d in 0 1 2; do id=${ids[$((RANDOM % ${#ids[@]}))]}; for k in 1 2; do printf '%s,%d,%s,%d\n' "$id" $((k * 100)) "${ids[$((RANDOM % ${#ids[@]}))]}" $((RANDOM % 50)); done; done
+    } | printf '%b' "$(cat)" > u9.csv
+    timeout -s KILL "$limit" "$jetsim" trace --usage u9.csv --format usage --policy lru --ram 2GB --out t9.csv 2>"$work/err"; rc=$?
+    check $rc "trace --format usage of $(tr '\n\r' '|~' < u9.csv)"
+    if [ "$rc" = 0 ]; then run run --usage t9.csv --policy lru --ram 2GB --quiet --out /dev/null; rc=$?
+      check $rc "replay of trace --format usage"; [ "$rc" = 0 ] || broken "trace --format usage wrote a CSV --usage refuses: $(tr '\n\r' '|~' < t9.csv)"; fi
+    { echo "package,event_type,timestamp,device"; for k in 1 2 3 4; do printf '%s,%s,%d,%s\n' "${ids[$((RANDOM % ${#ids[@]}))]}" $((k % 2 + 1)) $((k * 1000)) "${ids[$((RANDOM % ${#ids[@]}))]}"; done; } | printf '%b' "$(cat)" > e9.csv
+    timeout -s KILL "$limit" "$jetsim" import --format android-usagestats e9.csv --out i9.csv 2>"$work/err"; rc=$?
+    check $rc "import of $(tr '\n\r' '|~' < e9.csv)"
+    if [ "$rc" = 0 ] && [ "$(wc -l < i9.csv)" -gt 1 ]; then run run --usage i9.csv --policy lru --ram 2GB --quiet --out /dev/null; rc=$?
+      [ "$rc" = 0 ] || broken "import wrote a CSV --usage refuses: $(tr '\n\r' '|~' < i9.csv)"; fi
+    ;;
+  10)  # names at the limits: refused before the work (2) or written (0), never failed after it
+    n=$((RANDOM % 40 + 225)); name=$(head -c "$n" /dev/zero | tr '\0' "$( [ $((RANDOM % 2)) = 0 ] && echo a || echo b)")
+    [ $((RANDOM % 3)) = 0 ] && name="$(printf '\xc3\xa9%.0s' $(seq $((n / 2))))"
+    timeout -s KILL "$limit" "$jetsim" "${base[@]}" --out "$name" 2>"$work/err"; rc=$?
+    check $rc "--out of ${#name} characters"
+    [ "$rc" = 1 ] && broken "--out of $(printf %s "$name" | wc -c) bytes failed after the work: $(cat "$work/err")"
+    rm -f -- "$name" "$name.provenance.json" 2>/dev/null
+    ;;
+  11)  # what a shard state records: a run that exits 0 merges
+    vals=("20" $'20\n' $'2\r0' "[lru]" $'# x\n20')
+    v=${vals[$((RANDOM % ${#vals[@]}))]}
+    rm -f sh11*.state
+    run "${base[@]}" --set "user.sessions_per_day=$v" --shard 1/2 --out sh11a.csv; rc=$?; check $rc "--shard with --set value $(printf %q "$v")"
+    run "${base[@]}" --set "user.sessions_per_day=$v" --shard 2/2 --out sh11b.csv; rc2=$?
+    if [ "$rc" = 0 ] && [ "$rc2" = 0 ]; then run merge sh11a.csv.state sh11b.csv.state --out m11.csv; rc=$?
+      [ "$rc" = 0 ] || broken "shards with --set $(printf %q "$v") exited 0 and do not merge: $(cat "$work/err")"; fi
+    ;;
+  12)  # few descriptors: exit 0 or 1, never a trap or a temporary file left
+    n=$((RANDOM % 40 + 4))
+    ( ulimit -n "$n"; timeout -s KILL "$limit" "$jetsim" "${base[@]}" --out a12.csv --per-device b12.csv --perf c12.csv --by class --by-out d12.csv --timeseries e12.csv >/dev/null 2>"$work/err" ); rc=$?
+    check $rc "ulimit -n $n with five outputs"
+    rm -f ./*12.csv ./*12.csv.provenance.json
     ;;
   esac
 done

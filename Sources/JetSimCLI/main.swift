@@ -23,6 +23,21 @@ sigprocmask(SIG_UNBLOCK, &unblock, nil)
 // and exits with 128 + n (SIGPIPE too: a reader that goes away ends the run).
 AtomicOutput.installSignalHandlers()
 
+// Every argument must be UTF-8: Swift's strings would replace a byte that is not
+// with U+FFFD, and --out would write a file of another name.
+for i in 1..<Int(CommandLine.argc) {
+    guard let p = CommandLine.unsafeArgv[i] else { continue }
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
+    if String(validating: bytes, as: UTF8.self) == nil {
+        printError("jetsim: argument \(i) ('\(String(decoding: bytes, as: UTF8.self))') is not UTF-8 text; jetsim takes file names and values as UTF-8: rename the file, or give a path to it that is")
+        exit(2)
+    }
+}
+// Enough file descriptors for the outputs, the worker threads and the git that
+// provenance runs: checked before any output is opened (with too few, libdispatch and
+// Foundation trap in the middle of a run, leaving its temporary files behind).
+Resources.checkDescriptors()
+
 do {
     var command = try JetSimCommand.parseAsRoot()
     try command.run()

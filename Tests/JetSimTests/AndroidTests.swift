@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 @testable import JetSim
 
-/// Android memory (Device+Android.swift): each lmkd trigger, zram, the cached cap and
+/// Android memory (Memory/Android/): each lmkd trigger, zram, the cached cap and
 /// the Vitals counts pinned on small hand-built devices. RAM 2 GB with a 512 MB
 /// reserve leaves 1536 MB for apps; an app keeps 30 % of its footprint when cached.
 @Suite("Android: lmkd, zram, cached cap, launch kinds")

@@ -20,8 +20,11 @@ struct IRMTests {
         var sc = Scenario(source: "irm")
         sc.policy = policy
         sc.params = DeviceParameters(ramKB: 2 * 1_048_576, osReserveKB: 512 * 1_024, warningAvailablePct: 0,
-                                     criticalAvailablePct: 0, killTargetAvailablePct: 0, perAppLimitPct: 100)
-        // The textbook cache: no aging, dock, reaper or freezer (XNU's mechanisms off).
+                                     criticalAvailablePct: 0, killTargetAvailablePct: 0, perAppLimitPct: 100,
+                                     suspendedCompressionRatio: 1)
+        // The textbook cache: every app holds its whole size (no compression, which the
+        // model's default, 2, would add), no aging, dock, reaper or freezer (XNU's
+        // mechanisms off).
         sc.params.xnuBands = false
         for i in 0..<apps {
             sc.appNames.append("app\(i)")

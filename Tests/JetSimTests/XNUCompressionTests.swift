@@ -3,7 +3,7 @@ import Testing
 import SimKernel
 @testable import JetSim
 
-/// Compression over time (Device+XNU, "Compression over time"): a suspended app's
+/// Compression over time (Memory/XNU/Compression.swift): a suspended app's
 /// memory goes into the compressor at `compression_mb_per_s`, credited at whole
 /// seconds, so an app suspended a few seconds ago is still mostly uncompressed.
 /// Exact figures on Workloads/scenarios/42-gradual-compression (its trace is pinned

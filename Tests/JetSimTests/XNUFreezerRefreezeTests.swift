@@ -3,7 +3,7 @@ import Testing
 import SimKernel
 @testable import JetSim
 
-/// Which thawed apps the freezer refreezes (Device+XNU, `freezerPass`): with no new
+/// Which thawed apps the freezer refreezes (Memory/XNU/Freezer.swift, `freezerPass`): with no new
 /// candidate left it refreezes (kern_memorystatus_policy.c:718-727; doc/vm/freezer.md:
 /// 66-68), and never a demoted thawed app, which is not refreeze-eligible
 /// (memorystatus_freeze_process returns EINVAL, kern_memorystatus_freeze.c:1799-1803).

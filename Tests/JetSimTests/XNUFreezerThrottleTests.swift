@@ -3,7 +3,7 @@ import Testing
 import SimKernel
 @testable import JetSim
 
-/// The freezer thread's throttle (Device+XNU, `freezerWake`, `freezerCatchUp`): after
+/// The freezer thread's throttle (Memory/XNU/Freezer.swift, `freezerWake`, `freezerCatchUp`): after
 /// every run XNU sets memorystatus_freezer_thread_next_run_ts = now +
 /// memorystatus_apps_idle_delay_time (10 s) x the multiplier
 /// (bsd/kern/kern_memorystatus_freeze.c:2945-2954) and refuses wake-ups before it

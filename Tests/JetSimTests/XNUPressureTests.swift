@@ -3,7 +3,7 @@ import SimKernel
 import JetSim
 
 /// XNU's pressure levels, warnings and the kill triggers that follow them
-/// (Device+XNU.swift): exact counts on small hand-built devices.
+/// (Memory/XNU/): exact counts on small hand-built devices.
 @Suite("XNU memorystatus: pressure levels, warnings, high-water, sustained and compressor kills")
 struct XNUPressureTests {
     /// 1 GiB, no reserve: pageable 1024 MiB. A-F (200 MiB, kept whole when suspended,

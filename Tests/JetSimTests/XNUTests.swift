@@ -3,7 +3,7 @@ import Testing
 import SimKernel
 import JetSim
 
-/// XNU's memorystatus around the policy (Device+XNU.swift): exact counts on small
+/// XNU's memorystatus around the policy (Memory/XNU/): exact counts on small
 /// hand-built devices. The traces are pinned in Workloads/scenarios/25-30.
 @Suite("XNU memorystatus: bands, kill triggers, reaper, compressor, freezer")
 struct XNUTests {

@@ -3,7 +3,7 @@ import Testing
 import SimKernel
 @testable import JetSim
 
-/// The on-demand thaw (Device+Lifecycle, "On-demand thaw"; xnu doc/vm/freezer.md:
+/// The on-demand thaw (Memory/XNU/Thaw.swift; xnu doc/vm/freezer.md:
 /// 62-64): a thaw reads back only the share of the frozen app it touches, the rest
 /// stays on flash; suspended again, the app holds only that share, and a refreeze
 /// writes the dirty share of it. Exact figures on Workloads/scenarios/45-thaw-on-demand

@@ -1,13 +1,16 @@
-/// Minimal CSV quoting (RFC 4180): fields with a comma, quote or newline are quoted.
+/// Minimal CSV quoting (RFC 4180): fields with a comma, quote, CR or LF are quoted.
+/// Decided by bytes, not `Character`s: Swift makes "\r\n" one Character, equal to
+/// neither "\r" nor "\n", so a field holding CRLF was written unquoted (a broken row).
 public enum CSV {
     public static func escape(_ field: String) -> String {
-        if field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-            var quoted = "\""
-            for ch in field {
-                if ch == "\"" { quoted += "\"\"" } else { quoted.append(ch) }
-            }
-            return quoted + "\""
+        guard field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return field }
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for u in field.unicodeScalars {
+            quoted.append(u)
+            if u == "\"" { quoted.append("\"") }
         }
-        return field
+        quoted.append("\"")
+        return String(quoted)
     }
 }

@@ -35,6 +35,8 @@ public enum TraceRun {
         public var heldAtEnd: Int
         /// With `samplesMemory`: memory after each instant that changed it, from time 0.
         public var memory: [MemorySample] = []
+        /// Kills a memory manager decided outside the reclaim loop (`TraceRecorder`): 0.
+        public var memoryKillsOutsideReclaim = 0
     }
 
     /// `run`, with memory samples: the traced run and the device's memory over time.
@@ -86,6 +88,7 @@ public enum TraceRun {
             $0 + (sim.model.apps[$1].state == .suspended && !sim.model.apps[$1].isPrewarmed ? sim.model.heldTotal(Int32($1)) : 0)
         }
         return Output(records: sim.model.trace.records, metrics: sim.model.metrics,
-                      latencies: sim.model.relaunchLatencyByKind.total, heldAtEnd: held, memory: memory)
+                      latencies: sim.model.relaunchLatencyByKind.total, heldAtEnd: held, memory: memory,
+                      memoryKillsOutsideReclaim: sim.model.trace.memoryKillsOutsideReclaim)
     }
 }

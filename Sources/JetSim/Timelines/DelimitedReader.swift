@@ -61,6 +61,16 @@ public struct DelimitedReader: ~Copyable {
     /// Reads the file at `path`; nil if it cannot be opened.
     public init?(path: String, delimiter: UInt8 = UInt8(ascii: ",")) {
         guard let f = fopen(path, "rb") else { return nil }
+        self.init(file: f, delimiter: delimiter)
+    }
+
+    /// Reads from the open descriptor `fd` (the reader closes it); nil if it cannot be used.
+    public init?(descriptor fd: Int32, delimiter: UInt8 = UInt8(ascii: ",")) {
+        guard let f = fdopen(fd, "rb") else { close(fd); return nil }
+        self.init(file: f, delimiter: delimiter)
+    }
+
+    init(file f: UnsafeMutablePointer<FILE>, delimiter: UInt8) {
         file = f
         self.delimiter = delimiter
         block = Self.allocateBlock(Self.blockSize + 1)

@@ -13,12 +13,14 @@ public enum UsageImporter {
         public var notes: [String] = []
     }
 
-    struct Event { var time: Double; var app: String; var opens: Bool; var closes: Bool; var line: Int }
+    /// `app`: the name's bytes (compared as bytes, never as `String`s, whose equality
+    /// merges names that differ only in Unicode normalisation; `--usage` tells them apart).
+    struct Event { var time: Double; var app: [UInt8]; var opens: Bool; var closes: Bool; var line: Int }
 
     /// Reads `text` (from `source`, for errors) in `format`.
     public static func convert(_ text: String, format: Format, source: String) throws(InputError) -> Output {
         var r = DelimitedReader(bytes: Array(text.utf8), delimiter: format == .lsapp ? UInt8(ascii: "\t") : UInt8(ascii: ","))
-        var byDevice: [String: [Event]] = [:], order: [String] = []
+        var byDevice: [[UInt8]: [Event]] = [:], order: [[UInt8]] = []
         var header: [String: Int] = [:]
         var counts: [String: Int] = [:]
         let needed = format == .lsapp ? ["user_id", "timestamp", "app_name", "event_type"] : ["package", "event_type", "timestamp"]
@@ -36,8 +38,12 @@ public enum UsageImporter {
                 guard i < r.count else { throw InputError(source: source, line: r.line, key: n, "missing value (the row has \(r.count) fields)") }
                 return r.string(i)
             }
-            let device = format == .lsapp ? try field("user_id") : (header["device"].map { $0 < r.count ? r.string($0) : "" } ?? "device")
-            let app = try field(format == .lsapp ? "app_name" : "package")
+            func bytes(_ n: String) throws(InputError) -> [UInt8] {
+                _ = try field(n)
+                return r.withField(header[n]!) { Array($0) }
+            }
+            let device = format == .lsapp ? try bytes("user_id") : (header["device"].map { $0 < r.count ? r.withField($0) { Array($0) } : [] } ?? Array("device".utf8))
+            let app = try bytes(format == .lsapp ? "app_name" : "package")
             let kind = try field("event_type")
             let stamp = try field("timestamp")
             let time: Double
@@ -56,6 +62,9 @@ public enum UsageImporter {
             case "Broken": (opens, closes) = (false, true); counts["Broken events: ended the app's open use there", default: 0] += 1
             default: counts["rows of other event types: skipped", default: 0] += 1; continue
             }
+            // What --usage refuses is not written: an empty id or name.
+            if device.isEmpty { counts["rows with an empty device id: skipped", default: 0] += 1; continue }
+            if app.isEmpty { counts["rows with an empty app name: skipped", default: 0] += 1; continue }
             if byDevice[device] == nil { order.append(device) }
             byDevice[device, default: []].append(Event(time: time, app: app, opens: opens, closes: closes, line: r.line))
         }
@@ -70,9 +79,19 @@ public enum UsageImporter {
                 events = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
             }
             let start = events[0].time
-            var open: (app: String, time: Double)? = nil
-            func emit(_ app: String, _ from: Double, _ to: Double) {
-                out.csv += "\(CSV.escape(device)),\(fmt(from - start)),\(CSV.escape(app)),\(fmt(max(0, to - from)))\n"
+            let id = CSV.escape(String(decoding: device, as: UTF8.self))
+            var open: (app: [UInt8], time: Double)? = nil
+            var busy = 0.0  // as UsageStream bounds a device's replay
+            func emit(_ app: [UInt8], _ from: Double, _ to: Double) {
+                let at = fmt(from - start), length = fmt(max(0, to - from))
+                // What --usage refuses is not written: times from 1e10 s, or a device
+                // whose sessions replayed one after another pass 1e12 s.
+                guard let a = Double(at), let l = Double(length), a < 1e10, l < 1e10, max(busy, a) + l + 1 < 1e12 else {
+                    counts["uses past what --usage replays (times from 1e10 s, or a device past 1e12 s of sessions): skipped", default: 0] += 1
+                    return
+                }
+                busy = max(busy, a) + l + 1
+                out.csv += "\(id),\(at),\(CSV.escape(String(decoding: app, as: UTF8.self))),\(length)\n"
                 out.rows += 1
             }
             for e in events {

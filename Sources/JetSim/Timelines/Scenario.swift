@@ -404,6 +404,8 @@ public enum ScenarioRunner {
         public var latencies: LatencyHistogram
         /// System events still held (for suspended apps) when the run ended.
         public var heldAtEnd: Int
+        /// Kills a memory manager decided outside the device's reclaim loop (none).
+        public var memoryKillsOutsideReclaim = 0
     }
 
     /// Runs the scenario with its policy (memory invariant checked after every event).
@@ -417,7 +419,8 @@ public enum ScenarioRunner {
             until: sc.endTime, checksInvariants: checkInvariants)
         inputs.recordsTrace = recordsTrace
         let out = TraceRun.run(sc.policy, inputs)
-        return Result(records: out.records, metrics: out.metrics, latencies: out.latencies, heldAtEnd: out.heldAtEnd)
+        return Result(records: out.records, metrics: out.metrics, latencies: out.latencies, heldAtEnd: out.heldAtEnd,
+                      memoryKillsOutsideReclaim: out.memoryKillsOutsideReclaim)
     }
 
     /// The trace as CSV text (header and one line per record).

@@ -259,9 +259,10 @@ public struct UsageStats: Sendable, Equatable {
         }
         let cTime = try column("time_ms"), cDevice = try column("device"), cApp = try column("app"), cEvent = try column("event")
         let width = max(cTime, cDevice, cApp, cEvent) + 1
-        var device: String? = nil
-        var seen: Set<String> = []
-        var apps: [String: Int32] = [:]
+        // Ids and names by their bytes (a `String` compares by Unicode normalisation).
+        var device: [UInt8]? = nil
+        var seen: Set<[UInt8]> = []
+        var apps: [[UInt8]: Int32] = [:]
         var open: (app: Int32, start: Double)? = nil
         var last = 0.0
         func finish(_ acc: inout Accumulator) {
@@ -274,11 +275,11 @@ public struct UsageStats: Sendable, Equatable {
             guard reader.count >= width else {
                 throw InputError(source: path, line: reader.line, "missing value (the row has \(reader.count) fields; expected \(TraceCSV.header))")
             }
-            let d = reader.string(cDevice)
+            let d = reader.withField(cDevice) { Array($0) }
             if d != device {
                 if device != nil { finish(&acc) }
                 guard seen.insert(d).inserted else {
-                    throw InputError(source: path, line: reader.line, key: "device", "device '\(d)' comes back after other devices; the trace must be grouped by device (scripts/group-usage.sh FILE > GROUPED.csv groups it)")
+                    throw InputError(source: path, line: reader.line, key: "device", "device '\(String(decoding: d, as: UTF8.self))' comes back after other devices; the trace must be grouped by device (scripts/group-usage.sh FILE > GROUPED.csv groups it)")
                 }
                 device = d
                 last = 0
@@ -288,10 +289,10 @@ public struct UsageStats: Sendable, Equatable {
             }
             let t = ms / 1_000
             if t < last {
-                throw InputError(source: path, line: reader.line, key: "time_ms", "goes back in time within device '\(d)'; the trace must be in time order within a device")
+                throw InputError(source: path, line: reader.line, key: "time_ms", "goes back in time within device '\(String(decoding: d, as: UTF8.self))'; the trace must be in time order within a device")
             }
             last = t
-            let name = reader.string(cApp)
+            let name = reader.withField(cApp) { Array($0) }
             let app: Int32
             if let a = apps[name] { app = a } else { app = Int32(apps.count); apps[name] = app }
             switch reader.string(cEvent) {

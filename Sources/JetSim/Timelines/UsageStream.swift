@@ -15,8 +15,10 @@ public struct UsageStream: ~Copyable {
     public let format: UsageFormat
     var column = (device: 0, time: 0, app: 0, duration: 0)
     var fieldsNeeded = 0
-    /// Devices already read, with the line their rows ended on.
-    var finished: [String: Int] = [:]
+    /// Devices already read, by the bytes of their id (not `String`, whose equality
+    /// merges ids that differ only in Unicode normalisation, as the rows do not), with
+    /// the line their rows ended on.
+    var finished: [[UInt8]: Int] = [:]
     /// Whether the reader holds the first row of the next device.
     var pending = false
     /// Devices and rows read so far.
@@ -109,7 +111,7 @@ public struct UsageStream: ~Copyable {
         reader.withField(column.device) { deviceBytes.append(contentsOf: $0) }
         if deviceBytes.isEmpty { throw InputError(source: source, line: reader.line, key: format.device, "empty device id") }
         let name = String(decoding: deviceBytes, as: UTF8.self)
-        if let ended = finished[name] {
+        if let ended = finished[deviceBytes] {
             throw InputError(source: source, line: reader.line, key: format.device,
                              "device '\(name)' comes back after other devices (its rows ended at line \(ended)); the trace must be grouped by device: all of a device's rows together (scripts/group-usage.sh FILE > GROUPED.csv groups it, keeping each device's row order)")
         }
@@ -177,7 +179,7 @@ public struct UsageStream: ~Copyable {
                                  "device '\(name)': its app sessions, replayed one after another, run past 1e12 s (the rows up to this line)")
             }
         }
-        finished[name] = lastLine
+        finished[deviceBytes] = lastLine
         usesHint = max(16, uses.count)
         batch.devices.append(name)
         batch.appNames.append(appTable.names)

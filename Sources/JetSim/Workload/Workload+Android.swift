@@ -4,7 +4,7 @@ import SimKernel
 public enum DeviceOS: String, Sendable, CaseIterable {
     /// XNU memorystatus (bands, compressor, freezer, reaper).
     case ios
-    /// Android: lmkd, zram and ActivityManager (Model/Device+Android.swift).
+    /// Android: lmkd, zram and ActivityManager (Memory/Android/).
     case android
 }
 

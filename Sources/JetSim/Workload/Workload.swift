@@ -40,7 +40,7 @@ public struct DeviceClass: Sendable, Equatable {
     /// Share of the fleet (shares are normalised over all classes).
     public var share = 1.0
     /// iPhone 11: 3844 MB total (StackOverflow q 5887248), rounded to 4 GB.
-    public var ramKB: Int64 = 4 * 1_048_576
+    public var ramKB: Int64 = DeviceParameters.standard.ramKB
     /// nil: 25% of RAM, at most 1.5 GB (assumption, see DeviceParameters).
     public var osReserveKB: Int64? = nil
     /// nil: XNU's fallback for the RAM size.
@@ -48,74 +48,74 @@ public struct DeviceClass: Sendable, Equatable {
     public var criticalAvailablePct: Double? = nil
     public var killTargetAvailablePct: Double? = nil
     /// Crash footprint / RAM, 50-68% on phones; iPhone 11: 2068/3844 = 54%.
-    public var perAppLimitPct = 60.0
-    public var memoryWarningFreeShare = 0.5
+    public var perAppLimitPct = DeviceParameters.standard.perAppLimitPct
+    public var memoryWarningFreeShare = DeviceParameters.standard.memoryWarningFreeShare
     /// WKdm compresses to about half (Apple, OS X Mavericks Core Technology Overview).
-    public var suspendedCompressionRatio = 2.0
-    public var decompressMsPerMB = 0.5
+    public var suspendedCompressionRatio = DeviceParameters.standard.suspendedCompressionRatio
+    public var decompressMsPerMB = DeviceParameters.standard.decompressPerMB.milliseconds
     /// Launch-to-launch variation of latency (lognormal sigma; assumption).
-    public var launchJitterSigma = 0.25
-    public var backgroundGraceS = 10.0
-    public var enterBackgroundLimitS = 5.0
-    public var willTerminateLimitS = 5.0
+    public var launchJitterSigma = DeviceParameters.standard.launchJitterSigma
+    public var backgroundGraceS = DeviceParameters.standard.backgroundGrace.seconds
+    public var enterBackgroundLimitS = DeviceParameters.standard.enterBackgroundLimit.seconds
+    public var willTerminateLimitS = DeviceParameters.standard.willTerminateLimit.seconds
     /// The background-task allowance preset (iOS 13+: 30 s).
     public var ios = BackgroundTimePreset.ios13plus
     /// Overrides the preset when set.
     public var bgTaskAllowanceS: Double? = nil
     /// XNU memorystatus (DeviceParameters; sources in Schema.deviceClass).
-    public var xnuBands = true
-    public var agingS = 2.0
-    public var dockSize = 4
-    public var reaper = true
+    public var xnuBands = DeviceParameters.standard.xnuBands
+    public var agingS = DeviceParameters.standard.agingTime.seconds
+    public var dockSize = DeviceParameters.standard.dockSize
+    public var reaper = DeviceParameters.standard.reaper
     public var reaperAvailablePct: Double? = nil
-    public var reaperMinAgeS = 300.0
-    public var reaperIntervalS = 300.0
-    public var compressorPoolPct = 100.0
-    public var pressureLevels = true
-    public var pressureWarningPct = 50.0
-    public var pressureWarningClearPct = 60.0
-    public var pressureCriticalPct = 30.0
-    public var pressureCriticalClearPct = 35.0
-    public var warningMinKB: Int64 = 6 * 1_024
-    public var warningRestingS = 25.0
-    public var sustainedPressureKills = true
-    public var sustainedWindowS = 600.0
-    public var inactiveLimitPct = 30.0
-    public var compressorShortageKills = true
+    public var reaperMinAgeS = DeviceParameters.standard.reaperMinAge.seconds
+    public var reaperIntervalS = DeviceParameters.standard.reaperInterval.seconds
+    public var compressorPoolPct = DeviceParameters.standard.compressorPoolPct
+    public var pressureLevels = DeviceParameters.standard.pressureLevels
+    public var pressureWarningPct = DeviceParameters.standard.pressureWarningPct
+    public var pressureWarningClearPct = DeviceParameters.standard.pressureWarningClearPct
+    public var pressureCriticalPct = DeviceParameters.standard.pressureCriticalPct
+    public var pressureCriticalClearPct = DeviceParameters.standard.pressureCriticalClearPct
+    public var warningMinKB: Int64 = DeviceParameters.standard.warningMinKB
+    public var warningRestingS = DeviceParameters.standard.warningResting.seconds
+    public var sustainedPressureKills = DeviceParameters.standard.sustainedPressureKills
+    public var sustainedWindowS = DeviceParameters.standard.sustainedWindow.seconds
+    public var inactiveLimitPct = DeviceParameters.standard.inactiveLimitPct
+    public var compressorShortageKills = DeviceParameters.standard.compressorShortageKills
     public var compressorPagesLimitPct: Double? = nil
-    public var compressorShortagePct = 98.0
-    public var resumeTouchShare = 0.3
-    public var refreezeDirtyShare = 0.3
-    public var freezeDemotionsMax = 2
-    public var freezeDemotionThaws = 5
-    public var freezeRefreezeThawed = 3
-    public var thawTouchShare = 0.2
-    public var freezer = true
-    public var freezerIdleDelayS = 10.0
-    public var freezerFastMultiplier = 1
-    public var freezerSlowMultiplier = 30
-    public var freezerDynamicDelay = false
-    public var freezeAvailablePct = 50.0
-    public var freezeSuspendedThreshold = 4
-    public var freezeMaxProcesses = 20
-    public var freezeMinKB: Int64 = 8 * 1_024
-    public var freezeDailyKB: Int64 = 2_048 * 1_024
-    public var thawMsPerMB = 1.0
+    public var compressorShortagePct = DeviceParameters.standard.compressorShortagePct
+    public var resumeTouchShare = Double(DeviceParameters.standard.resumeTouchPPM) / 1_000_000
+    public var refreezeDirtyShare = Double(DeviceParameters.standard.refreezeDirtyPPM) / 1_000_000
+    public var freezeDemotionsMax = DeviceParameters.standard.freezeDemotionsMax
+    public var freezeDemotionThaws = DeviceParameters.standard.freezeDemotionThaws
+    public var freezeRefreezeThawed = Int(DeviceParameters.standard.freezeRefreezeThawed)
+    public var thawTouchShare = Double(DeviceParameters.standard.thawTouchPPM) / 1_000_000
+    public var freezer = DeviceParameters.standard.freezer
+    public var freezerIdleDelayS = DeviceParameters.standard.freezerIdleDelay.seconds
+    public var freezerFastMultiplier = Int(DeviceParameters.standard.freezerFastMultiplier)
+    public var freezerSlowMultiplier = Int(DeviceParameters.standard.freezerSlowMultiplier)
+    public var freezerDynamicDelay = DeviceParameters.standard.freezerDynamicDelay
+    public var freezeAvailablePct = DeviceParameters.standard.freezeAvailablePct
+    public var freezeSuspendedThreshold = DeviceParameters.standard.freezeSuspendedThreshold
+    public var freezeMaxProcesses = DeviceParameters.standard.freezeMaxProcesses
+    public var freezeMinKB: Int64 = DeviceParameters.standard.freezeMinKB
+    public var freezeDailyKB: Int64 = DeviceParameters.standard.freezeDailyKB
+    public var thawMsPerMB = DeviceParameters.standard.thawPerMB.milliseconds
     /// Compression over time, uncompressed MiB per second per suspended app
     /// (*assumption*; DeviceParameters.compressionKBPerS).
-    public var compressionMBPerS = 4.0
-    public var memoryGrowth = true
-    public var growthTimeS = 120.0
-    public var growthStepS = 30.0
+    public var compressionMBPerS = Double(DeviceParameters.standard.compressionKBPerS) / 1_024
+    public var memoryGrowth = DeviceParameters.standard.memoryGrowth
+    public var growthTimeS = DeviceParameters.standard.growthTime.seconds
+    public var growthStepS = DeviceParameters.standard.growthStep.seconds
     /// The memory manager, and Android's keys (Workload+Android.swift).
     public var os = DeviceOS.ios
     public var android = AndroidClass()
     /// A cold launch this soon after a kill is `cached` (assumption, see DeviceParameters).
-    public var pageCacheWindowS = 600.0
+    public var pageCacheWindowS = DeviceParameters.standard.pageCacheWindow.seconds
     /// A system-launched app runs this long in the background (Apple: up to 30 s).
-    public var systemWakeRunS = 30.0
+    public var systemWakeRunS = DeviceParameters.standard.systemWakeRun.seconds
     /// iOS 15 and later prewarm apps (DeviceParameters.prewarming; never on Android).
-    public var prewarming = true
+    public var prewarming = DeviceParameters.standard.prewarming
 
     public init() {}
 

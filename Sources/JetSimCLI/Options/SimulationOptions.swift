@@ -165,13 +165,11 @@ struct SimulationOptions: ParsableArguments {
     /// neither keep the trace's hash alone.
     func usageStateHash() throws -> UInt64? {
         guard let u = usage else { return nil }
-        guard let h = ShardState.fnv1a(fileAt: u) else { throw BadInput(description: "\(u): cannot read it") }
+        // A piped trace was hashed as it was copied (`InputFiles`).
+        let h = try InputFiles.usageHash(u)
         if appMap == nil, !usageFormat.given { return h }
         var text = ShardState.hex(h)
-        if let m = appMap {
-            guard let mh = ShardState.fnv1a(fileAt: m) else { throw BadInput(description: "\(m): cannot read it") }
-            text += "\napp-map " + ShardState.hex(mh)
-        }
+        if let m = appMap { text += "\napp-map " + ShardState.hex(FNV1a.hash(try readInput(m))) }
         if usageFormat.given { text += "\nformat " + usageFormat.description }
         return FNV1a.hash(text)
     }
@@ -202,13 +200,25 @@ struct SimulationOptions: ParsableArguments {
     /// device's span).
     var usageUntil: SimTime? { usage != nil ? duration?.time : nil }
 
-    /// Opens the usage trace for streaming and reads its header.
+    /// Opens the usage trace for streaming and reads its header (a trace that is not a
+    /// regular file, such as a pipe, is read once: `InputFiles`).
     func openUsage(_ path: String) throws -> UsageStream {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw BadInput(description: "\(path): no such file") }
-        if isDir.boolValue { throw BadInput(description: "\(path): cannot read it (it is a directory)") }
         let format = try usageFormat.format()
-        do { return try UsageStream(path: path, format: format) } catch { throw BadInput(description: error.description) }
+        let reader = try InputFiles.usageReader(path)
+        do { return try UsageStream(reader: reader, source: path, format: format) } catch { throw BadInput(description: error.description) }
+    }
+
+    /// With --usage and --devices N: that the trace has N devices, checked before any
+    /// work by reading its first N devices (not after the whole replay).
+    func checkUsageDevices() throws {
+        guard let path = usage, let devices else { return }
+        var stream = try openUsage(path)
+        do {
+            while stream.devicesRead < devices, try stream.nextBatch(rows: 1 << 16, maxDevices: devices - stream.devicesRead) != nil {}
+        } catch let e as InputError { throw BadInput(description: e.description) }
+        if stream.devicesRead < devices {
+            throw BadInput(description: "--devices \(devices): \(path) has only \(stream.devicesRead) device(s)")
+        }
     }
 
     /// Runs `plan`: the synthetic fleet, or the usage trace streamed from `stream`

@@ -37,10 +37,13 @@ struct MergeCommand: ParsableCommand {
                 throw BadInput(description: "merge: \(option) \(path) would replace the state file \(p); give another path")
             }
         }
-        if out != "-" { try AtomicOutput.check(ProvenanceFile.path(for: out)) }
-        if let byOut, byOut != "-" { try AtomicOutput.check(byOut); try AtomicOutput.check(ProvenanceFile.path(for: byOut)) }
-        if let timeseries, timeseries != "-" { try AtomicOutput.check(timeseries); try AtomicOutput.check(ProvenanceFile.path(for: timeseries)) }
-        try OutputFile.checkDistinct([("--out", out), ("--by-out", byOut), ("--timeseries", timeseries)])
+        // Every output and its sidecar checked before anything is read or written, and
+        // no two the same file (`--by-out X.provenance.json` with `--out X` would put
+        // the breakdown in X's sidecar, then overwrite it), as run checks its own.
+        let named: [(option: String, path: String?)] = [("--out", out), ("--by-out", byOut), ("--timeseries", timeseries)]
+        let all = named + named.compactMap { n in ProvenanceFile.sidecar(of: n.path).map { ("the provenance sidecar of \(n.option)", $0) } }
+        for case let (_, path?) in all where path != "-" { try AtomicOutput.check(path) }
+        try OutputFile.checkDistinct(all)
         let output = try OutputFile.open(out)
         let byFile = try byOut.map(OutputFile.open)
         let seriesFile = try timeseries.map(OutputFile.open)
@@ -54,6 +57,22 @@ struct MergeCommand: ParsableCommand {
         do { merged = try ShardState.merge(parsed) } catch { throw BadInput(description: error.description) }
         var text = format == .csv ? Summary.csv(workload: merged.0, result: merged.1, overrides: merged.2) : Summary.table(workload: merged.0, result: merged.1)
         if format == .table, out == "-", let width = Terminal.width(STDOUT_FILENO) { text = Terminal.fit(table: text, width: width) }
+        // Every refusal before the first file is written: a refused merge leaves every
+        // output and sidecar as it was.
+        var byText: String? = nil
+        if byFile != nil {
+            guard let t = Breakdown.csv(workload: merged.0, result: merged.1) else {
+                throw BadInput(description: "merge --by-out: the states have no breakdown (run the shards with --by)")
+            }
+            byText = t
+        }
+        var seriesText: String? = nil
+        if seriesFile != nil {
+            guard let s = merged.1.series else {
+                throw BadInput(description: "merge --timeseries: the states have no time series (run the shards with --timeseries)")
+            }
+            seriesText = s.csv(workload: merged.0, cells: merged.1.cells)
+        }
         // Every output's provenance: the merged workload, the output's own key, the states
         // (built once, and only when some output is a file: the commit runs git).
         var common = Provenance()
@@ -71,20 +90,6 @@ struct MergeCommand: ParsableCommand {
             var p = provenance("baseline", .optional(merged.1.baseline?.rawValue))
             p.set("inputs", .string(parsed.first?.state.inputs ?? ""))
             try ProvenanceFile.write(p, beside: output.path, outputText: text)
-        }
-        var byText: String? = nil
-        if byFile != nil {
-            guard let t = Breakdown.csv(workload: merged.0, result: merged.1) else {
-                throw BadInput(description: "merge --by-out: the states have no breakdown (run the shards with --by)")
-            }
-            byText = t
-        }
-        var seriesText: String? = nil
-        if seriesFile != nil {
-            guard let s = merged.1.series else {
-                throw BadInput(description: "merge --timeseries: the states have no time series (run the shards with --timeseries)")
-            }
-            seriesText = s.csv(workload: merged.0, cells: merged.1.cells)
         }
         warnSaturated(merged.1, merged.0)
         output.write(text)

@@ -49,6 +49,15 @@ struct RunCommand: ParsableCommand {
         if shard != nil, out == nil || out == "-" {
             throw ValidationError("--shard: needs --out PATH (the shard's state goes to PATH.state)")
         }
+        // The state is one item a line: a line break in what it records (the usage
+        // path, a --set) gave shards that exit 0 and that merge cannot read.
+        if shard != nil {
+            let breaks = { (s: String) in s.utf8.contains { $0 == 0x0A || $0 == 0x0D } }
+            if let u = sim.usage, breaks(u) { throw ValidationError("--usage: with --shard, the path may not hold a line break (the shard state records it on one line); rename the file") }
+            if let o = sim.overrides.first(where: breaks) {
+                throw ValidationError("--set \(o.debugDescription): with --shard, a value may not hold a line break (the shard state records it on one line); write it on one line")
+            }
+        }
         // A BadInput thrown here would reach main wrapped by the parser (exit 1): as a
         // validation error it is bad input (exit 2), like the checks above.
         do {
@@ -85,10 +94,12 @@ struct RunCommand: ParsableCommand {
         if sim.usage != nil, shard != nil, sim.duration == nil {
             throw BadInput(description: "--shard with --usage: give --duration too (without it each device runs for its own span, and the shards' summaries could not be merged)")
         }
+        try sim.checkUsageDevices()
         var usageStream: UsageStream? = nil
         if let u = sim.usage { usageStream = try sim.openUsage(u) }
         // The shard state names the trace by a hash of its bytes, read in blocks
-        // before the run (the trace is never held whole in memory).
+        // before the run (the trace is never held whole in memory; a piped trace was
+        // hashed as it was copied: `InputFiles`), with the app map and column mapping.
         let usageHash: UInt64? = shard != nil ? try sim.usageStateHash() : nil
         if let shard {
             plan.shardIndex = shard.index - 1

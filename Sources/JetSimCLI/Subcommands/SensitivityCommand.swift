@@ -118,12 +118,11 @@ struct SensitivityCommand: ParsableCommand {
             throw BadInput(description: "--point \(point): the run has \(points.count) point(s) (see --list)")
         }
         let dir = out!
-        do { try FileManager.default.createDirectory(atPath: pointsDir!, withIntermediateDirectories: true) } catch {
-            throw RunFailure(description: "cannot create \(pointsDir!): \(error.localizedDescription)")
-        }
+        _ = try PointsDirectory.prepare(dir)
         try checkPlan(dir: dir, points: points)
         if !combine {
-            if point == nil { removeStaleTemporaries(in: pointsDir!) }
+            // Temporary files of points whose process died (none that another jetsim writes).
+            AtomicOutput.removeStaleTemporaries(in: pointsDir!)
             AtomicOutput.setInterruptNote("the points finished so far are kept in \(pointsDir!); run the same command again to go on")
             try runAll(planned, dir: pointsDir!, total: points.count)
         }
@@ -339,6 +338,7 @@ struct SensitivityCommand: ParsableCommand {
     func checkPlan(dir: String, points: [Sensitivity.Point]) throws {
         var text = "# jetsim sensitivity plan: the inputs every point shares, then one line per point\n"
         text += "workload: \(sim.workloadSource)\n"
+        text += try PointsDirectory.inputLines(sim)
         if let p = sim.policy { text += "policy: \(p.policies.map(\.rawValue).joined(separator: ","))\n" }
         if let r = sim.ram { text += "ram_mb: \(r.kilobytes.map(SizeText.mebibytes).joined(separator: ","))\n" }
         if let d = sim.devices { text += "devices: \(d)\n" }
@@ -347,20 +347,6 @@ struct SensitivityCommand: ParsableCommand {
         if let b = results.baseline { text += "baseline: \(b.policy.rawValue)\n" }
         for f in sim.overrides { text += "set: \(f)\n" }
         for p in points { text += "point \(p.index): \(p.label)\t" + p.sets.joined(separator: " ") + "\n" }
-        let path = dir + "/plan.txt"
-        if let existing = FileManager.default.contents(atPath: path) {
-            guard String(decoding: existing, as: UTF8.self) == text else {
-                throw BadInput(description: "\(dir) holds a different sensitivity run or sweep (see \(path)); use another --out, or remove it")
-            }
-            return
-        }
-        try AtomicOutput.write(text, to: path)
-    }
-
-    /// Temporary files of points that a killed run did not finish.
-    func removeStaleTemporaries(in dir: String) {
-        for f in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where f.hasPrefix(".") && f.contains(".tmp-") {
-            unlink(dir + "/" + f)
-        }
+        try PointsDirectory.checkPlan(dir: dir, text: text, what: "sensitivity run or sweep")
     }
 }

@@ -57,7 +57,14 @@ struct SweepCommand: ParsableCommand {
         var sets: [String]
         var label: String {
             let text = sets.joined(separator: "_")
-            let safe = String(text.map { $0.isLetter || $0.isNumber || "._=+-".contains($0) ? $0 : "-" }.prefix(120))
+            // At most 120 bytes (not characters: a letter may take 4), so that the longest
+            // file of a point, `I-LABEL.timeseries.csv.provenance.json`, stays within a
+            // file name's 255 bytes.
+            var safe = ""
+            for c in text.map({ $0.isLetter || $0.isNumber || "._=+-".contains($0) ? $0 : "-" }) {
+                if safe.utf8.count + String(c).utf8.count > 120 { break }
+                safe.append(c)
+            }
             return safe.isEmpty ? "all" : safe
         }
         var fileName: String { "\(index)-\(label).csv" }
@@ -74,8 +81,13 @@ struct SweepCommand: ParsableCommand {
     /// The fixed --set values (one value each) and the axes (several values each).
     func axes() throws -> (fixed: [String], axes: [[String]]) {
         var fixed: [String] = [], axes: [[String]] = []
+        var given: [String: String] = [:]  // each key's --set, to refuse a key given twice
         for text in sim.overrides {
             let o = try Override.parse(text)
+            if let other = given[o.key] {
+                throw BadInput(description: "--set \(text): \(o.key) is already given (--set \(other)); give each key once, with all its values in one list")
+            }
+            given[o.key] = text
             let values = splitTopLevel(o.value)
             if values.contains(where: \.isEmpty) { throw BadInput(description: "--set \(text): an empty value in the list") }
             if values.count == 1 { fixed.append(text) } else { axes.append(values.map { o.key + "=" + $0 }) }
@@ -116,21 +128,36 @@ struct SweepCommand: ParsableCommand {
             }
             _ = try sim.usage.map(sim.openUsage)
             for (_, w, _) in workloads { _ = try sim.loadAppMap(w, catalog: AppCatalog(w)) }
+            try sim.checkUsageDevices()
         }
         let dir = out!
-        let pointsDir = dir + "/points"
-        do { try FileManager.default.createDirectory(atPath: pointsDir, withIntermediateDirectories: true) } catch {
-            throw RunFailure(description: "cannot create \(pointsDir): \(error.localizedDescription)")
+        // Every file the sweep may write: no name too long, none an input.
+        var files = [dir + "/plan.txt", dir + "/combined.csv", dir + "/combined.csv.provenance.json"]
+        for p in points {
+            let path = dir + "/points/" + p.fileName, series = dir + "/points/" + p.seriesFileName
+            files += [path, ProvenanceFile.path(for: path)] + (timeseries ? [series, ProvenanceFile.path(for: series)] : [])
         }
-        try checkPlan(dir: dir, points: points, fixed: fixed)
-        if combine { return try writeCombined(dir: dir, points: points) }
-        if point == nil { removeStaleTemporaries(in: pointsDir) }
+        for f in files { try AtomicOutput.checkName(f) }
+        try OutputFile.checkNotInputs(files.map { ("--out \(dir): the sweep's file", $0) }, inputs: sim.inputs)
+        let pointsDir = try PointsDirectory.prepare(dir)
+        let planHash = try checkPlan(dir: dir, points: points, fixed: fixed)
+        // Temporary files of points whose process died (none that another jetsim writes).
+        AtomicOutput.removeStaleTemporaries(in: pointsDir)
+        AtomicOutput.removeStaleTemporaries(in: dir)
+        if combine { return try writeCombined(dir: dir, points: points, planHash: planHash) }
         AtomicOutput.setInterruptNote("the points finished so far are kept in \(pointsDir); run the same command again to go on")
-        let done = workloads.filter { FileManager.default.fileExists(atPath: pointsDir + "/" + $0.0.fileName) }.count
-        say("sweep: \(workloads.count) point(s), \(done) already done, \(workloads.count - done) to run")
+        // A point is done when its CSV is there and checks out against its sidecar.
+        var done: Set<Int> = []
+        for (p, _, _) in workloads {
+            let path = pointsDir + "/" + p.fileName
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            try PointsDirectory.check(point: path, index: p.index, text: String(decoding: data, as: UTF8.self), planHash: planHash)
+            done.insert(p.index)
+        }
+        say("sweep: \(workloads.count) point(s), \(done.count) already done, \(workloads.count - done.count) to run")
         for (p, var w, cells) in workloads {
             let path = pointsDir + "/" + p.fileName
-            if FileManager.default.fileExists(atPath: path) { continue }
+            if done.contains(p.index) { continue }
             let started = ContinuousClock.now
             // Every file of the point is checked before its run: the series and the
             // sidecars (written beside them after the run), then its CSV (opened), so a
@@ -154,6 +181,7 @@ struct SweepCommand: ParsableCommand {
             prov.set("usage", .optional(sim.usage))
             sim.recordReplay(replayApps, in: &prov)
             prov.set("sweep_point", .int(p.index))
+            prov.set("sweep_plan_fnv1a64", .string(planHash))
             // The series and the sidecars first: a point's CSV on disk (which marks it
             // done) has its provenance and series.
             if timeseries, let series = result.series {
@@ -168,7 +196,7 @@ struct SweepCommand: ParsableCommand {
             say(String(format: "sweep: point %d/%d (%@) done in %.1f s", p.index, points.count, p.label,
                        Double(s.components.seconds) + Double(s.components.attoseconds) * 1e-18))
         }
-        if point == nil { try writeCombined(dir: dir, points: points) }
+        if point == nil { try writeCombined(dir: dir, points: points, planHash: planHash) }
     }
 
     func say(_ line: String) {
@@ -177,9 +205,10 @@ struct SweepCommand: ParsableCommand {
 
     /// DIR/plan.txt: what this sweep computes. A directory holding another sweep's
     /// points is refused, so that resuming never mixes two sweeps.
-    func checkPlan(dir: String, points: [Point], fixed: [String]) throws {
+    func checkPlan(dir: String, points: [Point], fixed: [String]) throws -> String {
         var text = "# jetsim sweep plan: the inputs every point shares, then one line per point\n"
         text += "workload: \(sim.workloadSource)\n"
+        text += try PointsDirectory.inputLines(sim)
         if let p = sim.policy { text += "policy: \(p.policies.map(\.rawValue).joined(separator: ","))\n" }
         if let r = sim.ram { text += "ram_mb: \(r.kilobytes.map(SizeText.mebibytes).joined(separator: ","))\n" }
         if let d = sim.devices { text += "devices: \(d)\n" }
@@ -192,18 +221,12 @@ struct SweepCommand: ParsableCommand {
         if timeseries { text += "timeseries: yes\n" }
         for f in fixed { text += "set: \(f)\n" }
         for p in points { text += "point \(p.index): \(p.label)\t" + p.sets.joined(separator: " ") + "\n" }
-        let path = dir + "/plan.txt"
-        if let existing = FileManager.default.contents(atPath: path) {
-            guard String(decoding: existing, as: UTF8.self) == text else {
-                throw BadInput(description: "\(dir) holds a different sweep (see \(path)); use another --out, or remove it")
-            }
-            return
-        }
-        try AtomicOutput.write(text, to: path)
+        try PointsDirectory.checkPlan(dir: dir, text: text, what: "sweep")
+        return PointsDirectory.planHash(text)
     }
 
     /// Every point's rows under one header, in point order.
-    func writeCombined(dir: String, points: [Point]) throws {
+    func writeCombined(dir: String, points: [Point], planHash: String) throws {
         var header: String? = nil
         var body = ""
         var missing: [String] = []
@@ -212,6 +235,7 @@ struct SweepCommand: ParsableCommand {
             let path = dir + "/points/" + p.fileName
             guard let data = FileManager.default.contents(atPath: path) else { missing.append(p.fileName); continue }
             let text = String(decoding: data, as: UTF8.self)
+            try PointsDirectory.check(point: path, index: p.index, text: text, planHash: planHash)
             hashes.append(Provenance.hash(text))
             guard let nl = text.firstIndex(of: "\n") else { throw RunFailure(description: "\(path): empty") }
             let h = String(text[..<nl])
@@ -230,12 +254,5 @@ struct SweepCommand: ParsableCommand {
         try ProvenanceFile.write(prov, beside: dir + "/combined.csv", outputText: text)
         try AtomicOutput.write(text, to: dir + "/combined.csv")
         say("sweep: wrote \(dir)/combined.csv (\(body.split(separator: "\n").count) rows)")
-    }
-
-    /// Temporary files of points that a killed sweep did not finish.
-    func removeStaleTemporaries(in dir: String) {
-        for f in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where f.hasPrefix(".") && f.contains(".tmp-") {
-            unlink(dir + "/" + f)
-        }
     }
 }

@@ -64,15 +64,11 @@ struct TraceCommand: ParsableCommand {
             try output.commit()
             return
         }
+        try sim.checkUsageDevices()
         var stream = try sim.openUsage(path)
         plan.appMap = try sim.loadAppMap(workload, catalog: catalog)
         var apps = ReplayAppCensus()
         let limit = sim.devices ?? .max
-        if let devices = sim.devices {
-            var check = try sim.openUsage(path)
-            let found = try Self.readDevices(&check, upTo: devices) { _ in }
-            if found < devices { throw BadInput(description: "--devices \(devices): \(path) has only \(found) device(s)") }
-        }
         let output = try OutputFile.open(out)
         output.write(Self.header(format))
         // Perfetto's JSON is one document: its devices are gathered over the batches and

@@ -61,19 +61,73 @@ enum AtomicOutput {
 
     static func errnoText(_ e: Int32 = errno) -> String { String(cString: strerror(e)) }
 
-    /// Whether `path` names something other than a regular file (a device such as
-    /// /dev/null, a FIFO, a pipe from process substitution): written directly, since
-    /// renaming a temporary file over it would replace the device with a file.
-    static func isSpecial(_ path: String) -> Bool {
+    /// Where an output's bytes go. A regular file (or a name not there yet) is written
+    /// to a temporary file beside it and renamed into place. Anything else cannot be
+    /// renamed into without replacing it, so it is written directly and gets no
+    /// provenance sidecar: a descriptor link (`/dev/stdout`, `/dev/fd/N`,
+    /// `/proc/self/fd/N`, a process substitution `>(...)`) is the descriptor jetsim was
+    /// given, as `-` is descriptor 1; a device (`/dev/null`) or a FIFO is opened.
+    enum Target: Equatable { case regular, descriptor(Int32), special }
+
+    static func target(_ path: String) -> Target {
+        if path == "-" { return .descriptor(STDOUT_FILENO) }
+        if let fd = descriptorLink(path) { return .descriptor(fd) }
         var st = stat()
-        guard stat(path, &st) == 0 else { return false }
+        guard stat(path, &st) == 0 else { return .regular }
         let kind = st.st_mode & S_IFMT
-        return kind != S_IFREG && kind != S_IFDIR
+        return kind == S_IFREG || kind == S_IFDIR ? .regular : .special
     }
 
+    /// Whether `path` names something other than a regular file (see `Target`).
+    static func isSpecial(_ path: String) -> Bool { target(path) != .regular }
+
+    /// The descriptor a path names when it leads, through symbolic links, to
+    /// `/proc/PID/fd/N` of this process (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`):
+    /// such a link re-opens whatever the descriptor is (a file redirected to, a pipe),
+    /// and renaming over it would replace `/dev/stdout` itself.
+    static func descriptorLink(_ path: String) -> Int32? {
+        var p = path
+        let me = String(getpid())
+        for _ in 0..<40 {
+            let (dir, base) = split(p)
+            guard !base.isEmpty, let r = realpath(dir.isEmpty ? "." : dir, nil) else { return nil }
+            let parent = String(cString: r)
+            free(r)
+            let full = (parent == "/" ? "" : parent) + "/" + base
+            let parts = full.split(separator: "/")
+            if parts.count >= 4, parts[0] == "proc", parts[1] == me || parts[1] == "self" || parts[1] == "thread-self",
+               parts[parts.count - 2] == "fd", let n = Int32(parts[parts.count - 1]) {
+                return n
+            }
+            var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(full, &buf, buf.count - 1)
+            guard n > 0 else { return nil }
+            buf[n] = 0
+            let link = String(cString: buf)
+            p = link.hasPrefix("/") ? link : (parent == "/" ? "" : parent) + "/" + link
+        }
+        return nil
+    }
+
+    /// The longest name one directory entry may have, in bytes (NAME_MAX).
+    static let nameMax = 255
+
     /// Checks that `path` can be written (before any work): not a directory, its
-    /// directory exists and is one. A problem the user can fix is `BadInput` (exit 2).
+    /// directory exists and is one, every component within NAME_MAX bytes and the
+    /// whole within PATH_MAX. A problem the user can fix is `BadInput` (exit 2).
     static func check(_ path: String) throws {
+        switch target(path) {
+        case .descriptor(let fd):
+            let flags = fcntl(fd, F_GETFL)
+            guard flags >= 0, flags & O_ACCMODE != O_RDONLY else {
+                throw BadInput(description: "cannot write \(path): descriptor \(fd) is not open for writing")
+            }
+            return
+        case .special:
+            guard access(path, W_OK) == 0 else { throw BadInput(description: "cannot write \(path): \(errnoText())") }
+            return
+        case .regular: break
+        }
         var st = stat()
         if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
             throw BadInput(description: "cannot write \(path): it is a directory")
@@ -82,6 +136,7 @@ enum AtomicOutput {
         if base.isEmpty || base == "." || base == ".." {
             throw BadInput(description: "cannot write \(path): not a file name")
         }
+        try checkName(path)
         if !dir.isEmpty {
             guard stat(dir, &st) == 0 else {
                 throw BadInput(description: "cannot write \(path): the directory \(dir) does not exist")
@@ -92,21 +147,75 @@ enum AtomicOutput {
         }
     }
 
-    /// Starts an output: returns the path to write to, a temporary file beside the
-    /// target (or the target itself when it is not a regular file, see `isSpecial`).
-    static func begin(_ path: String) throws -> String {
+    /// Refuses a path with a component over NAME_MAX bytes or a length over PATH_MAX
+    /// (the file system would refuse it only when it is written, after the work).
+    static func checkName(_ path: String) throws {
+        for c in path.utf8.split(separator: UInt8(ascii: "/")) where c.count > nameMax {
+            throw BadInput(description: "cannot write \(path): the name '\(String(decoding: c.prefix(40), as: UTF8.self))...' is \(c.count) bytes; a file name may have at most \(nameMax)")
+        }
+        if path.utf8.count >= Int(PATH_MAX) {
+            throw BadInput(description: "cannot write \(path.prefix(60))...: the path is \(path.utf8.count) bytes; at most \(Int(PATH_MAX) - 1)")
+        }
+    }
+
+    /// Numbers this process's temporary files (with the pid, unique on this machine).
+    nonisolated(unsafe) static var sequence = 0
+
+    /// The temporary name for `base`: `.BASE.tmp-PID-N`, BASE cut (at a character
+    /// boundary) so that the whole stays within NAME_MAX bytes.
+    static func temporaryName(_ base: String) -> String {
+        sequence += 1
+        let suffix = ".tmp-\(getpid())-\(sequence)"
+        var scalars = Array(base.unicodeScalars)
+        var bytes = base.utf8.count
+        while 1 + bytes + suffix.utf8.count > nameMax, let last = scalars.popLast() { bytes -= String(last).utf8.count }
+        var cut = String.UnicodeScalarView()
+        cut.append(contentsOf: scalars)
+        return "." + String(cut) + suffix
+    }
+
+    /// Removes the temporary files in `dir` that no live process is writing: a writer
+    /// holds a lock (flock) on its temporary file until it is renamed, so a lock that
+    /// can be taken belongs to a process that died (SIGKILL, a lost node). Another
+    /// jetsim writing in the same directory keeps its files.
+    static func removeStaleTemporaries(in dir: String) {
+        for f in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where f.hasPrefix(".") && f.contains(".tmp-") {
+            let path = dir + "/" + f
+            let fd = Foundation.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(fd)
+        }
+    }
+
+    /// Creates a temporary file beside `path` (see `temporaryName`), locked for as long
+    /// as this process holds it open; returns its name and descriptor.
+    static func createTemporary(for path: String) throws -> (temp: String, fd: Int32) {
         installSignalHandlers()
-        try check(path)
-        if isSpecial(path) { return path }
         let (dir, base) = split(path)
-        let temp = (dir.isEmpty ? "" : dir == "/" ? "/" : dir + "/") + ".\(base).tmp-\(getpid())"
-        pending.append(strdup(temp))
-        return temp
+        let prefix = dir.isEmpty ? "" : dir == "/" ? "/" : dir + "/"
+        for _ in 0..<100 {
+            let temp = prefix + temporaryName(base)
+            let fd = Foundation.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                throw RunFailure(description: "cannot write \(path): \(errnoText())")
+            }
+            pending.append(strdup(temp))
+            // Locked, and still the file at that name (a cleaner may have removed it
+            // between the open and the lock): else another name.
+            var a = stat(), b = stat()
+            if flock(fd, LOCK_EX) == 0, fstat(fd, &a) == 0, stat(temp, &b) == 0, a.st_ino == b.st_ino, a.st_dev == b.st_dev {
+                return (temp, fd)
+            }
+            close(fd)
+            forget(temp)
+        }
+        throw RunFailure(description: "cannot write \(path): no temporary name could be made beside it")
     }
 
     /// Renames a finished temporary file into place.
     static func commit(_ temp: String, to path: String) throws {
-        if temp == path { return }  // written directly (not a regular file)
         guard rename(temp, path) == 0 else {
             let err = errnoText()
             abandon(temp)
@@ -130,36 +239,46 @@ enum AtomicOutput {
     }
 }
 
-/// One output option's target: `-` is standard output; any other path is written to a
+/// One output option's target: `-` is standard output; a regular file is written to a
 /// temporary file beside it and renamed into place by `commit()`, so a reader never
-/// sees half a file and an interrupted or failed run leaves nothing behind. Writes
-/// are plain write(2) calls: an error (a full disk, a closed stdout) is remembered
-/// and reported by `commit()` as an I/O failure naming the file (exit 1).
+/// sees half a file and an interrupted or failed run leaves nothing behind; anything
+/// else (a device, a FIFO, a descriptor link such as /dev/stdout: `AtomicOutput.Target`)
+/// is written directly. Writes are plain write(2) calls: an error (a full disk, a closed
+/// stdout) is remembered and reported by `commit()` as an I/O failure naming the file
+/// (exit 1).
 struct OutputFile {
     let path: String
-    /// Where the bytes go until `commit()`; nil for standard output.
+    /// Where the bytes go until `commit()`; nil when written directly.
     let temp: String?
     let fd: Int32
     /// The first write error (errno), shared by copies of this value.
     final class Status: @unchecked Sendable { var error: Int32 = 0; var closed = false }
     let status = Status()
 
-    var isStdout: Bool { temp == nil }
+    /// Standard output (`-`).
+    var isStdout: Bool { path == "-" }
 
     /// Opens `path` for writing (checks it now, before any work).
     static func open(_ path: String) throws -> OutputFile {
         AtomicOutput.installSignalHandlers()
         if path == "-" { return OutputFile(path: path, temp: nil, fd: STDOUT_FILENO) }
-        let temp = try AtomicOutput.begin(path)
-        // Plain open(2), not FileManager.createFile: that one renames a temporary
-        // file into place, which would replace a device such as /dev/null.
-        let fd = Foundation.open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else {
-            let reason = AtomicOutput.errnoText()
-            AtomicOutput.forget(temp)
-            throw RunFailure(description: "cannot write \(path): \(reason)")
+        try AtomicOutput.check(path)
+        switch AtomicOutput.target(path) {
+        case .descriptor(let n):
+            // A copy of the descriptor: writes go where it goes (its offset, its append
+            // mode), as a shell's `>&N` would.
+            let fd = dup(n)
+            guard fd >= 0 else { throw RunFailure(description: "cannot write \(path): \(AtomicOutput.errnoText())") }
+            return OutputFile(path: path, temp: nil, fd: fd)
+        case .special:
+            // Plain open(2): a device or FIFO is written into, never replaced.
+            let fd = Foundation.open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw RunFailure(description: "cannot write \(path): \(AtomicOutput.errnoText())") }
+            return OutputFile(path: path, temp: nil, fd: fd)
+        case .regular:
+            let (temp, fd) = try AtomicOutput.createTemporary(for: path)
+            return OutputFile(path: path, temp: temp, fd: fd)
         }
-        return OutputFile(path: path, temp: temp, fd: fd)
     }
 
     /// The name for messages.
@@ -187,7 +306,8 @@ struct OutputFile {
     /// Closes the file and renames it into place; a write that failed is an I/O
     /// failure (exit 1), and the temporary file is removed.
     func commit() throws {
-        if let temp, !status.closed {
+        guard !status.closed else { return }
+        if let temp {
             status.closed = true
             if close(fd) != 0 && status.error == 0 { status.error = errno }
             if status.error != 0 {
@@ -197,6 +317,10 @@ struct OutputFile {
             try AtomicOutput.commit(temp, to: path)
         } else if isStdout {
             if status.error != 0 { throw RunFailure(description: "cannot write to standard output: \(AtomicOutput.errnoText(status.error))") }
+        } else {
+            status.closed = true
+            if close(fd) != 0 && status.error == 0 && errno != EINTR { status.error = errno }
+            if status.error != 0 { throw RunFailure(description: "cannot write \(path): \(AtomicOutput.errnoText(status.error))") }
         }
     }
 
@@ -206,10 +330,20 @@ struct OutputFile {
         var seen: [String: String] = [:]
         for (option, path) in named {
             guard let path else { continue }
-            // Resolved: `./a.csv`, `a.csv` and a symbolic link to it are one file.
-            let key = path == "-" ? "-" : resolved(path)
+            // Resolved: `./a.csv`, `a.csv` and a symbolic link to it are one file;
+            // `-`, /dev/stdout and /dev/fd/1 are one descriptor. A character device
+            // (/dev/null) takes any number of writers.
+            let key: String
+            switch AtomicOutput.target(path) {
+            case .descriptor(let fd): key = "fd \(fd)"
+            case .special:
+                var st = stat()
+                if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFCHR { continue }
+                key = resolved(path)
+            case .regular: key = resolved(path)
+            }
             if let other = seen[key] {
-                let what = path == "-" ? "standard output (-)" : path
+                let what = path == "-" ? "standard output (-)" : AtomicOutput.target(path) == .descriptor(STDOUT_FILENO) ? "standard output (\(path))" : path
                 throw BadInput(description: "\(other) and \(option) both write to \(what); give each its own path")
             }
             seen[key] = option

@@ -8,9 +8,10 @@ import JetSim
 enum ProvenanceFile {
     static func path(for output: String) -> String { output + ".provenance.json" }
 
-    /// The sidecar path of an output, or nil for standard output.
+    /// The sidecar path of an output, or nil for one written directly (standard
+    /// output, a device, a FIFO, a descriptor link: `AtomicOutput.Target`).
     static func sidecar(of output: String?) -> String? {
-        guard let output, output != "-" else { return nil }
+        guard let output, !AtomicOutput.isSpecial(output) else { return nil }
         return path(for: output)
     }
 

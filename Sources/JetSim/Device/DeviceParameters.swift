@@ -1,158 +1,5 @@
 import SimKernel
 
-/// What an app is: its footprints, latencies and behaviour. Plain values, shared
-/// read-only by every device that installs the app; per-device state lives in
-/// `AppRuntime`.
-///
-/// Memory is in KiB (integers, so accounting is exact); times in `SimTime`.
-public struct AppProfile: Sendable, Equatable {
-    /// The largest footprint the model stores (per-app resident memory is an Int32 of KiB).
-    public static let maxFootprintKB = Int64(Int32.max)
-    /// The highest edit rate an app is given, per minute of active use (one edit every
-    /// 60 ms, far past any person: *assumption*). Derived so no loss total saturates:
-    /// a device active for the whole longest run (36,500 days = 5.3e7 minutes) loses at
-    /// most 5.3e10 edits, and the largest fleet (10^8 devices) 5.3e18, under Int.max
-    /// (9.2e18). A drawn rate above it is clamped (`AppCatalog.draw`).
-    public static let maxEditsPerMinute: Double = 1_000
-
-    /// Resident footprint while in front (active or inactive), reached during launch.
-    public var activeKB: Int64
-    /// What it keeps while executing in the background, after trimming its caches.
-    public var backgroundKB: Int64
-    /// What it keeps while suspended, before the device's compression.
-    public var suspendedKB: Int64
-    /// The footprint it grows toward while in front (0 or <= activeKB: no growth).
-    public var peakKB: Int64 = 0
-
-    /// Time to first frame from no process, before state restoration.
-    public var coldLaunch: SimTime
-    /// Extra cold-launch time to restore the saved UI state (when it preserves it).
-    public var stateRestore: SimTime
-    /// Time to resume from suspended, before decompression.
-    public var warmLaunch: SimTime
-    /// Time to come back when still executing in the background.
-    public var hotLaunch: SimTime
-
-    /// How long its didEnterBackground handler runs.
-    public var enterBackgroundHandler: SimTime
-    /// Probability that entering the background begins a background task.
-    public var bgTaskProbability: Double
-    /// Work the background task needs: median and sigma of a lognormal (sigma 0:
-    /// always the median).
-    public var bgTaskMedian: SimTime
-    public var bgTaskSigma: Double
-    /// A background mode that keeps it executing while its activity lasts.
-    public var mode: BackgroundMode
-    /// How long the mode's activity lasts after entering the background (lognormal).
-    public var modeActivityMedian: SimTime
-    public var modeActivitySigma: Double
-    /// UIApplicationExitsOnSuspend: terminated on every trip to the background.
-    public var exitsOnSuspend: Bool
-
-    /// When it saves, and how long a save takes.
-    public var save: SaveStrategy
-    public var saveDuration: SimTime
-    /// Period of saves for the `periodic` strategy (while in front).
-    public var saveInterval: SimTime
-    /// Unsaved work created per minute of active use (edits; the unit of data loss).
-    public var unsavedEditsPerMinute: Double
-    /// Whether it restores the user's place after a cold launch.
-    public var preservesUIState: Bool
-    /// Whether its background task's expiration handler ends the task (calls
-    /// `endBackgroundTask`): then the app is suspended when its allowance runs out;
-    /// if not, it is killed (Apple, `UIApplication.beginBackgroundTask(expirationHandler:)`:
-    /// "Use this handler to clean up and mark the end of the background task. Failure
-    /// to end the task explicitly will result in the termination of the app.").
-    /// Default false: a scenario app is killed unless it says `ends-task-on-expiry`.
-    public var endsTaskOnExpiry = false
-    /// Launch time from no process when its files are still in the page cache
-    /// (`LaunchKind.cached`; default half the default cold launch: *assumption*).
-    public var cachedLaunch: SimTime = .milliseconds(600)
-    /// System launches and wakes into the background, per day while installed, by
-    /// `SystemWakeKind` (location, voip push, silent push, background refresh).
-    public var locationWakesPerDay = 0.0, voipPushesPerDay = 0.0, silentPushesPerDay = 0.0, backgroundRefreshesPerDay = 0.0
-    /// iOS 15 prewarms (`SystemWakeKind.prewarm`) per day: the apps' rates add up to
-    /// the device's prewarm arrivals, each of which goes to the app of a random past
-    /// launch (`Device.prewarmTarget`), not to the app whose rate drew it; what a
-    /// prewarmed process holds (its pre-main footprint); and what a
-    /// launch of it saves (the pre-main part of the cold launch). Defaults *assumption*:
-    /// 10 % of the default active footprint, 20 % of the default cold launch.
-    public var prewarmsPerDay = 0.0
-    public var prewarmKB: Int64 = 20 * 1_024
-    public var prewarmSaving: SimTime = .milliseconds(240)
-    /// Sets what a prewarmed process holds and what a launch of it saves from the
-    /// footprint and the cold launch (the catalog's archetype shares; a scenario's app
-    /// uses the default archetype's, so overriding its footprint or cold launch scales
-    /// them as it does `cachedLaunch`).
-    public mutating func derivePrewarm(footprintShare: Double, savingShare: Double) {
-        prewarmKB = Int64((Double(activeKB) * footprintShare).rounded())
-        prewarmSaving = SimTime(saturatingMicroseconds: Double(coldLaunch.microseconds) * savingShare)
-    }
-    /// The rate of one kind, per day.
-    @inlinable public func wakesPerDay(_ k: SystemWakeKind) -> Double {
-        switch k {
-        case .location: locationWakesPerDay
-        case .voipPush: voipPushesPerDay
-        case .silentPush: silentPushesPerDay
-        case .backgroundRefresh: backgroundRefreshesPerDay
-        case .prewarm: prewarmsPerDay
-        }
-    }
-
-    public init(
-        activeKB: Int64 = 200 * 1024, backgroundKB: Int64 = 100 * 1024, suspendedKB: Int64 = 60 * 1024,
-        coldLaunch: SimTime = .milliseconds(1_200), stateRestore: SimTime = .milliseconds(300),
-        warmLaunch: SimTime = .milliseconds(250), hotLaunch: SimTime = .milliseconds(100),
-        enterBackgroundHandler: SimTime = .milliseconds(50),
-        bgTaskProbability: Double = 0, bgTaskMedian: SimTime = .zero, bgTaskSigma: Double = 0,
-        mode: BackgroundMode = .none, modeActivityMedian: SimTime = .zero, modeActivitySigma: Double = 0,
-        exitsOnSuspend: Bool = false,
-        save: SaveStrategy = .onEnterBackground, saveDuration: SimTime = .milliseconds(200),
-        saveInterval: SimTime = .seconds(60), unsavedEditsPerMinute: Double = 2,
-        preservesUIState: Bool = true
-    ) {
-        self.activeKB = activeKB
-        self.backgroundKB = backgroundKB
-        self.suspendedKB = suspendedKB
-        self.coldLaunch = coldLaunch
-        self.stateRestore = stateRestore
-        self.warmLaunch = warmLaunch
-        self.hotLaunch = hotLaunch
-        self.enterBackgroundHandler = enterBackgroundHandler
-        self.bgTaskProbability = bgTaskProbability
-        self.bgTaskMedian = bgTaskMedian
-        self.bgTaskSigma = bgTaskSigma
-        self.mode = mode
-        self.modeActivityMedian = modeActivityMedian
-        self.modeActivitySigma = modeActivitySigma
-        self.exitsOnSuspend = exitsOnSuspend
-        self.save = save
-        self.saveDuration = saveDuration
-        self.saveInterval = saveInterval
-        self.unsavedEditsPerMinute = unsavedEditsPerMinute
-        self.preservesUIState = preservesUIState
-    }
-}
-
-/// iOS background-time presets for the background-task allowance
-/// (docs/sources.md, "iOS background execution").
-public enum BackgroundTimePreset: String, Sendable, CaseIterable {
-    /// About 600 s on iOS 4-6.
-    case ios4to6 = "ios4-6"
-    /// 180 s on iOS 7-12 (crash logs: permittedBackgroundDuration: 180).
-    case ios7to12 = "ios7-12"
-    /// About 30 s on iOS 13+ (Apple developer forums thread 391799).
-    case ios13plus = "ios13+"
-
-    public var allowance: SimTime {
-        switch self {
-        case .ios4to6: .seconds(600)
-        case .ios7to12: .seconds(180)
-        case .ios13plus: .seconds(30)
-        }
-    }
-}
-
 /// A device class: memory, thresholds and the system's time limits.
 ///
 /// Defaults and their sources (docs/sources.md):
@@ -177,12 +24,14 @@ public struct DeviceParameters: Sendable, Equatable {
     public var perAppLimitPct: Double
     /// Share of what a running app can free that it frees on a memory warning.
     public var memoryWarningFreeShare: Double
-    /// Suspended memory is compressed by this ratio (1 = not compressed).
+    /// Suspended memory is compressed by this ratio (1 = not compressed). Default 2:
+    /// WKdm compresses to about half (Apple, OS X Mavericks Core Technology Overview).
     public var suspendedCompressionRatio: Double
     /// Time to decompress one MiB of compressed memory on resume.
     public var decompressPerMB: SimTime
     /// Launch-to-launch variation: each launch's latency is multiplied by a lognormal
     /// factor with median 1 and this sigma (0: every launch of an app takes the same).
+    /// Default 0.25 (*assumption*).
     public var launchJitterSigma: Double
     /// Time from didEnterBackground to suspension for an app with no background work.
     public var backgroundGrace: SimTime
@@ -255,11 +104,11 @@ public struct DeviceParameters: Sendable, Equatable {
     public var compressorPagesLimitPct: Double? = nil
     public var compressorShortagePct = 98.0
     /// Share of a compressed app's memory decompressed before its first frame on a
-    /// resume, in parts per million (the rest on demand). Default: the workload's.
-    public var resumeTouchPPM: Int32 = DeviceClass.ppm(DeviceClass.defaults.resumeTouchShare)
+    /// resume, in parts per million (the rest on demand). *Assumption*: 0.3.
+    public var resumeTouchPPM: Int32 = 300_000
     /// A refreeze writes this share of the app's memory (what it dirtied since its
-    /// thaw), in parts per million. Default: the workload's.
-    public var refreezeDirtyPPM: Int32 = DeviceClass.ppm(DeviceClass.defaults.refreezeDirtyShare)
+    /// thaw), in parts per million. *Assumption*: 0.3.
+    public var refreezeDirtyPPM: Int32 = 300_000
     /// Per freezer day at most this many demotions of frozen apps thawed fewer than
     /// `freezeDemotionThaws` times.
     public var freezeDemotionsMax = 2
@@ -269,9 +118,9 @@ public struct DeviceParameters: Sendable, Equatable {
     public var freezeRefreezeThawed: Int32 = 3
     /// A thaw brings back from flash only this share of the app's frozen memory (what
     /// it touches; the rest stays on flash, read on demand, xnu doc/vm/freezer.md:
-    /// 62-64), in parts per million. Default: the workload's. Beside
+    /// 62-64), in parts per million. *Assumption*: 0.2. Beside
     /// `freezeRefreezeThawed` (both 32 bits), so the parameters do not grow.
-    public var thawTouchPPM: Int32 = DeviceClass.ppm(DeviceClass.defaults.thawTouchShare)
+    public var thawTouchPPM: Int32 = 200_000
     /// The freezer thread's throttle (bsd/kern/kern_memorystatus_freeze.c:2945-2954):
     /// after every run it may not run again for `freezerIdleDelay` (XNU's
     /// memorystatus_apps_idle_delay_time, memstat_idle_deferral_time_s 10 s,
@@ -298,13 +147,13 @@ public struct DeviceParameters: Sendable, Equatable {
     /// at this many uncompressed KiB per second, credited at whole seconds of the
     /// device clock (0: all of it at suspension, the model before). *Assumption*: XNU
     /// has no rate; pages are compressed as vm_pageout_scan steals them from the
-    /// inactive queue (Device+XNU, "Compression over time"). Default: the workload's.
-    public var compressionKBPerS: Int64 = DeviceClass.kibibytesPerSecond(DeviceClass.defaults.compressionMBPerS)
+    /// inactive queue (Memory/XNU/Compression.swift). Default 4 MiB/s.
+    public var compressionKBPerS: Int64 = 4 * 1_024
     /// Memory growth in front: from the launch footprint to the app's peak over
     /// `growthTime` of use, in steps of `growthStep` (assumption: no published curve).
     public var growthTime: SimTime = .seconds(120)
     public var growthStep: SimTime = .seconds(30)
-    /// Android's lmkd, zram and ActivityManager (`os: android`; Device+Android.swift).
+    /// Android's lmkd, zram and ActivityManager (`os: android`; Memory/Android/).
     public var android = AndroidParameters()
     /// A cold launch less than this after the app was killed finds its files still in
     /// the page cache (`LaunchKind.cached`); 0 turns it off. *Assumption*: 600 s, no
@@ -318,8 +167,8 @@ public struct DeviceParameters: Sendable, Equatable {
         ramKB: Int64 = 4 * 1024 * 1024, osReserveKB: Int64? = nil,
         warningAvailablePct: Double? = nil, criticalAvailablePct: Double? = nil,
         killTargetAvailablePct: Double? = nil, perAppLimitPct: Double = 60,
-        memoryWarningFreeShare: Double = 0.5, suspendedCompressionRatio: Double = 1,
-        decompressPerMB: SimTime = .microseconds(500), launchJitterSigma: Double = 0,
+        memoryWarningFreeShare: Double = 0.5, suspendedCompressionRatio: Double = 2,
+        decompressPerMB: SimTime = .microseconds(500), launchJitterSigma: Double = 0.25,
         backgroundGrace: SimTime = .seconds(10), enterBackgroundLimit: SimTime = .seconds(5),
         willTerminateLimit: SimTime = .seconds(5),
         bgTaskAllowance: SimTime = BackgroundTimePreset.ios13plus.allowance
@@ -340,6 +189,11 @@ public struct DeviceParameters: Sendable, Equatable {
         self.willTerminateLimit = willTerminateLimit
         self.bgTaskAllowance = bgTaskAllowance
     }
+
+    /// The model's defaults (a 4 GB device): each knob's one default, with its source
+    /// beside it above. A workload's device class starts from these (`DeviceClass`),
+    /// so a test built on `DeviceParameters()` simulates the shipped device.
+    public static let standard = DeviceParameters()
 
     /// XNU's fallback thresholds (% of RAM available) for a RAM size: warning at the
     /// soft-limit level, critical, and the idle-kill level as the kill loop's target.

@@ -79,8 +79,16 @@ public struct TraceRecord: Sendable, Equatable {
 public struct TraceRecorder: TraceSink {
     public var records: [TraceRecord] = []
     public var keeps: Bool
+    /// Reclaim loops open now (`killLoop`), and the kills a memory manager decided
+    /// outside any: the device's one reclaim loop brackets every one (checked by tests).
+    public private(set) var reclaimDepth = 0
+    public private(set) var memoryKillsOutsideReclaim = 0
     public init(keeps: Bool = true) { self.keeps = keeps }
+    public mutating func killLoop(began: Bool) { reclaimDepth += began ? 1 : -1 }
     public mutating func record(time: SimTime, app: Int32, event: TraceEvent, detail: TraceDetail, state: AppState) {
+        if case .terminated(let reason) = event, reason.properties.decider != .lifecycle, reclaimDepth == 0 {
+            memoryKillsOutsideReclaim += 1
+        }
         guard keeps else { return }
         records.append(TraceRecord(time: time, app: app, event: event, detail: detail, state: state))
     }

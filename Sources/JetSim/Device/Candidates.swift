@@ -1,0 +1,93 @@
+import SimKernel
+
+// The device's core: the policy's view of the candidates (resident apps out of front),
+// kept in step with every change, and the idle- and frozen-band order.
+extension Device {
+    /// Tells the policy about a candidate (new, or an attribute changed), with its band;
+    /// keeps the idle-band order.
+    mutating func refreshCandidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) {
+        let b = memoryBand(app, now)
+        // Written only when it changes: a write costs the apps array a uniqueness check.
+        if apps[Int(app)].band != b { apps[Int(app)].band = b }
+        if !keepsIdleOrder || Policy.ordersIdleBands {
+            // Nothing reads the order (no XNU bands, not Android), or the policy's
+            // update below keeps it (`idleOrder`).
+        } else if b == XNUBand.idle {
+            if ownIdleOrder.list(of: app) != 0 { ownIdleOrder.append(app, to: 0) }
+        } else if b == XNUBand.frozen {
+            if ownIdleOrder.list(of: app) != 1 { ownIdleOrder.append(app, to: 1) }
+        } else {
+            ownIdleOrder.remove(app)
+        }
+        policy.update(app, candidate(app, leftFront: leftFront))
+        if leftFront { memoryAppLeftFront(app, now) }
+    }
+
+    /// `refreshCandidate` for a background or suspended app whose band may not have
+    /// moved (a suspension, a finished compression): a policy that reads the band
+    /// alone and keeps the idle order itself (jetsam-bands) hears nothing new unless
+    /// the band moved. Such an app is a candidate in its stored band's list since it
+    /// left the front or was launched in the background (every band change since went
+    /// through `refreshCandidate`; `checkMemoryInvariant` asserts it after every
+    /// event), so `refreshCandidate` would find the same band and leave it in place.
+    @inline(__always)
+    mutating func refreshCandidateIfBandMoved(_ app: Int32, _ now: SimTime) {
+        if Policy.readsBandOnly && Policy.ordersIdleBands && memoryBand(app, now) == apps[Int(app)].band { return }
+        refreshCandidate(app, now)
+    }
+
+    /// No longer a candidate (in front, or terminated).
+    mutating func removeCandidate(_ app: Int32) {
+        policy.remove(app)
+        if keepsIdleOrder && !Policy.ordersIdleBands { ownIdleOrder.remove(app) }
+        clearSoftLimit(app)
+    }
+
+    /// The idle-band (list 0) and frozen-band (list 1) order (`ownIdleOrder`): the
+    /// policy's own lists when they are that order (`EvictionPolicy.ordersIdleBands`),
+    /// so a candidate update moves an app in one list instead of two.
+    var idleOrder: MultiList {
+        _read {
+            if Policy.ordersIdleBands { yield policy.idleLists } else { yield ownIdleOrder }
+        }
+    }
+
+    /// A timer or a change may have moved a candidate to another band.
+    mutating func bandMayChange(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        guard apps[a].state == .background || apps[a].state == .suspended else { return }
+        if memoryBand(app, now) != apps[a].band { refreshCandidate(app, now) }
+        memoryChanged(now)
+    }
+
+    /// The policy's view of a candidate.
+
+    @inline(__always) func candidate(_ app: Int32, leftFront: Bool = false) -> EvictionCandidate {
+        // Fields are read in place: copying the whole app record here showed up as
+        // memcpy in profiles.
+        let a = Int(app)
+        if Policy.readsBandOnly {
+            // The band alone (`EvictionPolicy.readsBandOnly`): no profile, no resident size.
+            return EvictionCandidate(state: apps[a].state, residentKB: 0, launchCount: 0, preservesUIState: false,
+                                     leftFront: leftFront, band: apps[a].band)
+        }
+        let p = pi(app)
+        let state = apps[a].state
+        guard Policy.readsCosts else {
+            // The policy reads none of the costs: the cheap fields only (the same
+            // choices, without computing launch costs and unsaved edits per update).
+            return EvictionCandidate(
+                state: state, mode: apps[a].lifecycle.contains(.modeActive) ? profiles[p].mode : .none,
+                residentKB: residentNowKB(app), lastUsed: apps[a].lastUsed, launchCount: 0,
+                preservesUIState: false, nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == android.previous, band: apps[a].band)
+        }
+        return EvictionCandidate(
+            state: state, mode: apps[a].lifecycle.contains(.modeActive) ? profiles[p].mode : .none,
+            residentKB: residentNowKB(app),
+            lastUsed: apps[a].lastUsed, launchCount: Int(apps[a].launches),
+            coldLaunchCost: coldLatency(p),
+            residentLaunchCost: state == .suspended ? (apps[a].isPrewarmed ? prewarmedLatency(p) : apps[a].memory.contains(.frozen) ? thawLatency(p) : warmLatency(p, compressedKB: suspendedPlainKB(app))) : profiles[p].hotLaunch,
+            unsavedEdits: unsavedEdits(app), preservesUIState: profiles[p].preservesUIState,
+            nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == android.previous, band: apps[a].band)
+    }
+}

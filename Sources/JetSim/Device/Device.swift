@@ -1,0 +1,415 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SimKernel
+
+/// One device: its apps, memory, the user's view and an eviction policy. Runs on the
+/// engine as its `EventHandler`; generic over the policy and the trace sink, so the
+/// event loop is specialised for each (no existential or closure per event).
+///
+/// Memory invariant: `availableKB + Σ residentKB + osReserveKB == ramKB`, checked
+/// after every event when `checksInvariants` is set.
+public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
+    public typealias Event = DeviceEvent
+
+    // Inputs.
+    /// The profiles apps point into (a catalog shared by a fleet, or a scenario's apps).
+    public var profiles: ContiguousArray<AppProfile> = []
+    /// The profile of each app on this device (an index into `profiles`).
+    public var installed: ContiguousArray<Int32> = []
+    public var params = DeviceParameters() { didSet { kb = DeviceThresholds(params) } }
+    /// The thresholds `params` derives (`DeviceThresholds`), kept in step with it.
+    var kb = DeviceThresholds(DeviceParameters())
+    /// Set by `reset` only: the kept next input time (`inputTime`) follows it.
+    public internal(set) var timeline = Timeline()
+    /// Key of this device's per-app random draws (from seed and device index).
+    var drawKey: UInt64 = 0
+    /// The ziggurat tables of the device's draws (`drawNextWake`, `lognormal`), read
+    /// once: `ZigguratTable.exponential` and `.normal` are calls into SimKernel, about
+    /// 9 instructions a draw with the call. The same constant tables: the same draws.
+    let exponentialTable = ZigguratTable.exponential
+    let normalTable = ZigguratTable.normal
+
+    // State.
+    /// The app records, by app index (`AppTable`: made unique once a run, or once an
+    /// event outside a run, then written without a uniqueness check per write).
+    public internal(set) var apps = AppTable()
+    public var policy = Policy()
+    public var trace: Trace
+    public var metrics = DeviceMetrics()
+    /// Relaunch latencies by relaunch kind; the runner swaps in its accumulator's for
+    /// the run. The kinds partition relaunches, so all of them are the kinds merged
+    /// (`RelaunchKindLatencies.total`): each relaunch is recorded once.
+    public var relaunchLatencyByKind = RelaunchKindLatencies()
+    /// `--by archetype`: launches, relaunches, cold relaunches, kills and data loss
+    /// counted again per archetype of the app (`byArchetype[archetypeOf[profile]]`).
+    /// Empty (the default): not counted. The runner lends both for a run.
+    public var byArchetype = ContiguousArray<DeviceMetrics>()
+    public var archetypeOf = ContiguousArray<Int32>()
+    public internal(set) var availableKB: Int64 = 0
+    /// Apps executing code (active, inactive, background), in the order they started:
+    /// few at a time, so warnings and broadcasts go through this list, not all apps.
+    var running = ContiguousArray<Int32>()
+    /// Apps suspended now (32 bits, beside the next system arrival's app: the device
+    /// stays under its size bound, `FixedOverheadTests`).
+    var suspendedApps: Int32 = 0
+    @inline(__always) var suspendedCount: Int {
+        get { Int(suspendedApps) }
+        set { suspendedApps = Int32(truncatingIfNeeded: newValue) }
+    }
+    /// The next system arrival's app (`nextWake`).
+    var nextWakeApp: Int32 = -1
+    /// Broadcast events' latest values, by kind.
+    var broadcastLatest = ContiguousArray<UInt8>(repeating: 0, count: SystemEventKind.count)
+    /// The totals of broadcast events (to every app) by kind after each broadcast (five
+    /// per entry; entry 0 is all zeros; the last entry is the totals so far): what a
+    /// suspended app missed since its mark is `last - history[mark]`, without ever
+    /// visiting suspended apps when an event is broadcast.
+    var broadcastHistory = ContiguousArray<UInt32>()
+    /// The app in front (-1: none).
+    public internal(set) var front: Int32 = -1
+    /// What covers the screen (`UIState`: the one source of truth the scenario parser
+    /// also checks against).
+    public internal(set) var ui = UIState()
+    /// Actions `ui` refused (none from a scenario, which the parser checked, or from the
+    /// synthetic user and the replay, which produce none).
+    public internal(set) var refusedActions = 0
+    public var poweredOff: Bool { ui.poweredOff }
+    /// The timeline index of the next user action.
+    var nextAction = 0
+    /// Memory warnings were sent and available memory has not recovered since.
+    var warned = false
+    /// Verify the memory invariant after every event (tests).
+    public var checksInvariants = false
+    /// The freezer thread ran with a throttle (`freezerRun`, a non-zero delay): it is
+    /// due again at `freezerNextRun`, where `freezerCatchUp` runs it if its conditions
+    /// hold then (XNU's page counts keep moving, so its thread gets that chance
+    /// whether or not an event comes). In the padding after the flags above.
+    var freezerDue = false
+    /// The next system arrival's kind (`nextWake`; in the padding here).
+    var nextWakeKind = SystemWakeKind.silentPush
+    /// An input (user action, system arrival) is being handled: only then may a
+    /// suspension timer be held (`heldApp`; in the padding here).
+    var inInput = false
+    /// A run holds the app records (`beginRun`): made unique when it started, so its
+    /// events skip the check (in the padding here).
+    var appsHeld = false
+    /// Frozen apps now (their memory on flash).
+    var frozenCount: Int32 = 0
+    /// Apps with state on flash (frozen, or thawed since): XNU's
+    /// memorystatus_frozen_count, which a thaw does not decrement
+    /// (bsd/kern/kern_memorystatus.c:3780-3792); and those of them resumed since
+    /// (memorystatus_refreeze_eligible_count).
+    var flashCopyCount: Int32 = 0
+    var refreezeEligibleCount: Int32 = 0
+    /// The freezer's budget day (days since the start).
+    var flashDay: Int32 = 0
+    /// The freezer thread runs no earlier than this (XNU's
+    /// memorystatus_freezer_thread_next_run_ts, kern_memorystatus_freeze.c:2954).
+    var freezerNextRun: SimTime = .zero
+    /// The reaper sweeps no earlier than this, in whole seconds (rounded up).
+    var nextReaperSweepS: Int32 = 0
+    /// The app whose suspension timer is held (`heldDue`), or -1; here, in the
+    /// padding after the Int32 above.
+    var heldApp: Int32 = -1
+    /// Idle-band (0) apps in the order they entered it (list 0): the reaper's and the
+    /// freezer's order (oldest idle first), whatever the policy; and frozen-band (75)
+    /// apps in the order they entered it (list 1): the demotions' order. XNU keeps each
+    /// band as a list and appends an app that enters it at the tail
+    /// (bsd/kern/kern_memorystatus.c:2918-2922, memstat_update_priority_locked).
+    /// Read through `idleOrder`: a policy whose own index is this order
+    /// (`EvictionPolicy.ordersIdleBands`: jetsam-bands) lends it, and this copy is
+    /// not kept.
+    var ownIdleOrder = MultiList(lists: 2)
+    /// The dock: the device's most-launched apps (at most `params.dockSize`).
+    var dock = ContiguousArray<Int32>()
+    /// The compressor pool now (physical KiB: what compressed apps keep resident).
+    public internal(set) var compressorKB: Int64 = 0
+    /// When the pool last changed (for its time integral; its peak is the counter).
+    var compressorSince: SimTime = .zero
+    /// What the freezer wrote on its budget day.
+    var flashTodayKB: Int64 = 0
+    /// Apps whose memory is being compressed now (Memory/XNU/Compression.swift),
+    /// the last whole second credited to them, and the first second at which one of
+    /// them may be done (a lower bound: `.max` when none).
+    var compressing = ContiguousArray<CompressingApp>()
+    var compressTick: Int64 = 0
+    var compressNextDone: Int64 = .max
+    /// The pool's size once every app in it is fully compressed (the pool's bound is
+    /// checked against this).
+    var compressorCommittedKB: Int64 = 0
+    /// The compressor holds more than its shortage level (`compressorKB >
+    /// kb.compressorShortPoolKB`, pool not empty): set where the pool changes, read by
+    /// `pressureCheck` after every memory change.
+    var compressorShort = false
+    /// XNU's pressure level from compressor occupancy (`XNUPressure`).
+    public internal(set) var pressureLevel: UInt8 = 0
+    /// Apps flagged over their inactive (soft) limit out of front.
+    var overSoftLimitCount: Int32 = 0
+    /// No pressure warnings before this (the resting period; .zero: due now).
+    var warningRestUntil: SimTime = .zero
+    /// Sustained-pressure kills are due at this time (.never: not armed).
+    var sustainedDue: SimTime = .never
+    /// Android's state (`os: android`; Memory/Android/).
+    var android = AndroidState()
+    /// System launches and wakes (issue 14): one Poisson stream per device at the sum
+    /// of its apps' rates, each arrival given to an (app, kind) pair in proportion to
+    /// its rate by an alias table (`WakeColumn`): element 0 is a header whose `cut`
+    /// holds the total rate per day, then one column per pair with a positive rate.
+    /// Reused across devices.
+    var wakeTable = ContiguousArray<WakeColumn>()
+    /// The next arrival (`.never`: none), its app and kind, and how many came before.
+    var nextWake = SimTime.never
+    /// A suspension timer (`suspendDue`) held here instead of in the event queue, and
+    /// when it is due (`heldApp` -1: none). Held only while the queue is empty, and put
+    /// into the queue before anything else is scheduled (`scheduleTimer`), so it keeps
+    /// its place: it fires as the next input when due, before a user action or system
+    /// arrival at the same time. The queued timer would have come first too, as it is
+    /// held only when made while an input is handled (`inInput`): the engine counts
+    /// the inputs after it as scheduled later (`Simulation.next`); one made by a
+    /// timer's handler would go after the next input at its time, so it is queued.
+    /// Replay's plain devices (no background work, saves, growth or aging) schedule
+    /// nothing else, so most of their timers never touch the heap: a push and a pop a
+    /// use saved.
+    var heldDue = SimTime.zero
+    var wakeCount: UInt64 = 0
+    /// `nextInputTime` (`.never`: none), kept up to date by `refreshInputTime` (8
+    /// bytes: the device dropped its broadcast totals' array, the last entry of
+    /// `broadcastHistory`, for them).
+    var inputTime = SimTime.never
+
+    public init(trace: Trace) { self.trace = trace }
+
+    /// Purposes of per-app random draws.
+    static var drawBackgroundTask: UInt64 { 1 }
+    static var drawModeActivity: UInt64 { 2 }
+    static var drawLaunchJitter: UInt64 { 3 }
+    static var drawSystemWake: UInt64 { 4 }
+    static var drawPrewarmTarget: UInt64 { 5 }
+
+    /// Prepares the device for a run, reusing every buffer: `installed` apps (indices
+    /// into `profiles`), parameters, the timeline, and the policy's context.
+    public mutating func reset(profiles: ContiguousArray<AppProfile>, installed: ContiguousArray<Int32>,
+                               params: DeviceParameters, timeline: Timeline, context: PolicyContext) {
+        self.profiles = profiles
+        self.installed = installed
+        self.params = params
+        self.timeline = timeline
+        drawKey = SplitMix64.mix(context.seed ^ SplitMix64.mix(context.device &+ 0xD1CE))
+        let n = installed.count
+        apps.removeAll()
+        apps.append(repeating: AppRuntime(), count: n)
+        for a in 0..<min(n, timeline.firstUse.count) { apps[a].nextUse = timeline.firstUse[a] }
+        policy.reset(appCount: n, context: context)
+        metrics = DeviceMetrics()
+        availableKB = params.ramKB - params.osReserveKB
+        running.removeAll(keepingCapacity: true)
+        suspendedCount = 0
+        for k in 0..<SystemEventKind.count { broadcastLatest[k] = 0 }
+        broadcastHistory.removeAll(keepingCapacity: true)
+        broadcastHistory.append(contentsOf: repeatElement(0, count: SystemEventKind.count))
+        front = -1
+        ui = UIState()
+        refusedActions = 0
+        warned = false
+        nextAction = 0
+        // Unused when the policy's lists are the order (`idleOrder`).
+        if !Policy.ordersIdleBands { ownIdleOrder.reset(appCount: n) }
+        heldApp = -1
+        inInput = false
+        resetMemoryManager(appCount: n)
+        buildWakeTable()
+        wakeCount = 0
+        drawNextWake(after: .zero)
+        refreshInputTime()
+    }
+
+    /// The next input's time: the next user action, or the next system launch or wake
+    /// if earlier (at the same time the user goes first), or the held suspension timer
+    /// (`heldApp`) if no later than both. The engine interleaves the inputs with the
+    /// device's timers (see `EventHandler.nextInputTime`).
+    /// Read once per engine step, so kept in `inputTime` (`refreshInputTime`), not
+    /// recomputed from its five inputs each time.
+    public var nextInputTime: SimTime? {
+        assert(inputTime == computedInputTime, "the cached next input time is stale")
+        return inputTime < .never ? inputTime : nil
+    }
+
+    /// `nextInputTime` from its inputs (`.never`: none): the earliest of the next user
+    /// action, the next system arrival and, if one is held, the suspension timer. The
+    /// order at equal times is `handleInput`'s, which reads the inputs themselves.
+    @inline(__always) var computedInputTime: SimTime {
+        let user = nextAction < timeline.actions.count ? timeline.actions[nextAction].time : SimTime.never
+        let t = min(user, nextWake)
+        return heldApp >= 0 ? min(heldDue, t) : t
+    }
+
+    /// Stores `computedInputTime` in `inputTime`: after every change of the next user
+    /// action, the next system arrival or the held timer (`reset`, `handleInput`,
+    /// `holdOrQueue` when it queues the held timer, `dropHeldTimer`; a timer held
+    /// during an input waits for the input's own refresh); `checkMemoryInvariant` and
+    /// debug builds' reads check it.
+    @inline(__always) mutating func refreshInputTime() { inputTime = computedInputTime }
+
+    /// Performs the next user action, or the next system launch or wake. Inlined into
+    /// `handleInputs`, its one caller in a run: one entry and exit a call of that, not
+    /// one an input.
+    @inline(__always)
+    public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
+        holdApps()
+        memoryTimePassed(s.now, atInput: true)
+        inInput = true
+        defer { inInput = false }
+        if heldApp >= 0 && heldDue <= s.now {
+            // The held suspension timer (first at its time): as `handle` does
+            // `suspendDue`, and as a timer, not an input: a timer its handler made
+            // would be queued, not held (`suspendIfIdle` schedules nothing today).
+            let app = heldApp
+            heldApp = -1
+            inInput = false
+            suspendIfIdle(app, s.now)
+        } else if nextAction < timeline.actions.count && timeline.actions[nextAction].time <= nextWake {
+            let i = nextAction
+            nextAction += 1
+            perform(timeline.actions[i], index: i, &s)
+        } else {
+            let (app, kind) = (nextWakeApp, nextWakeKind)
+            wakeCount &+= 1
+            drawNextWake(after: nextWake)
+            if !poweredOff {
+                if kind == .prewarm {
+                    let target = prewarmTarget()
+                    if target >= 0 { prewarm(target, s.now) }
+                } else {
+                    systemWake(app, kind, &s)
+                }
+            }
+        }
+        refreshInputTime()
+        if checksInvariants { checkMemoryInvariant() }
+    }
+
+    /// `handleInput`, then the inputs after it while no timer is queued
+    /// (`EventHandler.handleInputs`: exactly what one engine step each would do). A
+    /// replay's plain device queues nothing (its only timers, the suspensions, are
+    /// held: `heldApp`), so its inputs (Home, the launch, the held suspension) run in
+    /// one call, without an engine step each (about 35 instructions an input).
+    public mutating func handleInputs(notAfter end: SimTime, limit: Int, scheduler s: inout Scheduler<DeviceEvent>) -> Int {
+        var k = 0
+        while true {
+            handleInput(scheduler: &s)
+            k &+= 1
+            guard k < limit, s.queue.isEmpty, let t = nextInputTime, t <= end else { return k }
+            s.advance(toInput: t)
+        }
+    }
+
+    /// A run starts: the app records are made unique once for all its events
+    /// (`EventHandler.beginRun`; `handle` and `handleInput` then skip the check). Only
+    /// the run's loop calls them until `endRun`, and nothing copies the device while
+    /// it runs; debug builds still assert uniqueness at every write (`AppTable`).
+    public mutating func beginRun() {
+        apps.makeUnique()
+        appsHeld = true
+        // The idle order and the policy's lists likewise (`MultiList.beginRun`).
+        policy.beginRun()
+        ownIdleOrder.beginRun()
+        android.uncompressed.beginRun()
+    }
+
+    /// The run ended: each event checks uniqueness again (a lone `Simulation.step`).
+    public mutating func endRun() {
+        appsHeld = false
+        policy.endRun()
+        ownIdleOrder.endRun()
+        android.uncompressed.endRun()
+    }
+
+    /// At the top of each event (`handle`, `handleInput`): the event's one uniqueness
+    /// check of the app records (`AppTable`), unless a run holds them (`beginRun`).
+    @inline(__always) mutating func holdApps() {
+        if !appsHeld { apps.makeUnique() }
+    }
+
+    public func isCancelled(_ e: DeviceEvent) -> Bool {
+        return apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp)
+    }
+
+    public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
+        holdApps()
+        memoryTimePassed(s.now, atInput: false)
+        switch e.kind {
+        case .suspendDue:
+            suspendIfIdle(e.app, s.now)
+        case .bgTaskDone:
+            apps[Int(e.app)].lifecycle.remove(.bgTask)
+            backgroundWorkChanged(e.app, s.now)
+        case .bgTaskExpired:
+            // The allowance ran out with work unfinished: the system calls the
+            // expiration handler. An app that ends its task there is suspended (if
+            // nothing else keeps it running); one that does not is killed (Apple,
+            // UIApplication.beginBackgroundTask(expirationHandler:)).
+            apps[Int(e.app)].lifecycle.remove(.bgTask)
+            send(.expirationHandler, to: e.app, s.now)
+            if profiles[pi(e.app)].endsTaskOnExpiry {
+                metrics[.bgExpiryEnded] += 1
+                backgroundWorkChanged(e.app, s.now)
+            } else {
+                terminate(e.app, .bgTaskExpired, s.now)
+            }
+        case .modeEnded:
+            apps[Int(e.app)].lifecycle.remove(.modeActive)
+            backgroundWorkChanged(e.app, s.now)
+        case .watchdogKill:
+            terminate(e.app, .watchdog, s.now)
+        case .exitOnSuspend:
+            send(.willTerminate, to: e.app, s.now)
+            saveOnTerminate(e.app)
+            terminate(e.app, .exitsOnSuspend, s.now)
+        case .saveDone:
+            completeSave(e.app, s.now)
+        case .grow:
+            grow(e.app, &s)
+        case .agingEnded:
+            let a = Int(e.app)
+            if apps[a].state == .background || apps[a].state == .suspended { bandMayChange(e.app, s.now) }
+        case .periodicSave:
+            let a = Int(e.app)
+            if apps[a].state == .active || apps[a].state == .inactive {
+                startSave(e.app, s.now, &s)
+                scheduleTimer(.periodicSave, e.app, at: s.now + profiles[pi(e.app)].saveInterval, &s)
+            }
+        }
+        if checksInvariants { checkMemoryInvariant() }
+    }
+}
+
+extension Device {
+    /// Sizes the device's buffers for `apps` apps, so that resets up to that size never
+    /// allocate (the policy's index included), and the event queue for `events` pending.
+    public mutating func reserve(apps n: Int, actions: Int, events: Int, queue: inout EventQueue<DeviceEvent>) {
+        apps.reserveCapacity(n)
+        policy.reset(appCount: n, context: PolicyContext())
+        running.reserveCapacity(64)
+        if !Policy.ordersIdleBands { ownIdleOrder.reset(appCount: n) }
+        dock.reserveCapacity(64)
+        compressing.reserveCapacity(n)
+        wakeTable.reserveCapacity(1 + n * SystemWakeKind.allCases.count)
+        broadcastHistory.reserveCapacity(SystemEventKind.count * max(64, actions / 8))
+        queue.reserveCapacity(events)
+    }
+
+    /// Bytes of simulator state the device holds (array capacities, not counts),
+    /// including its policy's index: for the 128-bytes-per-installed-app target.
+    /// The event queue and the lent inputs (timeline) are per-device overhead.
+    public var stateBytes: (perApp: Int, fixed: Int) {
+        let apps = self.apps.capacity * MemoryLayout<AppRuntime>.stride
+            + installed.capacity * MemoryLayout<Int32>.stride
+            + policy.stateBytes + ownIdleOrder.stateBytes + android.uncompressed.stateBytes
+            + compressing.capacity * MemoryLayout<CompressingApp>.stride
+        let fixed = MemoryLayout<Self>.size
+        return (apps, fixed)
+    }
+}

@@ -1,0 +1,74 @@
+import SimKernel
+
+// The device's core: the memory invariant, checked after every event in tests.
+extension Device {
+    /// Checks `available + Σ resident + reserve == RAM` and that nothing is negative;
+    /// the compressor pool is exactly what compressed apps keep resident, within its
+    /// bound; frozen apps are suspended and keep nothing in RAM.
+    public func checkMemoryInvariant() {
+        var resident: Int64 = 0
+        var pool: Int64 = 0
+        var committed: Int64 = 0
+        var frozen = 0, flashCopies = 0, eligible = 0
+        var inProgress = 0
+        precondition(inputTime == computedInputTime, "the cached next input time \(inputTime) is stale: \(computedInputTime)")
+        let bands = policy as? JetsamBands  // once, not a cast (and a copy) per app
+        for i in apps.indices {
+            let a = apps[i]
+            if let bands, a.state == .background || a.state == .suspended {
+                // A candidate sits in its stored band's list (`refreshCandidateIfBandMoved`).
+                precondition(bands.bands.list(of: Int32(i)) == JetsamBands.list(of: a.band),
+                             "app \(i) is in band list \(bands.bands.list(of: Int32(i))), its band \(a.band) is list \(JetsamBands.list(of: a.band))")
+            }
+            if a.memory.contains(.hasFlashCopy) { flashCopies += 1 }
+            if a.memory.contains(.refreezeEligible) {
+                precondition(a.memory.contains(.hasFlashCopy) && !a.memory.contains(.frozen),
+                             "app \(i) is refreeze-eligible without its state on flash, or frozen")
+                eligible += 1
+            }
+            // On-demand thaw: what a thawed app did not touch stays on flash; suspended,
+            // it holds at most what it touched, packed to its own size; any other app
+            // packs to its profile's.
+            let thawed = thawedWithFlashCopy(Int32(i))
+            let p = pi(Int32(i))
+            precondition(a.packedKB == Int32(clamping: thawed ? packedKB(plainKB: thawTouchedKB(p)) : suspendedResidentKB(p)),
+                         "app \(i) packs to \(a.packedKB) KiB, not its \(thawed ? "touched share's" : "profile's")")
+            if thawed && a.state == .suspended && !a.memory.contains(.frozen) {
+                precondition(a.residentKB <= thawTouchedKB(p), "thawed app \(i) holds \(a.residentKB) KiB suspended, more than the \(thawTouchedKB(p)) it touched")
+            }
+            precondition(a.residentKB >= 0, "negative resident memory")
+            precondition(a.state.isResident || a.residentKB == 0, "a terminated app holds memory")
+            precondition(a.state.isResident || a.memory.isDisjoint(with: [.frozen, .compressed]), "a terminated app is frozen or compressed")
+            if a.memory.contains(.compressing) {
+                // Part compressed: what the device credited it so far, never past its end.
+                let c = compressionProgress(Int32(i))
+                precondition(a.memory.contains(.compressed) && a.state == .suspended, "a compressing app is not suspended in the compressor")
+                precondition(c.ticks >= 0 && c.ticks <= c.total, "app \(i) compressed \(c.ticks) of its \(c.total) seconds")
+                // Its done second, stored when it started, is still what its figures give
+                // (`CompressingApp`): nothing changes them while it is compressed.
+                let done = compressing.first(where: { $0.app == Int32(i) })?.doneTick
+                precondition(done != nil, "app \(i) compresses outside the device's list")
+                precondition(done == a.stateTime.microseconds / 1_000_000 + c.total,
+                             "app \(i) is listed as done at second \(done!), its figures say \(a.stateTime.microseconds / 1_000_000 + c.total)")
+                pool += c.packedKB; committed += c.finalKB; inProgress += 1
+                resident += c.residentKB
+                continue
+            }
+            if a.memory.contains(.compressed) { precondition(a.state == .suspended, "a running app is compressed"); pool += a.residentKB; committed += a.residentKB }
+            if a.memory.contains(.frozen) { precondition(a.state == .suspended && a.residentKB == 0, "a frozen app holds RAM"); frozen += 1 }
+            resident += a.residentKB
+        }
+        precondition(inProgress == compressing.count, "\(compressing.count) apps listed as compressing, \(inProgress) are")
+        precondition(pool == compressorKB, "compressor pool \(compressorKB) KiB != compressed apps' \(pool) KiB")
+        precondition(committed == compressorCommittedKB,
+                     "compressor commitments \(compressorCommittedKB) KiB != compressed apps' final \(committed) KiB")
+        // zram's bound is in uncompressed KiB; the pool rounds each app to whole KiB.
+        precondition(memoryPoolWithinBound, "compressor pool over its bound")
+        precondition(frozen == Int(frozenCount), "frozen count \(frozenCount) != \(frozen)")
+        precondition(flashCopies == Int(flashCopyCount) && eligible == Int(refreezeEligibleCount),
+                     "freezer counts \(flashCopyCount)/\(refreezeEligibleCount) != \(flashCopies)/\(eligible)")
+        precondition(availableKB + resident + params.osReserveKB == params.ramKB,
+                     "memory not conserved: available \(availableKB) + resident \(resident) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
+        precondition(availableKB >= 0, "available memory is negative: \(availableKB) KiB")
+    }
+}

@@ -1,0 +1,140 @@
+import SimKernel
+
+// The device's core: the one reclaim loop. Every kill a memory manager decides goes
+// through `reclaim` (the lifecycle's own terminations: the user, the watchdog, an
+// expired background task, exits on suspend and a power-off stay in the lifecycle).
+//
+// The loop is shaped as XNU's memorystatus thread (bsd/kern/kern_memorystatus_policy.c,
+// memorystatus_pick_action; bsd/kern/kern_memorystatus.c, memorystatus_do_action):
+// a trigger, then one action at a time picked by its manager from a closed set (none,
+// kill an app, spare an app), done here, until the manager answers none. The trace
+// brackets each loop here, once. The kill loop belongs to the device, not to a policy:
+// the policy only names victims (`nextVictim`). Every kill removes a candidate (and a
+// spare clears a flag), so a loop ends after at most one pass over the apps; it cannot
+// spin.
+
+/// What a reclaim is for: a trigger of one memory manager.
+enum ReclaimTrigger {
+    /// Kill the policy's victims, any band, until available memory reaches the target
+    /// (the plain model, XNU's critical level, a scripted spike).
+    case untilAvailable(Int64)
+    /// XNU's idle level: the policy's victims in the idle band only, until available
+    /// memory reaches the target.
+    case idleUntilAvailable(Int64)
+    /// XNU: the compressor is near its compressed-pages limit.
+    case compressorShortage
+    /// XNU: pressure stayed above normal for the sustained window.
+    case sustainedPressure
+    /// XNU: the reaper's sweep of the idle band.
+    case reaper
+    /// XNU: apps over their inactive (soft) limit while memory is below the warning level.
+    case highWater
+    /// Android ActivityManager: cached processes beyond the cap.
+    case cachedCap
+    /// Android lmkd, PSI mode, for a request of `needKB`.
+    case lmkd(needKB: Int64)
+    /// Android lmkd, the legacy minfree levels, for a request of `needKB`.
+    case minfree(needKB: Int64)
+    /// One app, for a reason: the app in front that does not fit (growth, a launch that
+    /// finds no room, a spike with nothing else left) or is over a limit.
+    case app(Int32, KillReason)
+}
+
+/// One action of a reclaim (memorystatus_action_t's role).
+enum ReclaimAction {
+    /// Nothing (more) to do: the loop ends.
+    case none
+    /// Kill `app` for `reason`; `victim` is the app the policy named (`willEvict` goes
+    /// to the policy when they are the same app), -1 when the manager chose the app
+    /// itself (the reaper, high-water, the cached cap, one app). An app with no process
+    /// (a launch that found no room) is counted and traced as killed, as before.
+    case kill(app: Int32, victim: Int32, reason: KillReason)
+    /// Leave `app` alive and clear its high-water flag (it shrank under its limit).
+    case spare(app: Int32)
+}
+
+/// A reclaim loop's own state between its actions: a walk's position, a budget, the
+/// band a walk is in.
+struct ReclaimCursor {
+    /// The next app of a walk of a list (-1: the walk is over).
+    var app: Int32 = -1
+    /// The next app index of a scan of all apps.
+    var index = 0
+    /// A count the trigger spends (kills left, cached apps over the cap).
+    var budget = 0
+    /// The band a scan is in, and the lowest band above it seen so far.
+    var band = 0
+    var nextBand = Int.max
+    /// Whether an action was done already (`.app` acts once).
+    var acted = false
+}
+
+extension Device {
+    /// The reclaim loop: the trigger's manager picks one action at a time
+    /// (`pickReclaimAction`), the device does it, until the manager answers none.
+    /// Inlined at each call: the trigger is a constant there, so its start and pick
+    /// fold to that trigger's code (the switches vanish) and a reclaim costs what the
+    /// trigger's own loop cost (docs/performance.md, "The device in parts").
+    @inline(__always)
+    mutating func reclaim(_ trigger: ReclaimTrigger, _ now: SimTime, launchFailed: Bool = false) {
+        trace.killLoop(began: true)
+        var cursor = startReclaim(trigger)
+        loop: while true {
+            switch pickReclaimAction(trigger, &cursor, now) {
+            case .none:
+                break loop
+            case .kill(let app, let victim, let reason):
+                if app == victim { policy.willEvict(victim) }
+                if apps[Int(app)].state.isResident {
+                    terminate(app, reason, now, launchFailed: launchFailed)
+                } else {
+                    // A launch that found no room for a process that never ran.
+                    recordFailedLaunch(app, reason, now)
+                }
+                reclaimKilled(trigger, reason, now)
+            case .spare(let app):
+                clearSoftLimit(app)
+            }
+        }
+        trace.killLoop(began: false)
+    }
+
+    /// The policy's next victim, or nil when it has no candidate. Every loop that
+    /// follows the policy asks here (XNU's and lmkd's alike), so each checks the
+    /// protocol's contract: the victim is a resident app other than the one in front.
+    @inline(__always) func nextVictim() -> Int32? {
+        guard policy.hasCandidates else { return nil }
+        let victim = policy.victim()
+        precondition(victim >= 0 && victim != front && apps[Int(victim)].state.isResident,
+                     "\(Policy.name) named app \(victim), which is not a candidate")
+        return victim
+    }
+
+    /// The policy's next victim while available memory is below `target`, for `reason`,
+    /// in the idle band only when `idleBandOnly`; none when memory is back or no
+    /// candidate is left (or the victim is not idle).
+    @inline(__always)
+    func victimUntilAvailable(_ target: Int64, _ reason: KillReason, idleBandOnly: Bool = false) -> ReclaimAction {
+        guard availableKB < target, let victim = nextVictim() else { return .none }
+        if idleBandOnly && apps[Int(victim)].band != XNUBand.idle { return .none }
+        return .kill(app: victim, victim: victim, reason: reason)
+    }
+
+    /// `.app`'s pick: the app once.
+    @inline(__always) func pickOneApp(_ app: Int32, _ reason: KillReason, _ c: inout ReclaimCursor) -> ReclaimAction {
+        if c.acted { return .none }
+        c.acted = true
+        return .kill(app: app, victim: -1, reason: reason)
+    }
+
+    /// A scripted pressure spike: some other process claims `demandKB`. The kill loop
+    /// runs until the demand fits above the target; the foreground app dies only if
+    /// nothing else is left and the demand still does not fit.
+    mutating func pressureSpike(demandKB: Int64, _ now: SimTime) {
+        reclaim(.untilAvailable(demandKB + kb.killTargetKB), now)
+        if availableKB - demandKB < kb.criticalKB && front >= 0 && !policy.hasCandidates {
+            metrics[.foregroundKills] += 1
+            reclaim(.app(front, .memoryPressure), now)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import SimKernel
+
+// The device's core: app timers (generations, the held suspension timer).
+extension Device {
+    /// Schedules an app timer stamped with the current generation of its slot.
+    /// A suspension timer with nothing in the queue is held by the device (`heldApp`);
+    /// a held one goes into the queue before anything else is scheduled, so the queue
+    /// orders it (time, then sequence) exactly as if it had been pushed when made.
+    @inline(__always)
+    mutating func scheduleTimer(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        if heldApp >= 0 || (kind == .suspendDue && inInput && s.queue.isEmpty) {
+            holdOrQueue(kind, app, at: time, &s)
+            return
+        }
+        push(kind, app, at: time, &s)
+    }
+
+    /// `scheduleTimer`'s rare part, out of line: the held timer goes into the queue
+    /// first, or this suspension timer is held.
+    mutating func holdOrQueue(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        if heldApp >= 0 {
+            let held = heldApp
+            heldApp = -1
+            refreshInputTime()
+            push(.suspendDue, held, at: heldDue, &s)
+        } else {
+            precondition(time >= s.now, "an event cannot be scheduled in the past")
+            // Only an input holds a timer (`scheduleTimer`), and `handleInput` refreshes
+            // the kept input time at its end: no refresh here (a replay holds a timer at
+            // every row; the refresh cost it 17 instructions a row).
+            assert(inInput, "only an input holds a suspension timer")
+            heldApp = app
+            heldDue = time
+            return
+        }
+        push(kind, app, at: time, &s)
+    }
+
+    @inline(__always) mutating func push(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        var e = DeviceEvent(kind, app: app)
+        e.stamp = UInt32(apps[Int(app)].generation(e.slotFamily))
+        s.schedule(e, at: time)
+    }
+
+    /// Cancels an app's timers of one family (0 background, 1 save, 2 periodic); a
+    /// held suspension timer of the app is dropped (as a queued one would be skipped).
+    mutating func cancelTimers(_ app: Int32, family: Int) {
+        apps[Int(app)].cancel(family)
+        if family == 0 { dropHeldTimer(app) }
+    }
+
+    /// The held suspension timer (family 0) is `app`'s: it is cancelled with the rest.
+    @inline(__always) mutating func dropHeldTimer(_ app: Int32) {
+        if app == heldApp { heldApp = -1; refreshInputTime() }
+    }
+}

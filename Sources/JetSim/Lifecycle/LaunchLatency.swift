@@ -1,0 +1,33 @@
+import SimKernel
+
+// The lifecycle: what each kind of launch costs.
+extension Device {
+    /// Whether a launch of a not-running app finds its files still in the page cache:
+    /// it was killed (not by a power-off, which empties the cache) less than
+    /// `pageCacheWindow` ago. The kill time is kept in `stateTime`, unused while not
+    /// running (`terminate`).
+    @inline(__always) func filesCached(_ app: Int32, _ now: SimTime) -> Bool {
+        let a = Int(app)
+        let k = apps[a].lastKill
+        return params.pageCacheWindow > .zero && k != AppRuntime.noKill && k != KillReason.powerOff.rawValue
+            && now - apps[a].stateTime < params.pageCacheWindow
+    }
+
+    /// A launch of a prewarmed app: cold, less the pre-main part the prewarm did.
+    @inline(__always) func prewarmedLatency(_ p: Int) -> SimTime {
+        max(.zero, profiles[p].coldLaunch - profiles[p].prewarmSaving) + uiRestore(p)
+    }
+
+    @inline(__always) func coldLatency(_ p: Int) -> SimTime { profiles[p].coldLaunch + uiRestore(p) }
+
+    /// A launch from no process whose files are still in the page cache.
+    @inline(__always) func cachedLatency(_ p: Int) -> SimTime { profiles[p].cachedLaunch + uiRestore(p) }
+
+    /// What every launch from no process adds: the state restore, if the app restores.
+    @inline(__always) func uiRestore(_ p: Int) -> SimTime { profiles[p].preservesUIState ? profiles[p].stateRestore : .zero }
+
+    @inline(__always) func warmLatency(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
+        guard params.suspendedCompressionRatio > 1 else { return profiles[p].warmLaunch }
+        return profiles[p].warmLaunch + resumeDecompression(p, compressedKB: compressedKB)
+    }
+}

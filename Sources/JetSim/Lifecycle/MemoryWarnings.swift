@@ -1,0 +1,43 @@
+import SimKernel
+
+// The lifecycle: didReceiveMemoryWarning and what an app frees on it.
+extension Device {
+    /// didReceiveMemoryWarning to every app that executes code (not suspended); each
+    /// frees its share of what it can: down to its background footprint when in
+    /// front, to its suspended footprint when in the background. Goes through the
+    /// running list, so its cost does not grow with the apps installed.
+    mutating func sendMemoryWarnings(except skip: Int32 = -1, _ now: SimTime) {
+        for app in running where app != skip { warn(app, now) }
+    }
+
+    /// didReceiveMemoryWarning to one app that executes code: it frees its share of
+    /// what it can, down to its background footprint when in front, to its suspended
+    /// footprint when in the background.
+    mutating func warn(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        let p = pi(app)
+        let floor = apps[a].state == .background ? suspendedResidentKB(p) : profiles[p].backgroundKB
+        let freed = Int64(Double(max(0, apps[a].residentKB - floor)) * params.memoryWarningFreeShare)
+        setResident(app, apps[a].residentKB - freed)
+        metrics[.memoryWarnings] += 1
+        send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
+        if apps[a].state == .background { refreshCandidate(app, now) }
+    }
+}
+
+extension Device {
+    /// didReceiveMemoryWarning to the running apps but `launching` when a launch of
+    /// `needKB` would take available memory below the warning level, once until memory
+    /// recovers above it (`warned`). XNU with pressure levels warns from the compressor's
+    /// level instead (Memory/XNU/Pressure.swift).
+    mutating func lowMemoryWarnings(needKB: Int64, launching: Int32, _ now: SimTime) {
+        if availableKB - needKB < kb.warningKB {
+            if !warned {
+                warned = true
+                sendMemoryWarnings(except: launching, now)
+            }
+        } else {
+            warned = false
+        }
+    }
+}

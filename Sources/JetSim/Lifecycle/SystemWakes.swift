@@ -1,0 +1,91 @@
+import SimKernel
+
+// The lifecycle: apps the system launches or wakes in the background, and iOS 15's
+// prewarming.
+extension Device {
+    /// The system launches `app` into the background or wakes it there (seed 000: "it
+    /// is launched by the system if the app processes events in background or monitors
+    /// a significant location change"). Not running: the process is created at its
+    /// background footprint (room is made as for a launch; without room it is not
+    /// launched), didFinishLaunching, and it runs `systemWakeRun` under a background
+    /// assertion (band 30), then is suspended; it can be killed like any background
+    /// app. Suspended: woken the same way, its held events delivered. Running: the
+    /// event reaches it at once. The user's launch counters do not change.
+    /// A prewarmed app is launched as from not running (didFinishLaunching: it had not
+    /// run main), and counted as a system launch.
+    mutating func systemWake(_ app: Int32, _ kind: SystemWakeKind, _ s: inout Scheduler<DeviceEvent>) {
+        if kind == .prewarm { prewarm(app, s.now); return }
+        let now = s.now
+        let a = Int(app)
+        let p = pi(app)
+        let wasPrewarmed = apps[a].isPrewarmed
+        if wasPrewarmed { apps[a].lifecycle.remove(.prewarmed); apps[a].state = .notRunning }
+        let prior = apps[a].state
+        guard prior == .notRunning || prior == .suspended else {
+            trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: prior)
+            return
+        }
+        removeCandidate(app)
+        // A frozen or thawed app leaves on flash what it does not touch, as at a
+        // launch ("On-demand thaw"): it needs its background footprint less that.
+        let need = max(0, max(0, profiles[p].backgroundKB - onFlashKB(app)) - residentNowKB(app))
+        makeRoom(needKB: need, launching: app, now)
+        if availableKB < need {
+            // No room even after the kill loop: the system does not launch it (a
+            // prewarmed process stays prewarmed).
+            if wasPrewarmed { apps[a].lifecycle.insert(.prewarmed); apps[a].state = .suspended }
+            if apps[a].state == .suspended { refreshCandidate(app, now) }
+            return
+        }
+        if prior == .notRunning {
+            metrics[.systemLaunches] += 1
+            trace.record(time: now, app: app, event: .systemLaunch(kind), detail: .none, state: .notRunning)
+        } else {
+            metrics[.systemWakes] += 1
+            suspendedCount -= 1
+            // As a user's resume (launch); on Android its stall without a launch to slow.
+            _ = memoryAppResuming(app, compressed: apps[a].memory.contains(.compressed), frozen: apps[a].memory.contains(.frozen), now)
+            trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: .background)
+        }
+        apps[a].state = .background
+        running.append(app)
+        setResident(app, apps[a].residentKB + need)
+        if prior == .notRunning { send(.didFinishLaunching, to: app, now) } else { deliverHeld(app, now) }
+        cancelTimers(app, family: 0)
+        apps[a].lifecycle.insert(.bgTask)
+        apps[a].suspendNotBefore = now + params.systemWakeRun
+        scheduleTimer(.bgTaskDone, app, at: now + params.systemWakeRun, &s)
+        refreshCandidate(app, now)
+        memoryFell(now)
+    }
+
+    /// iOS 15 prewarming (Apple, "About the app launch sequence": "In iOS 15 and later,
+    /// the system may, depending on device conditions, prewarm your app — launch
+    /// nonrunning application processes to reduce the amount of time the user waits
+    /// before the app is usable. Prewarming executes an app’s launch sequence up until,
+    /// but not including, when main() calls UIApplicationMain(_:_:).").
+    ///
+    /// A not-running app's process is created with its pre-main footprint (`prewarmKB`)
+    /// and stops before main: state `suspended` (it executes no code) with the
+    /// `prewarmed` mark, in the idle band (0) as XNU puts an idle process, not in the
+    /// running list, sent no delegate message and no system event, never compressed
+    /// or frozen. It can be killed silently like a suspended app (`prewarms_killed`).
+    /// The user's launch of it is cold minus `prewarmSaving` (`launch`).
+    /// "Depending on device conditions": the system kills nothing to prewarm and does
+    /// not prewarm when it would take available memory below the warning level
+    /// (*assumption*: no published rule). Any other state: nothing happens.
+    mutating func prewarm(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        let need = profiles[pi(app)].prewarmKB
+        guard prewarms, apps[a].state == .notRunning, availableKB - need >= kb.warningKB else { return }
+        apps[a].state = .suspended
+        apps[a].lifecycle.insert(.prewarmed)
+        apps[a].broadcastMark = broadcastCount
+        apps[a].stateTime = now  // in the idle band since (the reaper's age)
+        setResident(app, need)
+        metrics[.prewarms] += 1
+        trace.record(time: now, app: app, event: .systemLaunch(.prewarm), detail: .none, state: .suspended)
+        refreshCandidate(app, now)
+        memoryFell(now)
+    }
+}

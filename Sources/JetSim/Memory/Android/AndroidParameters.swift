@@ -1,0 +1,126 @@
+import SimKernel
+
+// Android memory as lmkd and ActivityManager manage it (issue 13). A device class
+// with `os: android` runs this instead of XNU's memorystatus: no bands, no freezer,
+// no reaper, no memory warnings. Sources (docs/sources.md):
+// - lmkd: AOSP system/memory/lmkd, lmkd.cpp as mirrored in github yaap/system_memory_lmkd
+//   at c62ac7e (2023-12); line numbers below are of that file.
+// - oom_score_adj: AOSP frameworks/base services/core/java/com/android/server/am/
+//   ProcessList.java (the constants named below).
+// - cached-process cap: ActivityManagerConstants.DEFAULT_MAX_CACHED_PROCESSES.
+// - zram ratios: Linux Reviews (1.1 GB sample); Pixel 4 zram size: 2 GiB.
+
+/// oom_score_adj values as ActivityManager's ProcessList assigns them.
+public enum OomAdj {
+    /// FOREGROUND_APP_ADJ: the app in front.
+    public static let foreground = 0
+    /// VISIBLE_APP_ADJ: visible but not in front (not modelled: no split screen).
+    public static let visible = 100
+    /// PERCEPTIBLE_APP_ADJ: e.g. background music (an active background mode here).
+    public static let perceptible = 200
+    /// SERVICE_ADJ: an application service (executing in the background here).
+    public static let service = 500
+    /// HOME_APP_ADJ: the launcher (not an app of the model).
+    public static let home = 600
+    /// PREVIOUS_APP_ADJ: the app the user was in before the current one.
+    public static let previous = 700
+    /// CACHED_APP_MIN_ADJ ... CACHED_APP_MAX_ADJ: cached apps, older higher.
+    public static let cachedMin = 900
+    public static let cachedMax = 999
+}
+
+/// Android's memory parameters of a device class (`os: android`); sources on the
+/// schema keys (`Schema.androidKnobs`).
+public struct AndroidParameters: Sendable, Equatable {
+    /// `os: android`: lmkd and ActivityManager instead of XNU.
+    public var enabled = false
+    /// zram: cached apps' memory compressed into a bounded RAM pool under pressure.
+    public var zram: Bool
+    /// zram's capacity in uncompressed KiB (its disksize).
+    public var zramKB: Int64
+    /// zram compression ratio (by algorithm: lz4 2.58, zstd 3.96).
+    public var zramRatio: Double
+    /// Reclaim cost: time to compress one MiB into zram, and to swap one MiB back in.
+    public var compressPerMB: SimTime
+    public var swapInPerMB: SimTime
+    /// zram writeback: when zram is full, reclaim writes a cached app's pages to the
+    /// backing file on flash instead, within a daily limit (writeback_limit).
+    public var writeback: Bool
+    public var writebackDailyKB: Int64
+    /// lmkd's PSI mode (false: the legacy minfree levels).
+    public var psi: Bool
+    /// PSI "some" stall per 1 s window that wakes lmkd (psi_partial_stall_ms) and
+    /// "full" stall that means the device is not responding (psi_complete_stall_ms).
+    public var partialStall: SimTime
+    public var completeStall: SimTime
+    /// Share of reclaim work during which every task is stalled (PSI full).
+    public var fullStallShare: Double
+    /// Full stall an allocation that reclaim cannot satisfy causes.
+    public var oomStall: SimTime
+    /// thrashing_limit_pct: refaults (swap-ins) per window as % of the page cache.
+    public var thrashingLimitPct: Int64
+    /// thrashing_limit_decay_pct: each thrashing kill cuts the window's limit by this
+    /// share of itself (lmkd.cpp:3009-3015).
+    public var thrashingDecayPct: Int64
+    /// thrashing_critical_pct: thrashing at or above it lets lmkd kill perceptible
+    /// apps (lmkd.cpp:2920, 2931, 2951; default 3 x the limit, 3924-3925).
+    public var thrashingCriticalPct: Int64
+    public var pageCacheKB: Int64
+    /// swap_free_low_percentage: swap is low below this share of zram free.
+    public var swapFreeLowPct: Double
+    /// The high watermark: reclaim and lmkd keep this much free above a request.
+    public var highWatermarkKB: Int64
+    /// ActivityManager's cached-process cap (0: none).
+    public var maxCachedProcesses: Int
+    /// ro.lmk.kill_heaviest_task: the heaviest app of the victim's adj level dies.
+    public var killHeaviestTask: Bool
+    /// Vitals thresholds: launches at or over these are excessive.
+    public var vitalsCold: SimTime
+    public var vitalsWarm: SimTime
+    public var vitalsHot: SimTime
+
+    /// Android off; every other field is the workload's default (`AndroidClass`), on no RAM.
+    public init() {
+        self.init(AndroidClass(), ramKB: 0)
+        enabled = false
+    }
+
+    /// ProcessList.mOomMinFreeHigh (KiB) for mOomAdj {0, 100, 200, 250, 900, 950}:
+    /// the legacy minfree levels (lmkd with ro.lmk.use_minfree_levels).
+    public static let minfreeKB: [Int64] = [73_728, 92_160, 110_592, 129_024, 147_456, 184_320]
+    public static let minfreeAdj: [Int] = [0, 100, 200, 250, 900, 950]
+}
+
+/// A device's Android state: the cached apps not yet in zram (oldest first: reclaim's
+/// order), the previous app (kept on every OS: the policies read it from the candidate),
+/// the PSI window's stall, and lmkd's thrashing measure.
+public struct AndroidState: Sendable {
+    var uncompressed = MultiList(lists: 1)
+    /// The app the user was in before the current one (-1: none).
+    var previous: Int32 = -1
+    /// The current 1 s PSI window (whole seconds since the start) and its totals.
+    var window: Int64 = -1
+    var someStallUs: Int64 = 0
+    var fullStallUs: Int64 = 0
+    /// lmkd's thrashing measure (mp_event_psi, lmkd.cpp:2713-2858): refaults (swap-ins
+    /// here) since `thrashResetUs`, the previous windows' decayed thrashing and this
+    /// window's limit, which thrashing kills cut.
+    var refaultKB: Int64 = 0
+    var thrashResetUs: Int64 = 0
+    var prevThrashPct: Int64 = 0
+    var thrashingLimit: Int64 = 0
+    /// The window in which lmkd last acted on a complete stall (PSI reports an event
+    /// at most once per window).
+    var notRespondingWindow: Int64 = -1
+
+    init() {}
+
+    mutating func reset(appCount: Int, thrashingLimit limit: Int64) {
+        uncompressed.reset(appCount: appCount)
+        previous = -1
+        window = -1
+        someStallUs = 0; fullStallUs = 0
+        refaultKB = 0; thrashResetUs = 0; prevThrashPct = 0; thrashingLimit = limit
+        notRespondingWindow = -1
+    }
+}

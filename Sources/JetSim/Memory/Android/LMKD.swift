@@ -1,0 +1,125 @@
+import SimKernel
+
+// Android lmkd: the kill decisions (PSI mode and the legacy minfree levels).
+extension Device {
+    /// What lmkd decides on a wake-up at `now` (lmkd.cpp mp_event_psi, 2896-3002): the
+    /// kill reason and the lowest oom_score_adj it may kill, or nil (no kill). Thrashing
+    /// is measured (`thrashingPct`) only when lmkd is woken, as mp_event_psi runs only then.
+    /// - woken only by a PSI event: some stall over psi_partial_stall_ms, full stall
+    ///   over psi_complete_stall_ms, or a request reclaim cannot meet (lmkd.cpp:3381-3383);
+    /// - complete stall: "device is not responding", any adj, once per window
+    ///   (lmkd.cpp:2906-2913; PSI events at most once per window, lmkd.cpp:131-137);
+    /// - swap low (free zram below swap_free_low_percentage, lmkd.cpp:2792-2793) and
+    ///   thrashing over thrashing_limit_pct, or below the high watermark: adj > 200
+    ///   unless below min or thrashing at the critical level (2913-2933);
+    /// - below the high watermark and thrashing over this window's (cut) limit: adj > 200
+    ///   unless thrashing at the critical level (2944-2953);
+    /// - below the high watermark: adj > 700 (LOW_MEM, 2983-2987);
+    /// - a critical full stall lets any of these go down to adj 0 (lmkd.cpp:3000-3001).
+    @inline(__always) mutating func lmkdDecision(needKB: Int64, _ now: SimTime) -> (reason: KillReason, minAdj: Int)? {
+        let ap = params.android
+        let belowMin = availableKB < needKB
+        let belowHigh = availableKB < needKB + ap.highWatermarkKB
+        let critical = android.fullStallUs > ap.completeStall.microseconds
+        guard lmkdWoken(needKB: needKB) else { return nil }
+        let thrashing = thrashingPct(now)
+        // No page cache, no measure (thrashing is 0): not critical even at a 0 % level.
+        let thrashingCritical = ap.pageCacheKB > 0 && thrashing >= ap.thrashingCriticalPct
+        let swapLow = ap.zram && ap.zramKB > 0
+            && Double(ap.zramKB - zramStoredKB) * 100 < ap.swapFreeLowPct * Double(ap.zramKB)
+        var reason: KillReason? = nil
+        var minAdj = 0
+        if critical && android.notRespondingWindow != android.window {
+            reason = .lmkdPsiComplete
+        } else if swapLow && (thrashing > ap.thrashingLimitPct || belowHigh) {
+            reason = .lmkdLowSwap
+            minAdj = belowMin || thrashingCritical ? 0 : OomAdj.perceptible + 1
+        } else if belowHigh && thrashing > android.thrashingLimit {
+            reason = .lmkdThrashing
+            minAdj = thrashingCritical ? 0 : OomAdj.perceptible + 1
+        } else if belowHigh {
+            reason = .lmkdPsiPartial
+            minAdj = OomAdj.previous + 1
+        }
+        if critical { minAdj = 0 }
+        return reason.map { ($0, minAdj) }
+    }
+
+    /// Room for a request of `needKB` on an Android device: reclaim into zram, then
+    /// lmkd's kills, one victim per decision (find_and_kill_process, lmkd.cpp:2475-2510),
+    /// deciding again after each kill as its polling does, until no trigger holds.
+    mutating func androidMakeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
+        let ap = params.android
+        psiWindow(now)
+        zramReclaim(untilAvailable: needKB + ap.highWatermarkKB, sparing: launching, now)
+        if !ap.psi {
+            reclaim(.minfree(needKB: needKB), now)
+            return
+        }
+        if lmkdWoken(needKB: needKB) { reclaim(.lmkd(needKB: needKB), now) }
+        if availableKB < needKB {
+            // The request still cannot be met: direct reclaim makes no progress and
+            // every task waits (PSI full; assumption: `oomStall`), so lmkd sees a
+            // critical stall and may go down to adj 0.
+            android.someStallUs = .saturatingSum(android.someStallUs, ap.oomStall.microseconds)
+            android.fullStallUs = .saturatingSum(android.fullStallUs, ap.oomStall.microseconds)
+            reclaim(.lmkd(needKB: needKB), now)
+        }
+    }
+
+    /// Whether lmkd is woken for a request of `needKB` (`lmkdDecision`'s first test:
+    /// a PSI event or a request reclaim cannot meet): without it no decision can kill,
+    /// so the reclaim loop is not entered (most requests).
+    @inline(__always) func lmkdWoken(needKB: Int64) -> Bool {
+        let ap = params.android
+        return android.someStallUs > ap.partialStall.microseconds || android.fullStallUs > ap.completeStall.microseconds
+            || availableKB < needKB
+    }
+
+    /// lmkd's next decision (`.lmkd`), one kill each, until no trigger holds or the
+    /// policy's next victim is below the lowest adj the trigger may kill. After each
+    /// kill the reclaim loop restarts the thrashing measure (`thrashingAfterKill`).
+    mutating func pickLmkd(needKB: Int64, _ now: SimTime) -> ReclaimAction {
+        guard let d = lmkdDecision(needKB: needKB, now) else { return .none }
+        if d.reason == .lmkdPsiComplete { android.notRespondingWindow = android.window }
+        guard let victim = nextVictim() else { return .none }
+        // The policy's next victim is protected at this level.
+        let adj = oomScoreAdj(victim)
+        if adj < d.minAdj { return .none }
+        return .kill(app: lmkdPick(victim, adj: adj), victim: victim, reason: d.reason)
+    }
+
+    /// lmkd's choice within the adj level of the policy's victim (find_and_kill_process,
+    /// lmkd.cpp:2480-2500): the victim itself, or the heaviest resident app of that level
+    /// when `kill_heaviest_task` is set or the level is perceptible or more important
+    /// (adj <= 200, where lmkd always takes the heaviest "to minimize the number of
+    /// victims"). A scan of the apps, as lmkd's proc_get_heaviest scans its adj bucket:
+    /// only when killing, and only in those cases.
+    @inline(__always) func lmkdPick(_ victim: Int32, adj: Int) -> Int32 {
+        guard params.android.killHeaviestTask || adj <= OomAdj.perceptible else { return victim }
+        var best = victim, bestKB = apps[Int(victim)].residentKB
+        for i in 0..<apps.count {
+            let app = Int32(i)
+            guard app != front, apps[i].state.isResident, apps[i].residentKB > bestKB, oomScoreAdj(app) == adj else { continue }
+            best = app
+            bestKB = apps[i].residentKB
+        }
+        return best
+    }
+
+    /// The legacy minfree mode (ro.lmk.use_minfree_levels, lmkd.cpp:3152-3190): the
+    /// lowest level whose minfree exceeds free memory (after the request) sets the
+    /// lowest adj that may die; one kill per decision until free memory is above it.
+    func pickMinfree(needKB: Int64) -> ReclaimAction {
+        let free = availableKB - needKB
+        var minAdj = -1
+        for i in 0..<AndroidParameters.minfreeKB.count where free < AndroidParameters.minfreeKB[i] {
+            minAdj = AndroidParameters.minfreeAdj[i]
+            break
+        }
+        guard minAdj >= 0, let victim = nextVictim() else { return .none }
+        let adj = oomScoreAdj(victim)
+        if adj < minAdj { return .none }
+        return .kill(app: lmkdPick(victim, adj: adj), victim: victim, reason: .lmkdMinfree)
+    }
+}

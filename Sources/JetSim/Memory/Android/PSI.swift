@@ -1,0 +1,78 @@
+import SimKernel
+
+// Android lmkd: PSI windows, stall and the thrashing measure.
+extension Device {
+    /// Uncompressed memory in zram now (the pool's physical KiB times the ratio).
+    @inline(__always) var zramStoredKB: Int64 { Int64((Double(compressorKB) * params.android.zramRatio).rounded()) }
+
+    /// Moves lmkd's 1 s PSI window to the one holding `now` (PSI_WINDOW_SIZE_MS
+    /// 1000, lmkd.cpp:137): stall starts again from zero.
+    mutating func psiWindow(_ now: SimTime) {
+        let w = now.microseconds / 1_000_000
+        guard w != android.window else { return }
+        android.window = w
+        android.someStallUs = 0
+        android.fullStallUs = 0
+    }
+
+    /// lmkd's thrashing window on a wake-up at `now` (mp_event_psi, lmkd.cpp:2832-2856):
+    /// when more than THRASHING_RESET_INTERVAL_MS (1 s, lmkd.cpp:110) has passed since
+    /// the last reset, the finished window's thrashing becomes the carried amount, halved
+    /// for each window passed unless exactly one passed and it was over the limit (no
+    /// victim was found: lmkd keeps it to retry), and the count, the reset time and the
+    /// limit start again. While memory is under pressure lmkd polls every 10 ms
+    /// (PSI_POLL_PERIOD_SHORT_MS, lmkd.cpp:139), so a burst of refaults is measured by the
+    /// polls it spans; a swap-in is one instant here, so the window is moved before its
+    /// refaults are counted, as the burst's first poll would.
+    mutating func thrashingWindow(_ now: SimTime) {
+        let ap = params.android
+        guard ap.pageCacheKB > 0 else { return }
+        let since = now.microseconds - android.thrashResetUs
+        guard since > 1_000_000 else { return }
+        var prev = refaultPct
+        let windows = since / 1_000_000
+        if windows > 1 || prev < android.thrashingLimit { prev = windows >= 63 ? 0 : prev >> windows }
+        android.prevThrashPct = prev
+        android.refaultKB = 0
+        android.thrashResetUs = now.microseconds
+        android.thrashingLimit = ap.thrashingLimitPct
+    }
+
+    /// Refaults since the last reset, % of the page cache. lmkd counts 4 KiB pages and
+    /// divides by the file LRU + 1 page (lmkd.cpp:2836-2837, 2855); jetsim counts KiB and
+    /// adds 4 KiB.
+    @inline(__always) var refaultPct: Int64 {
+        Int64(saturating: Double(android.refaultKB) * 100 / Double(params.android.pageCacheKB + 4))
+    }
+
+    /// lmkd's thrashing on a wake-up at `now`, % of the page cache: this window's
+    /// refaults plus the carried amount (lmkd.cpp:2853-2858).
+    mutating func thrashingPct(_ now: SimTime) -> Int64 {
+        guard params.android.pageCacheKB > 0 else { return 0 }
+        // A wake-up that moves the window counts only the carried amount (2853-2855):
+        // the move zeroes the count.
+        thrashingWindow(now)
+        return .saturatingSum(refaultPct, android.prevThrashPct)
+    }
+
+    /// After a kill lmkd starts its thrashing measure again (lmkd.cpp:2776-2785), and a
+    /// kill for thrashing cuts this window's limit by `thrashingDecayPct` of itself
+    /// (cut_thrashing_limit, lmkd.cpp:3009-3015), so that it keeps killing while the
+    /// system still thrashes.
+    mutating func thrashingAfterKill(_ reason: KillReason, _ now: SimTime) {
+        if reason == .lmkdThrashing {
+            android.thrashingLimit = android.thrashingLimit * (100 - params.android.thrashingDecayPct) / 100
+        }
+        android.refaultKB = 0
+        android.prevThrashPct = 0
+        android.thrashResetUs = now.microseconds
+    }
+
+    /// Reclaim work of `kb` KiB at `perMB` per MiB: PSI "some" stall for all of it,
+    /// "full" stall for `fullStallShare` of it (assumption: no published split).
+    mutating func stall(_ kb: Int64, perMB: SimTime) {
+        let us = Int64(saturating: Double(perMB.microseconds) * Double(kb) / 1_024)
+        android.someStallUs = .saturatingSum(android.someStallUs, us)
+        android.fullStallUs = .saturatingSum(android.fullStallUs, Int64(saturating: Double(us) * params.android.fullStallShare))
+    }
+}

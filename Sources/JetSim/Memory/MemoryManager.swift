@@ -1,0 +1,254 @@
+import SimKernel
+
+// The one boundary between the lifecycle and a memory manager.
+//
+// A device runs one memory manager, chosen by its parameters (`MemoryManagerKind`): the
+// plain model (no bands; kills only when a launch needs room), XNU's memorystatus
+// (bands, triggers, pressure, compressor, freezer: Memory/XNU/) or Android's lmkd, zram
+// and ActivityManager (Memory/Android/). The lifecycle and the device's core call the
+// hooks below, each from one place, and never ask which manager runs: every `switch
+// memoryManager` is in this file. A hook is O(1) unless its manager acts.
+//
+// Dispatch is a switch on a tag, not a protocol the device is generic over: the device
+// is already specialised per policy and trace sink, and a third generic parameter would
+// multiply the specialisations the build compiles (2 cores); the tag is two booleans of
+// the parameters the device reads anyway, so a hook costs what the `if`s it replaced
+// cost (docs/performance.md, "The device in parts").
+//
+// Adding a manager: a case here, its folder under Memory/, its parameters with their
+// schema entries, and a case in each hook below (the compiler lists the switches).
+
+/// The memory manager a device runs.
+public enum MemoryManagerKind: UInt8, Sendable, CaseIterable {
+    /// No bands: every idle app in one band, kills only when a launch needs room, down
+    /// to the target (the model before XNU's; `xnu_bands: false`). Compression as
+    /// configured.
+    case plain
+    /// XNU memorystatus (`os: ios`, the default).
+    case xnu
+    /// Android: lmkd, zram and ActivityManager (`os: android`).
+    case android
+}
+
+extension DeviceParameters {
+    /// The memory manager these parameters select.
+    @inlinable public var memoryManager: MemoryManagerKind {
+        android.enabled ? .android : xnuBands ? .xnu : .plain
+    }
+}
+
+extension Device {
+    /// The memory manager this device runs (from its parameters).
+    @inline(__always) var memoryManager: MemoryManagerKind { params.memoryManager }
+
+    // MARK: Reset
+
+    /// Every manager's state for a run of `n` apps: XNU's compressor, freezer, reaper
+    /// and pressure state; Android's (only its lists sized when it runs).
+    mutating func resetMemoryManager(appCount n: Int) {
+        dock.removeAll(keepingCapacity: true)
+        frozenCount = 0
+        flashCopyCount = 0; refreezeEligibleCount = 0
+        compressorKB = 0; compressorSince = .zero; compressorShort = false
+        compressing.removeAll(keepingCapacity: true)
+        for a in 0..<n { apps[a].packedKB = Int32(clamping: suspendedResidentKB(Int(installed[a]))) }
+        compressTick = 0; compressNextDone = .max; compressorCommittedKB = 0
+        flashDay = 0; flashTodayKB = 0
+        freezerNextRun = .zero; freezerDue = false
+        nextReaperSweepS = 0
+        pressureLevel = 0; overSoftLimitCount = 0
+        warningRestUntil = .zero; sustainedDue = .never
+        android.reset(appCount: memoryManager == .android ? n : 0, thrashingLimit: params.android.thrashingLimitPct)
+    }
+
+    // MARK: Time
+
+    /// Simulated time reached `now` at the top of an event (`atInput`: a user action or
+    /// system arrival; else a timer): the freezer thread's runs due since the last
+    /// event, then compression up to now. (Only XNU's freezer sets `freezerDue`; a
+    /// compressor runs on the plain model too.)
+    @inline(__always) mutating func memoryTimePassed(_ now: SimTime, atInput: Bool) {
+        if atInput {
+            if freezerDue && now >= freezerNextRun { freezerCatchUp(now) }
+        } else {
+            freezerCatchUpIfDue(now)
+        }
+        if !compressing.isEmpty { advanceCompression(now) }
+    }
+
+    // MARK: Lifecycle hooks
+
+    /// An app is being launched by its user (before room is made): XNU counts it
+    /// toward the dock.
+    @inline(__always) mutating func memoryAppLaunching(_ app: Int32, _ now: SimTime) {
+        if memoryManager == .xnu { updateDock(app, now) }
+    }
+
+    /// An app entered the background: XNU starts its time in the aging band.
+    @inline(__always)
+    mutating func memoryAppEnteredBackground(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
+        if memoryManager == .xnu && params.agingTime > .zero {
+            scheduleTimer(.agingEnded, app, at: now + params.agingTime, &s)
+        }
+    }
+
+    /// An app just left the front and is a candidate: XNU checks its inactive limit.
+    @inline(__always) mutating func memoryAppLeftFront(_ app: Int32, _ now: SimTime) {
+        if memoryManager == .xnu { inactiveLimitCheck(app, now) }
+    }
+
+    /// An app was suspended: XNU and the plain model compress its memory (if the
+    /// compressor runs); Android keeps it uncompressed as a cached app until reclaim
+    /// needs it.
+    @inline(__always) mutating func memoryAppSuspended(_ app: Int32, _ now: SimTime) {
+        switch memoryManager {
+        case .android: androidCached(app, now)
+        case .xnu, .plain: compressOnSuspend(app, now)
+        }
+    }
+
+    /// A suspended app resumes (a user's launch or a system wake): its memory comes
+    /// back from zram or flash (Android: returns the swap-in time), out of the
+    /// compressor (returns what a part-compressed app had compressed, 0 otherwise), and
+    /// the freezer counts the thaw.
+    @inline(__always)
+    mutating func memoryAppResuming(_ app: Int32, compressed: Bool, frozen: Bool, _ now: SimTime) -> (swapIn: SimTime, compressedKB: Int64) {
+        var swapIn = SimTime.zero
+        if memoryManager == .android { swapIn = androidResume(app, compressed: compressed, frozen: frozen, now) }
+        let compressedKB = leaveCompressor(app, now)
+        unfreeze(app)
+        return (swapIn, compressedKB)
+    }
+
+    /// An app exits (any termination): its memory leaves the compressor, the freezer
+    /// forgets it, and Android's reclaim order drops it.
+    @inline(__always) mutating func memoryAppExited(_ app: Int32, _ now: SimTime) {
+        leaveCompressor(app, now)
+        forgetFrozen(app)
+        if memoryManager == .android { androidForget(app) }
+    }
+
+    /// A user's launch completed with `latency`: Android counts it by its own kinds and
+    /// against the Vitals thresholds. (`lastKill`: the reason of the process before.)
+    @inline(__always) mutating func memoryAppLaunched(_ app: Int32, _ kind: LaunchKind, relaunch: Bool, latency: SimTime) {
+        guard memoryManager == .android else { return }
+        let saved = relaunch && profiles[pi(app)].preservesUIState
+            && KillReason(rawValue: apps[Int(app)].lastKill).map { $0.losesUserPlace } == true
+        androidVitals(kind, savedState: saved, latency: latency)
+    }
+
+    // MARK: Memory changes
+
+    /// Available memory fell (a launch, a wake, a prewarm, growth): XNU's critical and
+    /// idle triggers, high-water kills, the reaper, the pressure checks and the
+    /// freezer. O(1) unless a trigger fires.
+    @inline(__always) mutating func memoryFell(_ now: SimTime) {
+        if memoryManager == .xnu { memoryFellXNU(now) }
+    }
+
+    /// Memory or a band changed (a suspension, a band change, a fall of memory):
+    /// XNU's pressure checks and a freezer wake-up; Android's cached-process cap.
+    @inline(__always) mutating func memoryChanged(_ now: SimTime) {
+        switch memoryManager {
+        case .android:
+            // The cap kills only cached (suspended) apps, so not while there are no more.
+            if suspendedCount > params.android.maxCachedProcesses { cachedCap(now) }
+        case .xnu: freezerWake(now)
+        case .plain: break
+        }
+    }
+
+    /// A launch, wake or growth step needs `needKB` more: the manager makes room.
+    mutating func makeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
+        switch memoryManager {
+        case .android: androidMakeRoom(needKB: needKB, launching: launching, now)
+        case .xnu: xnuMakeRoom(needKB: needKB, launching: launching, now)
+        case .plain: plainMakeRoom(needKB: needKB, launching: launching, now)
+        }
+    }
+
+    // MARK: What the lifecycle reads
+
+    /// The band a candidate has now, as the policy sees it: XNU's band; on the plain
+    /// model and Android, a background mode's band or 30 while it executes in the
+    /// background, else 0 (`plainBand`).
+    @inline(__always) func memoryBand(_ app: Int32, _ now: SimTime) -> UInt8 {
+        memoryManager == .xnu ? xnuBand(app, now) : plainBand(app)
+    }
+
+    /// Whether the idle- and frozen-band order is kept: only what reads it (XNU's
+    /// reaper, freezer and sustained-pressure kills; Android's cached-process cap)
+    /// needs it, so on the plain model it costs nothing per event.
+    @inline(__always) var keepsIdleOrder: Bool { memoryManager != .plain }
+
+    /// What a thaw waits for: the resume, plus the pages read back from flash: XNU's
+    /// on-demand share (`thawTouchedKB`); Android's whole cached footprint (writeback).
+    @inline(__always) func thawLatency(_ p: Int) -> SimTime {
+        let readKB = memoryManager == .android ? profiles[p].suspendedKB : thawTouchedKB(p)
+        return profiles[p].warmLaunch + SimTime(microseconds: params.thawPerMB.microseconds * readKB / 1_024)
+    }
+
+    /// A user's resume of a suspended app (`warm`, or `thaw` from flash): what it
+    /// waits for. Android: the resume plus the swap-in (`swapIn`). XNU: decompressing
+    /// what it touches if its memory was compressed, or the thaw. The plain model: the
+    /// decompression whenever the compressor runs.
+    @inline(__always)
+    func resumeLatency(_ app: Int32, _ kind: LaunchKind, compressed: Bool, compressedKB: Int64?, swapIn: SimTime) -> SimTime {
+        let p = pi(app)
+        switch memoryManager {
+        case .android: return profiles[p].warmLaunch + swapIn
+        case .xnu where kind == .warm && !compressed: return profiles[p].warmLaunch
+        case .xnu, .plain:
+            return kind == .thaw ? thawLatency(p) : warmLatency(p, compressedKB: compressedKB ?? suspendedPlainKB(app))
+        }
+    }
+
+    /// Whether the OS prewarms apps: iOS 15 and later (`prewarming`), never Android.
+    @inline(__always) var prewarms: Bool { params.prewarming && memoryManager != .android }
+
+    /// The compressor pool within its bound (the memory invariant): zram's in
+    /// uncompressed KiB (the pool rounds each app to whole KiB); XNU's commitments
+    /// within the pool's bound.
+    var memoryPoolWithinBound: Bool {
+        memoryManager == .android ? zramStoredKB <= params.android.zramKB + 4 * Int64(apps.count)
+            : compressorKB <= compressorCommittedKB && compressorCommittedKB <= max(params.compressorPoolKB, 0)
+    }
+}
+
+// MARK: The reclaim loop's picks (Device/Reclaim.swift)
+
+extension Device {
+    /// A reclaim starts: the trigger's loop state (a walk's start, a budget).
+    @inline(__always) mutating func startReclaim(_ trigger: ReclaimTrigger) -> ReclaimCursor {
+        var c = ReclaimCursor()
+        switch trigger {
+        case .sustainedPressure: startSustainedPressure(&c)
+        case .reaper: c.app = idleOrder.head(0)
+        case .cachedCap: startCachedCap(&c)
+        case .untilAvailable, .idleUntilAvailable, .compressorShortage, .highWater, .lmkd, .minfree, .app: break
+        }
+        return c
+    }
+
+    /// The next action of a reclaim for `trigger`: each manager's rule.
+    @inline(__always)
+    mutating func pickReclaimAction(_ trigger: ReclaimTrigger, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
+        switch trigger {
+        case .untilAvailable(let target): victimUntilAvailable(target, .memoryPressure)
+        case .idleUntilAvailable(let target): victimUntilAvailable(target, .idleExit, idleBandOnly: true)
+        case .compressorShortage: pickCompressorShortage()
+        case .sustainedPressure: pickSustainedPressure(&c)
+        case .reaper: pickReaper(&c, now)
+        case .highWater: pickHighWater(&c)
+        case .cachedCap: pickCachedCap(&c)
+        case .lmkd(let need): pickLmkd(needKB: need, now)
+        case .minfree(let need): pickMinfree(needKB: need)
+        case .app(let app, let reason): pickOneApp(app, reason, &c)
+        }
+    }
+
+    /// After a kill of a reclaim: lmkd starts its thrashing measure again.
+    @inline(__always) mutating func reclaimKilled(_ trigger: ReclaimTrigger, _ reason: KillReason, _ now: SimTime) {
+        if case .lmkd = trigger { thrashingAfterKill(reason, now) }
+    }
+}

@@ -1,0 +1,20 @@
+import SimKernel
+
+// The plain memory manager (`xnu_bands: false`, not Android): no bands (every idle app
+// in one band, 30 while executing in the background: `plainBand`), no triggers on
+// falling memory, no reaper or freezer. Memory warnings when a launch takes available
+// memory below the warning level, and kills only when a launch needs room, down to the
+// kill target: the model before XNU's, kept as the ablation baseline. The compressor
+// runs if configured (`suspended_compression_ratio`), as on XNU.
+
+extension Device {
+    /// Room for a launch that needs `needKB` more: warnings below the warning level,
+    /// then, below the critical level, the policy's victims until the launch fits
+    /// above the kill target.
+    mutating func plainMakeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
+        lowMemoryWarnings(needKB: needKB, launching: launching, now)
+        if availableKB - needKB < kb.criticalKB {
+            reclaim(.untilAvailable(needKB + kb.killTargetKB), now)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import SimKernel
+
+// XNU: the compressor pool.
+extension Device {
+    // MARK: Compressor
+
+    /// The pool grows or shrinks by `delta` KiB at `now` (its time integral and peak
+    /// follow).
+    mutating func compressorChange(_ delta: Int64, _ now: SimTime) {
+        flushCompressor(now)
+        compressorKB += delta
+        compressorShort = compressorKB > 0 && compressorKB > kb.compressorShortPoolKB
+        if compressorKB > Int64(metrics[.compressorPeakKB]) { metrics[.compressorPeakKB] = Int(compressorKB) }
+        updatePressureLevel(now)
+    }
+
+    /// `kb` KiB held for `ms` milliseconds, in KiB x s: the Double figure
+    /// `Int(saturating: Double(kb) * Double(ms) / 1_000)`, in integers where that is
+    /// exact. Below 2^52 the product is exact as a Double, and the quotient (below
+    /// 2^42.1) rounds to within 2^-11 of itself, while a fraction in thousandths is at
+    /// least 0.001 from the next integer: truncating it is the integer division.
+    /// Non-negative arguments.
+    @inline(__always) static func kbSeconds(_ kb: Int64, ms: Int64) -> Int {
+        let (product, overflow) = kb.multipliedReportingOverflow(by: ms)
+        if !overflow && product < 1 << 52 { return Int(product / 1_000) }
+        // A terabyte pool held for months passes Int64 as a product: saturate.
+        return Int(saturating: Double(kb) * Double(ms) / 1_000)
+    }
+
+    /// Adds the pool's occupancy since the last change to its time integral (KiB x s).
+    mutating func flushCompressor(_ now: SimTime) {
+        let ms = (now - compressorSince).microseconds / 1_000
+        if ms > 0 && compressorKB > 0 {
+            let add = Self.kbSeconds(compressorKB, ms: ms)
+            metrics[.compressorKBSeconds] = .saturatingSum(metrics[.compressorKBSeconds], add)
+        }
+        compressorSince = now
+    }
+
+    /// A suspended app's memory: compressed into the pool when there is room (resident
+    /// = suspended footprint / ratio), else left uncompressed. With a compression rate
+    /// the app enters the pool uncompressed and is compressed over the seconds that
+    /// follow ("Compression over time" below); the pool's bound is checked against
+    /// its size once compressed.
+    mutating func compressOnSuspend(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        let plain = min(apps[a].residentKB, suspendedPlainKB(app))
+        // The compressor off: the suspended footprint, nothing else to compute.
+        guard params.compresses else {
+            setResident(app, plain)
+            if plain <= kb.inactiveLimitKB { clearSoftLimit(app) }
+            return
+        }
+        let packed = min(apps[a].residentKB, Int64(apps[a].packedKB))
+        if compressorCommittedKB + packed <= kb.compressorPoolKB {
+            apps[a].memory.insert(.compressed)
+            compressorCommittedKB += packed
+            let seconds = params.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
+            if seconds > 0 {
+                setResident(app, plain)
+                startCompressing(app, seconds: seconds, now)
+            } else {
+                setResident(app, packed)
+                compressorChange(packed, now)
+            }
+        } else {
+            setResident(app, plain)
+        }
+        if apps[a].residentKB <= kb.inactiveLimitKB { clearSoftLimit(app) }
+    }
+
+    /// What a resume waits for: decompressing the share of the compressed memory
+    /// (`compressedKB`: the suspended footprint, or what a part-compressed app had
+    /// compressed) the app touches before its first frame (`resumeTouchShare`); the
+    /// rest comes back on demand while it runs, outside the launch latency. Exact in
+    /// integers (the share in parts per million).
+    @inline(__always) func resumeDecompression(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
+        let touched = (compressedKB ?? profiles[p].suspendedKB) * Int64(params.resumeTouchPPM) / 1_000_000
+        return SimTime(microseconds: params.decompressPerMB.microseconds * touched / 1_024)
+    }
+
+    /// The app's memory leaves the compressor (resume, freeze or kill). Returns the
+    /// uncompressed KiB a part-compressed app had compressed (0 otherwise): its
+    /// resident memory becomes what it holds now, uncompressed part and compressed
+    /// part together.
+    /// Inline up to the check (every resume and kill passes here, and with the
+    /// compressor off no app is in it): the rest out of line.
+    @discardableResult @inline(__always)
+    mutating func leaveCompressor(_ app: Int32, _ now: SimTime) -> Int64 {
+        clearSoftLimit(app)  // terminate clears the flags after this, before removeCandidate
+        guard apps[Int(app)].memory.contains(.compressed) else { return 0 }
+        return leaveCompressorNow(app, now)
+    }
+
+    /// `leaveCompressor` for an app in the compressor.
+    @inline(never)
+    mutating func leaveCompressorNow(_ app: Int32, _ now: SimTime) -> Int64 {
+        let a = Int(app)
+        if !compressing.isEmpty { advanceCompression(now) }
+        if apps[a].memory.contains(.compressing) {
+            let c = compressionProgress(app)
+            stopCompressing(app)
+            apps[a].leaveCompressor(residentKB: c.residentKB)  // available memory counts it already
+            compressorCommittedKB -= c.finalKB
+            compressorChange(-c.packedKB, now)
+            return c.inputKB
+        }
+        apps[a].memory.remove(.compressed)
+        compressorCommittedKB -= apps[a].residentKB
+        compressorChange(-apps[a].residentKB, now)
+        return 0
+    }
+}

@@ -1,0 +1,395 @@
+import SimKernel
+
+// XNU: the freezer (CONFIG_FREEZE): apps' memory written to flash, thaws, refreezes,
+// demotions, and the freezer thread's throttle.
+extension Device {
+    // MARK: Freezer
+
+    /// A freezer wake-up (XNU's memorystatus_pages_update waking the freezer thread,
+    /// bsd/kern/kern_memorystatus.c:5845-5852): at every suspension, band change and
+    /// fall of memory. The pressure checks (and Android's cached-process cap) run at
+    /// every call; the freezer itself only when `memorystatus_freeze_thread_should_run`
+    /// says so (kern_memorystatus_policy.c:741-781): below the freeze level, while
+    /// fewer than the most apps have state on flash or at least
+    /// `freezeRefreezeThawed` of them are thawed, and not before the thread's next-run
+    /// time (:774-778). A wake-up before that time is not lost: XNU's page counts keep
+    /// changing, so its next check at or after the next-run time wakes the thread if
+    /// the conditions still hold. jetsim's memory changes only at events, so the state
+    /// at the next-run time is the state after the last event before it:
+    /// `freezerCatchUp` runs the freezer at that time, at the start of the first event
+    /// (timer or input) at or after it, before the event acts.
+    ///
+    /// Inline up to the tests that find nothing to do (most wake-ups: no pressure, the
+    /// same budget day, the thread not due or memory above the freeze level); what
+    /// acts is out of line (`pressureCheck`, `freezerWakeRun`).
+    @inline(__always)
+    mutating func freezerWake(_ now: SimTime) {
+        pressureCheck(now)
+        guard params.freezer else { return }
+        // Throttled: `freezerDue` is set (by the last run), so the first event at or
+        // after `freezerNextRun` runs `freezerCatchUp`.
+        if freezerDay(now) != flashDay || (now >= freezerNextRun && freezerShouldRun) { freezerWakeRun(now) }
+    }
+
+    /// `freezerWake`'s freezer part when the day changed or the thread may run.
+    @inline(never)
+    mutating func freezerWakeRun(_ now: SimTime) {
+        freezerNewDay(now)
+        guard freezerShouldRun, now >= freezerNextRun else { return }
+        freezerRun(now)
+    }
+
+    /// memorystatus_freeze_thread_should_run's checks of memory and of the frozen
+    /// count (kern_memorystatus_policy.c:751-771); the time is checked by the callers.
+    @inline(__always) var freezerShouldRun: Bool {
+        availableKB < kb.freezeKB
+            && (Int(flashCopyCount) < params.freezeMaxProcesses || refreezeEligibleCount >= params.freezeRefreezeThawed)
+    }
+
+    /// The freezer's budget day of `now` (`flashDay` is the current one's).
+    @inline(__always) func freezerDay(_ now: SimTime) -> Int32 {
+        Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
+    }
+
+    /// A new budget interval: the budget resets and frozen apps are demoted
+    /// (kern_memorystatus_freeze.c, memorystatus_freeze_start_normal_throttle_interval).
+    @inline(__always) mutating func freezerNewDay(_ now: SimTime) {
+        let day = freezerDay(now)
+        if day != flashDay {
+            flashDay = day
+            flashTodayKB = 0
+            demoteFrozen(now)
+        }
+    }
+
+    /// The freezer's runs due since the last event: at its next-run time (the state
+    /// is the one the last event left, with compression advanced to that time), the
+    /// thread runs if `freezerShouldRun`, and again at each next-run time up to `now`
+    /// while it holds (one run per `freezerIdleDelay` x multiplier, as XNU's thread on
+    /// a device whose page counts keep moving). With no compression in progress a run
+    /// that changes nothing leaves the same state to the next one, so the runs up to
+    /// the next budget day (or up to `now`) are skipped. While apps are still being
+    /// compressed, memory moves at whole seconds (`advanceCompression`), so the runs
+    /// are made one whole second apart at most: those within the second of one that
+    /// changed nothing see its state and are skipped. The loop makes at most one pass
+    /// per run that acts, per budget day of the gap, and per second of compression in
+    /// it, whatever the delay (a delay of 1 us made one pass per microsecond).
+    ///
+    /// Most calls find one run that cannot act: no compression in progress (memory at
+    /// the run time is the last event's), the same budget day at the run time and
+    /// now, and memory above the freeze level or too few unfrozen suspended apps
+    /// (`freezerPassMayAct`). `freezerIdleRun` makes that run without the loop and
+    /// without calling `freezerPass`, exactly as the loop's first pass would (the
+    /// thread stops waiting, or its next run is the first after now). It is inlined at
+    /// the top of a timer's event (`freezerCatchUpIfDue`), where most catch-ups run;
+    /// `handleInput` calls this function instead (inlined there too, it cost Android's
+    /// inputs more than it saved).
+    @inline(never)
+    mutating func freezerCatchUp(_ now: SimTime) {
+        if freezerIdleRun(now) { return }
+        freezerCatchUpLoop(now)
+    }
+
+    /// At the top of a timer's event (`handle`): `freezerCatchUp` if a run is due,
+    /// its common case inline.
+    @inline(__always) mutating func freezerCatchUpIfDue(_ now: SimTime) {
+        if freezerDue && now >= freezerNextRun && !freezerIdleRun(now) { freezerCatchUpLoop(now) }
+    }
+
+    /// `freezerCatchUp`'s common case (above): whether it was that, and was run.
+    @inline(__always) mutating func freezerIdleRun(_ now: SimTime) -> Bool {
+        guard freezerDue && compressing.isEmpty && params.freezer && params.xnuBands && !(freezerShouldRun && freezerPassMayAct)
+        else { return false }
+        let t = freezerNextRun
+        guard t <= now && freezerDay(t) == flashDay && freezerDay(now) == flashDay else { return false }
+        freezerDue = false
+        guard freezerShouldRun else { return true }
+        // `freezerRun(t)` of a pass that returns at its first guard.
+        let delay = freezerDelay(froze: false)
+        freezerNextRun = t + delay
+        guard delay > .zero else { return true }
+        freezerDue = true
+        // The loop's first run after now (`afterNow`): the next budget day is after now.
+        freezerNextRun = SimTime(microseconds: Self.freezerGrid(from: t.microseconds, step: delay.microseconds, after: now.microseconds))
+        return true
+    }
+
+    /// The first of the thread's runs t, t + step, t + 2 step, ... strictly after
+    /// `after` (`freezerIdleRun`, `freezerCatchUpLoop`), in microseconds.
+    @inline(__always) static func freezerGrid(from t: Int64, step: Int64, after: Int64) -> Int64 {
+        t + ((after - t) / step + 1) * step
+    }
+
+    /// The first of the thread's runs t, t + step, ... at or after `atOrAfter`.
+    @inline(__always) static func freezerGrid(from t: Int64, step: Int64, atOrAfter x: Int64) -> Int64 {
+        t + (x - t + step - 1) / step * step
+    }
+
+    /// `freezerCatchUp`'s loop.
+    @inline(never)
+    mutating func freezerCatchUpLoop(_ now: SimTime) {
+        while freezerDue && freezerNextRun <= now {
+            freezerDue = false
+            let t = freezerNextRun
+            guard params.freezer, params.xnuBands else { return }
+            // Memory as it is at t: compression went on since the last event.
+            if !compressing.isEmpty { advanceCompression(t) }
+            freezerNewDay(t)
+            guard freezerShouldRun else { return }
+            if freezerRun(t) || !freezerDue { continue }
+            let step = (freezerNextRun - t).microseconds
+            // The first run after now (the last run before it would set this).
+            let afterNow = Self.freezerGrid(from: t.microseconds, step: step, after: now.microseconds)
+            if !compressing.isEmpty {
+                // The first run in the next whole second, where compression changes
+                // memory at the earliest (or the first after now, if sooner).
+                let second = (t.microseconds / 1_000_000 + 1) * 1_000_000
+                let inNext = Self.freezerGrid(from: t.microseconds, step: step, atOrAfter: second)
+                if freezerNextRun.microseconds < second { freezerNextRun = SimTime(microseconds: min(inNext, afterNow)) }
+                continue
+            }
+            let nextDay = (Int64(flashDay) + 1) * 86_400_000_000
+            if nextDay <= now.microseconds {
+                // The first run in the next budget day.
+                freezerNextRun = SimTime(microseconds: Self.freezerGrid(from: t.microseconds, step: step, atOrAfter: nextDay))
+            } else {
+                freezerNextRun = SimTime(microseconds: afterNow)
+                return
+            }
+        }
+    }
+
+    /// One run of the freezer thread (bsd/kern/kern_memorystatus_freeze.c:2902-2958,
+    /// memorystatus_freeze_thread), at most one freeze: with more suspended apps than
+    /// apps with state on flash plus the threshold (memorystatus_can_freeze_processes,
+    /// :2222-2243), with no budget left, demote one thawed app (urgent mode,
+    /// :2936-2938); with the freezer full, refreeze the first thawed app in the frozen
+    /// band (kern_memorystatus_policy.c:600-647, 659-671); otherwise freeze the oldest
+    /// idle suspended app of at least the minimum size, or with none left refreeze as
+    /// when full if enough apps are thawed (:718-727). Then the thread's next run:
+    /// now + `freezerIdleDelay` x the multiplier (:2945-2954); the slow one only with
+    /// the dynamic delay, after a run that froze nothing while apps are frozen. With a
+    /// delay of zero every wake-up runs it (no throttle). Whether it froze or demoted.
+    @discardableResult
+    mutating func freezerRun(_ now: SimTime) -> Bool {
+        let (froze, acted) = freezerPass(now)
+        let delay = freezerDelay(froze: froze)
+        freezerNextRun = now + delay
+        freezerDue = delay > .zero
+        return acted
+    }
+
+    /// The delay to the thread's next run after one that froze or not (`freezerRun`:
+    /// kern_memorystatus_freeze.c:2945-2954): `freezerIdleDelay` x the multiplier, the
+    /// slow one only with the dynamic delay, after a run that froze nothing while apps
+    /// are frozen.
+    @inline(__always) func freezerDelay(froze: Bool) -> SimTime {
+        let slow = params.freezerDynamicDelay && !froze && flashCopyCount > 0
+        return params.freezerIdleDelay * Int64(slow ? params.freezerSlowMultiplier : params.freezerFastMultiplier)
+    }
+
+    /// `freezerPass`'s first guard (memorystatus_can_freeze_processes,
+    /// kern_memorystatus_freeze.c:2222-2243): more suspended apps than apps with state
+    /// on flash plus the threshold. Without it the pass does nothing.
+    @inline(__always) var freezerPassMayAct: Bool {
+        // XNU's counts are unsigned: more apps with state on flash than suspended
+        // apps wraps the difference to a large number, which passes (:2231).
+        let unfrozenSuspended = suspendedCount - Int(flashCopyCount)
+        return suspendedCount > 0 && (unfrozenSuspended < 0 || unfrozenSuspended > params.freezeSuspendedThreshold)
+    }
+
+    /// The freezer thread's loop, once (`freezerRun`): whether it froze an app, and
+    /// whether it froze or demoted one.
+    mutating func freezerPass(_ now: SimTime) -> (froze: Bool, acted: Bool) {
+        guard freezerPassMayAct else { return (false, false) }
+        if flashTodayKB >= params.freezeDailyKB {
+            return (false, urgentDemotion(now))
+        }
+        // The freezer full: refreezes only (kern_memorystatus_policy.c:659-671).
+        if Int(flashCopyCount) >= params.freezeMaxProcesses { return refreezeFirstThawed(now) }
+        var app = idleOrder.head(0)
+        while app >= 0 {
+            let a = Int(app)
+            // A demoted thawed app (its state on flash, no longer refreeze-eligible)
+            // is passed over: memorystatus_freeze_process returns EINVAL for it
+            // (kern_memorystatus_freeze.c:1799-1803) and memorystatus_freeze_top_process
+            // tries the next candidate (:2168-2178).
+            if apps[a].state == .suspended && !apps[a].memory.contains(.frozen) && !apps[a].isPrewarmed
+                && apps[a].memory.intersection([.hasFlashCopy, .refreezeEligible]) != .hasFlashCopy
+                && residentSettledKB(app) >= params.freezeMinKB {
+                guard flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
+                freeze(app, now)
+                return (true, true)
+            }
+            app = idleOrder.next(app)
+        }
+        // No new candidate left: a refreeze, with enough apps thawed
+        // (kern_memorystatus_policy.c:718-727; doc/vm/freezer.md:66-68: "Once the
+        // freezer is full or we have no more candidate processes we will do a
+        // re-freeze").
+        guard refreezeEligibleCount >= params.freezeRefreezeThawed else { return (false, false) }
+        return refreezeFirstThawed(now)
+    }
+
+    /// A refreeze (memorystatus_freeze_pick_refreeze_process,
+    /// kern_memorystatus_policy.c:600-647): the first thawed app in the frozen band.
+    mutating func refreezeFirstThawed(_ now: SimTime) -> (froze: Bool, acted: Bool) {
+        // No minimum size for a refreeze: only a first freeze checks eligibility
+        // (memorystatus_freeze_process, kern_memorystatus_freeze.c:1797-1830), and a
+        // thawed app holds only what it touched.
+        let app = firstThawedInFrozenBand(suspendedOnly: true)
+        guard app >= 0, flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
+        freeze(app, now)
+        return (true, true)
+    }
+
+    /// The first refreeze-eligible (thawed) app in the frozen band's order, suspended
+    /// if `suspendedOnly`, or -1. O(apps in the band).
+    func firstThawedInFrozenBand(suspendedOnly: Bool) -> Int32 {
+        var app = idleOrder.head(1)
+        while app >= 0 {
+            let a = Int(app)
+            if apps[a].memory.contains(.refreezeEligible) && (!suspendedOnly || apps[a].state == .suspended) {
+                return app
+            }
+            app = idleOrder.next(app)
+        }
+        return -1
+    }
+
+    /// What freezing an app writes to flash: all of its memory, or for a refreeze
+    /// (thawed, its state still on flash) only the share it dirtied since.
+    @inline(__always) func flashWrite(_ app: Int32) -> Int64 {
+        let settledKB = residentSettledKB(app)
+        guard apps[Int(app)].memory.contains(.hasFlashCopy) else { return settledKB }
+        return settledKB * Int64(params.refreezeDirtyPPM) / 1_000_000
+    }
+
+    /// Normal-mode demotions (bsd/kern/kern_memorystatus_freeze.c:2339-2387,
+    /// memorystatus_demote_frozen_processes_using_thaw_count): XNU walks the frozen
+    /// band from its first entry (memorystatus_get_first_proc_locked on
+    /// memorystatus_freeze_jetsam_band) and demotes each app with state on flash
+    /// (frozen, or thawed and back in the band) thawed fewer than
+    /// `freezeDemotionThaws` times to the idle band, at most `freezeDemotionsMax`; the
+    /// band is a list in the order apps entered it (bsd/kern/kern_memorystatus.c:
+    /// 2918-2922), so the app that entered it longest ago goes first. A demoted app
+    /// enters the idle band at its tail (kern_memorystatus_freeze.c:2302-2315, no
+    /// aging). Once per freezer day (memorystatus_freeze_start_normal_throttle_interval,
+    /// kern_memorystatus_freeze.c:1596-1598). O(apps in the band).
+    mutating func demoteFrozen(_ now: SimTime) {
+        guard flashCopyCount > 0 else { return }
+        var demoted = 0
+        var app = idleOrder.head(1)
+        while app >= 0 && demoted < params.freezeDemotionsMax {
+            let next = idleOrder.next(app)
+            if Int(apps[Int(app)].thaws) < params.freezeDemotionThaws {
+                demote(app, now)
+                demoted += 1
+            }
+            app = next
+        }
+    }
+
+    /// Urgent-mode demotion (kern_memorystatus_freeze.c:2357-2366 and 2378-2381): the
+    /// budget is spent, so a thawed app cannot be refrozen and its memory would stay
+    /// in RAM up in band 75; the first thawed app in the band goes to the idle band.
+    /// Whether it demoted one.
+    mutating func urgentDemotion(_ now: SimTime) -> Bool {
+        let app = firstThawedInFrozenBand(suspendedOnly: false)
+        guard app >= 0 else { return false }
+        demote(app, now)
+        return true
+    }
+
+    /// memorystatus_demote_frozen_process (kern_memorystatus_freeze.c:2301-2336): the
+    /// elevated band is cleared and the app is no longer refreeze-eligible; its state
+    /// stays on flash (it still counts as frozen).
+    mutating func demote(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        apps[a].memory.insert(.demoted)
+        if apps[a].memory.contains(.refreezeEligible) {
+            apps[a].memory.remove(.refreezeEligible)
+            refreezeEligibleCount -= 1
+        }
+        metrics[.freezerDemotions] += 1
+        refreshCandidate(app, now)
+    }
+
+    /// Writes a suspended app's (compressed) memory to flash: it leaves RAM and moves
+    /// to the frozen band (elevated again if it had been demoted,
+    /// kern_memorystatus_freeze.c:1912-1918).
+    mutating func freeze(_ app: Int32, _ now: SimTime) {
+        let a = Int(app)
+        finishCompressionNow(app, now)
+        let writeKB = flashWrite(app)
+        if apps[a].memory.contains(.hasFlashCopy) {
+            metrics[.refreezes] += 1
+        } else {
+            flashCopyCount += 1
+        }
+        if apps[a].memory.contains(.refreezeEligible) { refreezeEligibleCount -= 1 }
+        apps[a].memory = apps[a].memory.subtracting([.demoted, .refreezeEligible]).union(.hasFlashCopy)
+        leaveCompressor(app, now)
+        flashTodayKB += writeKB
+        metrics[.flashWrittenKB] += Int(writeKB)
+        metrics[.freezes] += 1
+        setResident(app, 0)
+        apps[a].memory.insert(.frozen)
+        frozenCount += 1
+        trace.record(time: now, app: app, event: .frozen, detail: .none, state: .suspended)
+        refreshCandidate(app, now)
+    }
+
+    /// A suspended app resumes (memorystatus_on_resume, bsd/kern/kern_memorystatus.c:
+    /// 3770-3815). If its memory was on flash, it comes back (a thaw). If its state is
+    /// on flash (frozen once, XNU's P_MEMSTAT_FROZEN, kept on resume), the resume counts
+    /// as a thaw against demotion and makes it refreeze-eligible (a refreeze writes only
+    /// what it dirties); it keeps band 75 unless demoted.
+    /// Inline up to the check (every resume and kill passes here, and with the
+    /// freezer off no app is frozen or on flash): the rest out of line.
+    @inline(__always)
+    mutating func unfreeze(_ app: Int32) {
+        let a = Int(app)
+        if apps[a].memory.contains(.frozen) || apps[a].memory.contains(.hasFlashCopy) { unfreezeNow(app) }
+    }
+
+    /// `unfreeze` for an app frozen or with its state on flash.
+    @inline(never)
+    mutating func unfreezeNow(_ app: Int32) {
+        let a = Int(app)
+        if apps[a].memory.contains(.frozen) {
+            apps[a].memory.remove(.frozen)
+            frozenCount -= 1
+        }
+        guard apps[a].memory.contains(.hasFlashCopy) else { return }
+        // On demand: it holds only what it touched ("On-demand thaw"), compressed at
+        // its next suspension to its own packed size (the profile's again at its exit).
+        apps[a].packedKB = Int32(clamping: packedKB(plainKB: thawTouchedKB(pi(app))))
+        if !apps[a].memory.contains(.refreezeEligible) {
+            apps[a].memory.insert(.refreezeEligible)
+            refreezeEligibleCount += 1
+        }
+        if apps[a].thaws < .max { apps[a].thaws += 1 }
+    }
+
+    /// An app exits: the freezer forgets it (its record is then reset). Inline up to
+    /// its first check: only an app the freezer knows (frozen, or a freezer mark).
+    @inline(__always)
+    mutating func forgetFrozen(_ app: Int32) {
+        let a = Int(app)
+        if !apps[a].memory.isDisjoint(with: MemoryFlags.freezerKnows) { forgetFrozenNow(app) }
+    }
+
+    /// `forgetFrozen` for an app the freezer knows.
+    mutating func forgetFrozenNow(_ app: Int32) {
+        let a = Int(app)
+        if apps[a].memory.contains(.frozen) { frozenCount -= 1 }
+        let marks = apps[a].memory
+        if marks.contains(.refreezeEligible) { refreezeEligibleCount -= 1 }
+        if marks.contains(.hasFlashCopy) {
+            flashCopyCount -= 1
+            // Its state leaves flash: a next process holds the profile's suspended footprint.
+            apps[a].packedKB = Int32(clamping: suspendedResidentKB(pi(app)))
+        }
+    }
+}

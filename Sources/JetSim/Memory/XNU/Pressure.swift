@@ -1,0 +1,130 @@
+import SimKernel
+
+// XNU memorystatus: pressure levels from the compressor, the warnings they send,
+// sustained-pressure and compressor-shortage kills.
+/// XNU's pressure levels (kVMPressure*, bsd/sys/event_private.h:328-332; values as in
+/// doc/vm/memorystatus_notify.md; Urgent is synonymous with Warning and not modelled).
+public enum XNUPressure {
+    public static let normal: UInt8 = 0
+    public static let warning: UInt8 = 1
+    public static let critical: UInt8 = 3
+}
+
+extension Device {
+    // MARK: Pressure levels, warnings, sustained pressure, compressor shortage
+
+    /// XNU's pressure level (kVMPressureNormal / Warning / Critical), from how much of
+    /// the pageable memory is left uncompressed (doc/vm/memorystatus_notify.md,
+    /// "Pressure Thresholds", with a rising and a falling threshold per level). O(1);
+    /// runs whenever the compressor pool changes.
+    mutating func updatePressureLevel(_ now: SimTime) {
+        guard params.pressureLevels, params.xnuBands else { return }
+        let left = params.pageableKB - compressorKB
+        let old = pressureLevel
+        var level = old
+        switch old {
+        case XNUPressure.normal:
+            if left < kb.pressureCriticalKB { level = XNUPressure.critical }
+            else if left < kb.pressureWarningKB { level = XNUPressure.warning }
+        case XNUPressure.warning:
+            if left < kb.pressureCriticalKB { level = XNUPressure.critical }
+            else if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
+        default:
+            if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
+            else if left > kb.pressureCriticalClearKB { level = XNUPressure.warning }
+        }
+        guard level != old else { return }
+        pressureLevel = level
+        // kern_memorystatus_notify.c (memorystatus_update_vm_pressure): leaving normal
+        // arms the sustained-pressure kill after the window; back to normal cancels it.
+        if old == XNUPressure.normal { sustainedDue = now + params.sustainedWindow }
+        if level == XNUPressure.normal { sustainedDue = .never }
+        // A rise notifies the eligible apps again at the new level.
+        if level > old { warningRestUntil = .zero }
+    }
+
+    /// The pressure triggers, O(1) unless one fires: compressor-space-shortage kills,
+    /// warnings at an elevated level once the resting period is over, and
+    /// sustained-pressure kills once the window has passed. The window is checked at
+    /// the device's next memory event after it ends (launch, growth, suspension, a
+    /// band change), not by a timer of its own.
+    ///
+    /// Inline up to the test that finds nothing to do (no shortage, normal pressure:
+    /// most calls); what acts is out of line (`pressureAct`).
+    @inline(__always)
+    mutating func pressureCheck(_ now: SimTime) {
+        let short = params.compressorShortageKills && compressorShort
+        if short || (params.pressureLevels && pressureLevel != XNUPressure.normal) { pressureAct(now, short: short) }
+    }
+
+    /// `pressureCheck` when the compressor is short or pressure is above normal.
+    @inline(never)
+    mutating func pressureAct(_ now: SimTime, short: Bool) {
+        if short { reclaim(.compressorShortage, now) }
+        guard params.pressureLevels, pressureLevel != XNUPressure.normal else { return }
+        if now >= warningRestUntil { pressureWarnings(now) }
+        if params.sustainedPressureKills && now >= sustainedDue { reclaim(.sustainedPressure, now) }
+    }
+
+    /// `.compressorShortage`'s next kill: the policy's victim (any band, as XNU's
+    /// MEMORYSTATUS_KILL_TOP_PROCESS in ascending priority) until the compressor holds no more than its shortage
+    /// level (osfmk/vm/vm_compressor.c, c_segment_pages_compressed_nearing_limit).
+    func pickCompressorShortage() -> ReclaimAction {
+        guard compressorKB > kb.compressorShortPoolKB, let victim = nextVictim() else { return .none }
+        return .kill(app: victim, victim: victim, reason: .compressorSpaceShortage)
+    }
+
+    /// One round of pressure warnings (kern_memorystatus_notify.c,
+    /// vm_pressure_select_optimal_candidate_to_notify): one app at a time, the least
+    /// important first (lowest band; the app in front counts as band 100), the
+    /// largest first within a band; only apps that execute code (never suspended or
+    /// frozen: memorystatus_bg_pressure_eligible), in bands 20 and up, with at least
+    /// the minimum footprint. Each frees its share as on any warning. Then none again
+    /// for the resting period. O(running apps^2), and only when a round is due.
+    mutating func pressureWarnings(_ now: SimTime) {
+        let level = pressureLevel
+        while true {
+            var pick: Int32 = -1
+            var pickBand = Int.max
+            var pickKB: Int64 = -1
+            for app in running {
+                let a = Int(app)
+                guard !apps[a].memory.contains(.pressureNotified), apps[a].residentKB >= params.warningMinKB else { continue }
+                let band = app == front ? 100 : Int(apps[a].band)
+                guard band >= Int(XNUBand.aging) || app == front else { continue }
+                if band < pickBand || (band == pickBand && apps[a].residentKB > pickKB) {
+                    pick = app; pickBand = band; pickKB = apps[a].residentKB
+                }
+            }
+            guard pick >= 0 else { break }
+            apps[Int(pick)].memory.insert(.pressureNotified)
+            warn(pick, now)
+            metrics[level == XNUPressure.critical ? .warningsAtCritical : .warningsAtWarning] += 1
+        }
+        for app in running { apps[Int(app)].memory.remove(.pressureNotified) }
+        warningRestUntil = now + params.warningResting
+    }
+
+    /// Sustained pressure (kern_memorystatus_notify.c, sustained_pressure_handler):
+    /// kills in the idle band (memorystatus_sustained_pressure_maximum_band =
+    /// JETSAM_PRIORITY_IDLE), in the policy's order, until the level is back to
+    /// normal, at most twice the idle band's count, then gives up until pressure has
+    /// been normal again. XNU pauses 500 ms between kills; here they follow at once,
+    /// each re-reading the level. At its start: the timer is disarmed and the budget set.
+    mutating func startSustainedPressure(_ c: inout ReclaimCursor) {
+        sustainedDue = .never
+        var idle = 0
+        var app = idleOrder.head(0)
+        while app >= 0 { idle += 1; app = idleOrder.next(app) }
+        c.budget = 2 * idle
+    }
+
+    /// `.sustainedPressure`'s next kill: the policy's victim while the budget lasts,
+    /// pressure is above normal and the victim is in the idle band.
+    func pickSustainedPressure(_ c: inout ReclaimCursor) -> ReclaimAction {
+        guard c.budget > 0 && pressureLevel != XNUPressure.normal, let victim = nextVictim(),
+              apps[Int(victim)].band == XNUBand.idle else { return .none }
+        c.budget -= 1
+        return .kill(app: victim, victim: victim, reason: .sustainedPressure)
+    }
+}

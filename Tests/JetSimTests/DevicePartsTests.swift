@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import SimKernel
+@testable import JetSim
+
+/// The device in parts (issue 28): kill reasons declared once, the memory manager a
+/// device runs, every memory kill through the one reclaim loop, and the folders'
+/// direction (no manager test outside Memory/).
+@Suite("the device in parts: kill reasons, managers, the reclaim loop, layers")
+struct DevicePartsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    @Test("each kill reason declares its decider and effects beside its name")
+    func killReasons() {
+        let android = KillReason.allCases.filter { $0.properties.decider == .android }
+        #expect(android == [.lmkdPsiPartial, .lmkdPsiComplete, .lmkdThrashing, .lmkdLowSwap, .lmkdMinfree, .cachedCap])
+        #expect(KillReason.allCases.filter(\.isAndroid) == android)
+        #expect(KillReason.allCases.filter { $0.properties.decider == .xnu }
+                == [.idleExit, .longIdleExit, .highWater, .sustainedPressure, .compressorSpaceShortage])
+        // Only the kills the user or the app chose, and a shutdown, keep the user's place.
+        #expect(KillReason.allCases.filter { !$0.losesUserPlace } == [.user, .exitsOnSuspend, .powerOff])
+        // SIGKILL (Android) and crashes for breaking a rule send no willTerminate.
+        #expect(KillReason.allCases.filter(\.noticesRunningApp)
+                == [.memoryPressure, .user, .powerOff, .idleExit, .longIdleExit, .sustainedPressure, .compressorSpaceShortage])
+        #expect(Set(KillReason.allCases.map(\.name)).count == KillReason.allCases.count)
+    }
+
+    @Test("one default per knob: DeviceParameters() is the workload's default device class")
+    func defaultsDeclaredOnce() {
+        #expect(DeviceParameters() == DeviceClass().parameters())
+        #expect(DeviceParameters.standard.suspendedCompressionRatio == 2 && DeviceParameters.standard.launchJitterSigma == 0.25)
+        for ram: Int64 in [1, 2, 3, 6, 8] {
+            #expect(DeviceParameters(ramKB: ram * 1_048_576) == DeviceClass().parameters(ramKB: ram * 1_048_576))
+        }
+    }
+
+    @Test("the parameters select one memory manager")
+    func managers() {
+        var p = DeviceParameters()
+        #expect(p.memoryManager == .xnu)
+        p.xnuBands = false
+        #expect(p.memoryManager == .plain)
+        p.android.enabled = true
+        #expect(p.memoryManager == .android)
+    }
+
+    /// Scenarios that reach the triggers the shipped ones do not: high-water (as
+    /// XNUPressureTests), lmkd's PSI kill and ActivityManager's cap (as AndroidTests).
+    static let moreTriggers = [
+        """
+        device ram=1GB reserve=0MB dock=0 freezer=false reaper=false growth=false warning-pct=15 target-pct=10 critical-pct=5 inactive-limit-pct=30
+        app X footprint=400MB background-footprint=400MB suspended-footprint=100MB
+        app Y footprint=480MB background-footprint=100MB suspended-footprint=100MB
+        0s    launch X
+        10s   home
+        11s   launch Y
+        30s   end
+        """,
+        """
+        device ram=2GB reserve=512MB os=android policy=android-lmk zram-pct=5 swap-low-pct=0
+        app P footprint=300MB mode=audio:10m
+        app X footprint=300MB
+        app Y footprint=300MB
+        app Big footprint=1200MB
+        0s    launch P
+        5s    home
+        20s   launch X
+        25s   home
+        40s   launch Y
+        45s   home
+        2m    launch Big
+        3m    end
+        """,
+        """
+        device os=android policy=android-lmk max-cached=2
+        app A
+        app B
+        app C
+        app D
+        0s    launch A
+        5s    home
+        20s   launch B
+        25s   home
+        40s   launch C
+        45s   home
+        1m    launch D
+        65s   home
+        2m    end
+        """,
+    ]
+
+    @Test("every memory kill of every shipped scenario (and of the other triggers) happens inside the reclaim loop")
+    func everyKillInTheLoop() throws {
+        let dir = Self.root + "/Workloads/scenarios"
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".scenario") }.sorted()
+        #expect(files.count > 40)
+        var texts = try files.map { (name: $0, text: try String(contentsOfFile: dir + "/" + $0, encoding: .utf8)) }
+        texts += Self.moreTriggers.enumerated().map { (name: "inline \($0.offset)", text: $0.element) }
+        var memoryKills = 0, reasons = Set<KillReason>()
+        for (name, text) in texts {
+            let sc = try Scenario.parse(text, source: name)
+            let r = ScenarioRunner.run(sc)
+            #expect(r.memoryKillsOutsideReclaim == 0, "\(name): \(r.memoryKillsOutsideReclaim) memory kills outside the reclaim loop")
+            for rec in r.records {
+                if case .terminated(let reason) = rec.event, reason.properties.decider != .lifecycle {
+                    memoryKills += 1
+                    reasons.insert(reason)
+                }
+            }
+        }
+        // The kills reach the loop's triggers: the plain and XNU kill levels, the
+        // reaper, high-water, the per-app limit, lmkd and the cached cap.
+        #expect(memoryKills >= 28)
+        #expect(reasons.isSuperset(of: [.memoryPressure, .idleExit, .longIdleExit, .highWater, .perProcessLimit,
+                                        .lmkdPsiPartial, .cachedCap]))
+    }
+
+    @Test("no part outside Memory/ asks which memory manager runs")
+    func noManagerTestsOutsideMemory() throws {
+        let fm = FileManager.default
+        var offending: [String] = []
+        for part in ["Device", "Lifecycle", "Policies", "Run", "Timelines"] {
+            let dir = Self.root + "/Sources/JetSim/" + part
+            for f in try fm.contentsOfDirectory(atPath: dir) where f.hasSuffix(".swift") {
+                let lines = try String(contentsOfFile: dir + "/" + f, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                for (i, line) in lines.enumerated() {
+                    let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                    // The declaration of the switch itself is a parameter, not a test of it.
+                    if code.contains("public var xnuBands") { continue }
+                    if code.contains("android.enabled") || code.contains("xnuBands") || code.contains("memoryManager ==")
+                        || code.contains("switch memoryManager") {
+                        offending.append("\(part)/\(f):\(i + 1)")
+                    }
+                }
+            }
+        }
+        #expect(offending.isEmpty, "manager tests outside Memory/: \(offending)")
+    }
+}
