@@ -26,10 +26,13 @@ let package = Package(
         .target(name: "JetSim", dependencies: ["SimKernel", "Yams"], resources: [.embedInCode("Workload/default.yaml")]),
         // The `jetsim` command (the target name differs from the library's only so
         // that case-insensitive file systems keep the two modules apart).
+        // BuildCommit records the git commit being built (`jetsim --version`, provenance).
         .executableTarget(
             name: "JetSimCLI",
-            dependencies: ["JetSim", "EngineHold", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["JetSim", "EngineHold", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            plugins: ["BuildCommit"]
         ),
+        .plugin(name: "BuildCommit", capability: .buildTool()),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "JetSimTests", dependencies: ["JetSim"]),
         // End-to-end tests: they run the built `jetsim` binary.

@@ -2,9 +2,14 @@
 # Builds jetsim (release) and installs it into a directory on PATH, so that the README's
 # `jetsim ...` commands work as written. Run it again after pulling to update.
 #
-# Usage: scripts/install.sh [--bindir DIR]
+# Usage: scripts/install.sh [--bindir DIR] [--static]
 #   --bindir DIR   where `jetsim` goes (default: /usr/local/bin when it is writable,
 #                  otherwise ~/.local/bin, which is then created if needed)
+#   --static       link the Swift runtime and Foundation into the binary
+#                  (--static-swift-stdlib), so it runs where no Swift toolchain is
+#                  installed (a cluster's compute nodes); glibc, libstdc++ and libm stay
+#                  shared, so a node needs glibc at least as new as this machine's.
+#                  Checked with ldd after the build. The next build without it relinks.
 #
 # The build passes --no-color-diagnostics, as every jetsim script does: SwiftPM adds a
 # colour flag to the build description only when it prints to a terminal, so a build
@@ -12,11 +17,12 @@
 set -euo pipefail
 # Relative paths in the arguments are the caller's: made absolute before the cd below.
 abs() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
-bindir=''
+bindir='' static=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --bindir) bindir=$(abs "${2:?--bindir needs a directory}"); shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --static) static=(--static-swift-stdlib); shift ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -25,9 +31,19 @@ if [ -z "$bindir" ]; then
   if [ -w /usr/local/bin ]; then bindir=/usr/local/bin; else bindir=$HOME/.local/bin; fi
 fi
 mkdir -p "$bindir" || { echo "install: cannot create $bindir" >&2; exit 1; }
-echo "install: building jetsim (release; 3-6 minutes the first time on 2 cores) ..." >&2
-swift build -c release --product jetsim --no-color-diagnostics >&2
+echo "install: building jetsim (release${static:+, Swift runtime linked in}; 3-6 minutes the first time on 2 cores) ..." >&2
+swift build -c release --product jetsim --no-color-diagnostics ${static[@]+"${static[@]}"} >&2
 bin=$(swift build -c release --show-bin-path --no-color-diagnostics)/jetsim
+if [ ${#static[@]} -gt 0 ] && command -v ldd >/dev/null; then
+  # What a node must still provide: the C libraries only, no Swift runtime or Foundation.
+  swiftlibs=$(ldd "$bin" | grep -Ei 'libswift|libFoundation|libdispatch|libBlocksRuntime|/swift/' || true)
+  if [ -n "$swiftlibs" ]; then
+    echo "install: --static: $bin still links the Swift runtime:" >&2
+    echo "$swiftlibs" >&2
+    exit 1
+  fi
+  echo "install: --static: $bin needs only: $(ldd "$bin" | awk '/=>/ {print $1} !/=>/ {print $1}' | grep -v '^linux-vdso' | tr '\n' ' ')" >&2
+fi
 tmp=$(mktemp "$bindir/.jetsim.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 cp "$bin" "$tmp" && chmod 755 "$tmp" && mv -f "$tmp" "$bindir/jetsim"

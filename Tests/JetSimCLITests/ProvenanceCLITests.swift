@@ -25,8 +25,12 @@ struct ProvenanceCLITests {
         let r = try CLI.run(args)
         #expect(r.status == 0, "\(r.stderr)")
         let p = try Self.json(tmp + "/r.csv.provenance.json")
+        // `--version` prints the version and the commit the sidecar records.
         let version = try CLI.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(p["jetsim_version"] as? String == version)
+        #expect(version.hasPrefix((p["jetsim_version"] as? String ?? "?") + " (commit "), "\(version)")
+        let commit = p["commit"] as? String ?? "?"
+        #expect(version.contains(commit.hasSuffix("-dirty") ? String(commit.dropLast(6)) + ", dirty" : commit + ")")
+                || (commit == "unknown" && version.contains("commit unknown")), "\(version) vs \(commit)")
         #expect(p["command_line"] as? [String] == [CLI.binary] + args)
         #expect(p["seed"] as? String == "7")
         #expect(p["threads"] as? Int == 2)
@@ -40,7 +44,8 @@ struct ProvenanceCLITests {
         let v = try CLI.run(["validate"] + Self.sets)
         let yaml = v.stdout.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)[1]
         #expect(p["workload_fnv1a64"] as? String == Self.fnv1a(String(yaml)))
-        // The commit: this checkout's HEAD (the test binary is built in it).
+        // The commit: this checkout's HEAD, when the binary was built from it (as
+        // scripts/test-e2e.sh does; the plugin BuildCommit records it at build time).
         let head = Process()
         head.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         head.arguments = ["git", "-C", CLI.root, "rev-parse", "HEAD"]

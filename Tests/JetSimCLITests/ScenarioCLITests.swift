@@ -71,11 +71,17 @@ struct ScenarioCLITests {
 
 @Suite("jetsim basics", .endToEnd)
 struct BasicCLITests {
-    @Test("--version prints the version and exits 0")
+    @Test("--version prints the version and the commit it was built from, and exits 0")
     func version() throws {
         let r = try CLI.run(["--version"])
         #expect(r.status == 0)
-        #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        let line = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let words = line.split(separator: " ")
+        #expect(words.first?.split(separator: ".").count == 3, "\(line)")
+        // `0.1.0 (commit SHA)`, `... (commit SHA, dirty: ...)` or `... (commit unknown: ...)`.
+        #expect(words.count >= 3 && words[1] == "(commit", "\(line)")
+        let sha = words.count >= 3 ? words[2].trimmingCharacters(in: CharacterSet(charactersIn: "),:")) : ""
+        #expect(sha == "unknown" || (sha.count == 40 && sha.allSatisfy(\.isHexDigit)), "\(line)")
     }
 
     @Test("an unknown flag exits 2, not argument-parser's 64")

@@ -330,7 +330,7 @@ struct UsageStreamTests {
 
     @Test("bad rows name the file, line and column")
     func badRows() {
-        #expect(throws: InputError(source: "t", line: 1, key: "duration_s", "missing column; the header must name at least device,time_s,app,duration_s")) {
+        #expect(throws: InputError(source: "t", line: 1, key: "duration_s", "missing column; the header must name at least device,time_s,app,duration_s; it has device,time_s,app; --usage-columns duration=NAME names the duration column")) {
             try UsageReplay.parse("device,time_s,app\n", source: "t")
         }
         #expect(throws: InputError(source: "t", line: 3, key: "time_s", "expected seconds (a non-negative number below 1e10), got '-3'")) {

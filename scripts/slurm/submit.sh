@@ -32,6 +32,10 @@ done
 [ "$sweep" = 1 ] || [[ $shards =~ ^[1-9][0-9]*$ ]] || usage "give --shards N (N >= 1) or --sweep"
 [ -x "$jetsim" ] || usage "no jetsim at $jetsim (scripts/install.sh, or --jetsim PATH)"
 jetsim=$(cd "$(dirname "$jetsim")" && pwd -P)/$(basename "$jetsim")
+# A binary linked to the toolchain's Swift runtime runs only where that toolchain is,
+# at the same path: said once, so a job that fails on a node for it is no surprise.
+runtime=$(ldd "$jetsim" 2>/dev/null | sed -n 's/.*=> \(.*\)\/libswiftCore\.so.*/\1/p' | head -1 || true)
+[ -z "$runtime" ] || echo "submit: note: $jetsim loads the Swift runtime from $runtime: every compute node needs it there (scripts/install.sh --static builds one that does not)" >&2
 mkdir -p "$outdir/logs"
 outdir=$(cd "$outdir" && pwd -P)
 printf '%s\n' "$@" > "$outdir/args"

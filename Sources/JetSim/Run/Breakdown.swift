@@ -55,15 +55,34 @@ public enum Breakdown {
 
     public static var header: String { layout.map(\.name).joined(separator: ",") }
 
-    /// The CSV text (nil when the result has no breakdown).
+    /// The columns `--baseline` appends to a breakdown row: the group's paired
+    /// differences from the same group of the baseline's cell at the same RAM, on the
+    /// devices of the group (the summary's `deltaColumns` for the two figures a
+    /// breakdown row has; the model keeps no latency per archetype).
+    public static let deltaColumns = ["baseline", "delta_relaunch_cold_ratio", "delta_relaunch_cold_ratio_ci95",
+                                      "delta_data_loss_per_device_day", "delta_data_loss_per_device_day_ci95"]
+
+    /// The CSV text (nil when the result has no breakdown). With a baseline, and
+    /// paired sums in every group (a merge of states written before groups had them
+    /// has none), `deltaColumns` follow.
     public static func csv(workload: Workload, result: FleetResult) -> String? {
         guard let by = result.groupBy, let groups = result.groups else { return nil }
         let names = result.groupNames
-        var out = header + "\n"
+        let baseline = groups.allSatisfy({ $0.paired != nil }) ? result.baseline : nil
+        let days = workload.fleet.duration.seconds / 86_400
+        var out = header + (baseline == nil ? "" : "," + deltaColumns.joined(separator: ",")) + "\n"
         for (ci, cell) in result.cells.enumerated() {
             for (gi, name) in names.enumerated() {
-                let row = Row(workload: workload, cell: cell, by: by, group: name, acc: groups[ci * names.count + gi])
-                out += layout.map { $0.value(row) }.joined(separator: ",") + "\n"
+                let acc = groups[ci * names.count + gi]
+                let row = Row(workload: workload, cell: cell, by: by, group: name, acc: acc)
+                out += layout.map { $0.value(row) }.joined(separator: ",")
+                if let baseline, let p = acc.paired {
+                    let cold = Paired.coldRatio(p, devices: acc.devices)
+                    let loss = Paired.lossPerDeviceDay(p, devices: acc.devices, days: days)
+                    out += "," + baseline.rawValue + "," + [Summary.fixed(cold.value, 6), Summary.fixed(cold.ci95, 6),
+                                                            Summary.fixed(loss.value, 6), Summary.fixed(loss.ci95, 6)].joined(separator: ",")
+                }
+                out += "\n"
             }
         }
         return out

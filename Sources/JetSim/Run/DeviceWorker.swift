@@ -27,6 +27,9 @@ public struct DeviceWorker {
     public let series: HourlySeries?
     /// With `--by archetype`: the current device's counts per archetype.
     let tally: ArchetypeTally?
+    /// With `--by archetype` and a baseline: the current device's counts per cell and
+    /// archetype (`cell * groupCount + group`), for the groups' paired sums.
+    var tallies: [DeviceMetrics] = []
     /// The sum of the run lengths of the devices built (`DeviceInputs.until`).
     public internal(set) var spanSum = SimTime.zero
 
@@ -41,6 +44,11 @@ public struct DeviceWorker {
         groupCount = shared.plan.groupBy == nil ? 0 : shared.plan.groupNames.count
         groups = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count * groupCount)
         tally = shared.plan.groupBy == .archetype ? ArchetypeTally(archetypes: groupCount) : nil
+        if baselineCells != nil, groupCount > 0 {
+            // Each group compared with the baseline cell's same group, device by device.
+            for i in groups.indices { groups[i].paired = PairedSums() }
+            if tally != nil { tallies = [DeviceMetrics](repeating: DeviceMetrics(), count: groups.count) }
+        }
         series = shared.plan.timeSeries ? HourlySeries(cells: shared.plan.cells.count, hours: HourlySeries.hours(shared.plan.workload.fleet.duration)) : nil
         reserve()
     }
@@ -74,6 +82,7 @@ public struct DeviceWorker {
             if baselineCells != nil { deviceMetrics[ci] = metrics }
             if let tally {
                 for g in 0..<groupCount { groups[ci * groupCount + g].add(tally.values[g], events: 0) }
+                if !tallies.isEmpty { for g in 0..<groupCount { tallies[ci * groupCount + g] = tally.values[g] } }
             } else if groupCount > 0 {
                 groups[ci * groupCount + (plan.usage == nil ? classIndex : 0)].add(metrics, events: e)
             }
@@ -87,6 +96,19 @@ public struct DeviceWorker {
         }
         if let baselineCells {
             for ci in baselineCells.indices { accumulators[ci].paired!.add(deviceMetrics[ci], deviceMetrics[baselineCells[ci]]) }
+            if !tallies.isEmpty {
+                for ci in baselineCells.indices {
+                    for g in 0..<groupCount {
+                        groups[ci * groupCount + g].paired!.add(tallies[ci * groupCount + g], tallies[baselineCells[ci] * groupCount + g])
+                    }
+                }
+            } else if groupCount > 0 {
+                // One group a device (its class; a replay's one group).
+                let g = plan.usage == nil ? classIndex : 0
+                for ci in baselineCells.indices {
+                    groups[ci * groupCount + g].paired!.add(deviceMetrics[ci], deviceMetrics[baselineCells[ci]])
+                }
+            }
         }
         return events
     }

@@ -17,6 +17,9 @@ public struct RunPlan: Sendable {
     /// With `usage`: the simulated time per device when given (`--duration`); nil: each
     /// device runs for its own span (`UsageReplay.span`).
     public var usageUntil: SimTime? = nil
+    /// With `usage`: which archetype each app name is (`--app-map`); nil: catalog names
+    /// and the hash rule only (`AppMap.profile`).
+    public var appMap: AppMap? = nil
 
     /// `--baseline`: every cell is also compared, device by device, with this policy's
     /// cell at the same RAM (`PairedSums`); nil: no comparison (and no extra work).

@@ -15,7 +15,8 @@ import SimKernel
 ///     inputs: <16 hex digits>      FNV-1a 64 of the resolved workload, cells and usage
 ///     shard: I/N
 ///     fleet_devices: D
-///     usage: none | <path> <16 hex digits: FNV-1a 64 of its bytes>
+///     usage: none | <path> <16 hex digits: FNV-1a 64 of its bytes (with --app-map, of
+///            that hash's hex and the map's hash: SimulationOptions.usageStateHash)>
 ///     external: <NAME> <16 hex digits>           one per external policy of the cells:
 ///                                                FNV-1a 64 of its command's files (`ExternalPolicySpec.filesHash`)
 ///     overrides: K
@@ -35,6 +36,9 @@ import SimKernel
 ///                                                written before them)
 ///     paired: <44 integers>                      only with --baseline: `PairedSums.values`
 ///     group: <integers, as counters>             only with --by: one per group, in group order
+///     group_paired: <44 integers>                after each group line with --by and --baseline:
+///                                                the group's `PairedSums.values` (absent in
+///                                                states written before breakdowns had deltas)
 ///     series: <hours x fields integers>          only with --timeseries: `HourlySeries`, hour by hour
 ///     workload:                                  then the resolved workload YAML,
 ///       <yaml, indented two spaces>              every line indented by two spaces
@@ -126,7 +130,7 @@ public struct ShardState: Sendable {
         if a.overrides != b.overrides { parts.append("the --set values ([\(a.overrides.joined(separator: " "))] here, [\(b.overrides.joined(separator: " "))] there)") }
         if a.fleetDevices != b.fleetDevices { parts.append("the fleet's devices (\(a.fleetDevices) here, \(b.fleetDevices) there)") }
         if a.cells != b.cells { parts.append("the cells, policies x RAM (\(cellText(a)) here, \(cellText(b)) there)") }
-        if a.usage != b.usage { parts.append("the usage file (\(a.usage) here, \(b.usage) there)") }
+        if a.usage != b.usage { parts.append("the usage file or its --app-map (\(a.usage) here, \(b.usage) there)") }
         if a.external != b.external {
             parts.append("the external policies' files ([\(a.external.joined(separator: ", "))] here, [\(b.external.joined(separator: ", "))] there: a policy's script changed between the shards)")
         }
@@ -202,7 +206,11 @@ public struct ShardState: Sendable {
                 }
             }
             if baseline != nil { o += "paired: " + (a.paired ?? PairedSums()).values.map { String($0) }.joined(separator: " ") + "\n" }
-            for g in 0..<perCell { o += "group: " + groups![ci * perCell + g].counters.map(String.init).joined(separator: " ") + "\n" }
+            for g in 0..<perCell {
+                let group = groups![ci * perCell + g]
+                o += "group: " + group.counters.map(String.init).joined(separator: " ") + "\n"
+                if baseline != nil, let p = group.paired { o += "group_paired: " + p.values.map { String($0) }.joined(separator: " ") + "\n" }
+            }
             if let series {
                 let n = series.hours * HourlySeries.fields.count
                 o += "series: " + series.values[(ci * n)..<((ci + 1) * n)].map(String.init).joined(separator: " ") + "\n"
@@ -406,6 +414,15 @@ public struct ShardState: Sendable {
                     for (k, c) in zip(slots, values) { full[k] = try int(c, "group") }
                     var g = CellAccumulator()
                     g.counters = full
+                    if baseline != nil, peek("group_paired") {
+                        let v = try next("group_paired").split(separator: " ").map { Int128(String($0)) }
+                        guard v.count == PairedSums.valueCount, !v.contains(nil) else {
+                            i -= 1; throw fail("group_paired: expected \(PairedSums.valueCount) whole numbers")
+                        }
+                        var p = PairedSums()
+                        p.values = v.map { $0! }
+                        g.paired = p
+                    }
                     groups.append(g)
                     n += 1
                 }
@@ -517,6 +534,11 @@ public struct ShardState: Sendable {
                 total[c].merge(s.accumulators[c])
             }
             if let sg = s.groups, groups != nil { for g in sg.indices { groups![g].merge(sg[g]) } }
+        }
+        // A state written before breakdowns had paired sums: the merged groups get none
+        // (no delta columns), rather than the sums of some shards only.
+        if states.contains(where: { $0.state.groups?.contains { $0.paired == nil } ?? false }) {
+            for g in (groups ?? []).indices { groups![g].paired = nil }
         }
         return (first.state.workload, FleetResult(cells: first.state.cells, accumulators: total,
                                                   cellSeconds: [Double](repeating: 0, count: total.count), baseline: first.state.baseline,

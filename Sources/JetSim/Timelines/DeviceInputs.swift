@@ -74,11 +74,11 @@ public struct DeviceInputs {
         case .usage(let usage):
             if let fixed = plan.usageUntil {
                 until = fixed
-                usage.build(device: d, catalog: catalog, duration: fixed, installed: &installed, timeline: &timeline,
+                usage.build(device: d, catalog: catalog, map: plan.appMap, duration: fixed, installed: &installed, timeline: &timeline,
                             nextUses: nextUses)
             } else {
                 // One walk for the timeline and the span (`UsageReplay.span`).
-                until = usage.build(device: d, catalog: catalog, duration: .never, installed: &installed,
+                until = usage.build(device: d, catalog: catalog, map: plan.appMap, duration: .never, installed: &installed,
                                     timeline: &timeline, nextUses: nextUses) + UsageReplay.lockGap
             }
             return 0

@@ -17,7 +17,8 @@ import SimKernel
 /// this one ends, Home and lock. A use that starts while the previous one has not
 /// ended starts when it ends. Apps named as in the catalog (`social-0042`) use
 /// that app's profile; any other name borrows the profile of catalog app
-/// FNV-1a(name) mod N, so a trace needs no catalog of its own.
+/// FNV-1a(name) mod N, so a trace needs no catalog of its own; an app map
+/// (`AppMap`) says which archetype a name is instead.
 ///
 /// A device runs until its span ends: the end of its last use plus `lockGap`, unless
 /// a run length is given (`--duration`); then rows starting at or after it are not
@@ -105,21 +106,17 @@ public struct UsageReplay: Sendable {
         return busyUntil
     }
 
-    /// FNV-1a of a name: the catalog app whose profile an unknown name borrows.
-    static func fnv1a(_ s: String) -> UInt64 { FNV1a.hash(s) }
-
-    /// Fills a device's installed apps (catalog indices) and timeline, with the
+    /// Fills a device's installed apps (catalog indices, by `AppMap.profile`) and timeline, with the
     /// actions before `duration`, and its next uses if `nextUses` (else none: every
     /// app's next use is then `.never`, which only the oracle reads). Returns when the device is free after the last row
     /// replayed: with `duration` `.never`, its span less `lockGap` (no action of the
     /// device is at or after its span, so the timeline is the same as with the span).
     @discardableResult
-    func build(device d: Int, catalog: AppCatalog, duration: SimTime,
+    func build(device d: Int, catalog: AppCatalog, map: AppMap? = nil, duration: SimTime,
                installed: inout ContiguousArray<Int32>, timeline: inout Timeline, nextUses: Bool = true) -> SimTime {
         installed.removeAll(keepingCapacity: true)
         for name in appNames(ofDevice: d) {
-            let index = catalog.index(named: name) ?? Int(Self.fnv1a(name) % UInt64(catalog.profiles.count))
-            installed.append(Int32(index))
+            installed.append(Int32(AppMap.profile(of: name, catalog: catalog, map: map).index))
         }
         let rows = uses(ofDevice: d)
         // At most 5 actions a row (unlock, home, launch, home, lock) and the first lock:

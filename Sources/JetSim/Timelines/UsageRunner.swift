@@ -21,6 +21,8 @@ public enum UsageRunner {
         public var rows = 0
         /// Rows that start at or after their device's end (`--duration`): not replayed.
         public var rowsPastEnd = 0
+        /// How the trace's app names were matched to profiles (all its devices read).
+        public var apps = ReplayAppCensus()
         /// The sum of the spans of the devices this shard ran.
         public var spanSum = SimTime.zero
         /// The mean span of this shard's devices (zero if none).
@@ -59,6 +61,7 @@ public enum UsageRunner {
                 pending.result.withLock { $0 = r }
                 pending.done.signal()
             }
+            outcome.apps.add(batch, catalog: catalog, map: plan.appMap)
             // Read the next batch while this one runs; a bad row is reported once the
             // batch in flight has finished (nothing runs after it).
             var readError: InputError? = nil

@@ -210,7 +210,7 @@ public struct UsageStats: Sendable, Equatable {
     /// lifecycle trace (`jetsim trace`: `time_ms,device,app,event,...`), told apart by
     /// the header, streaming it device by device. `days`: each device's span (nil: from
     /// its last session). Errors name the file and the line.
-    public static func read(path: String, days: Double?) throws(InputError) -> (UsageStats, FileKind) {
+    public static func read(path: String, days: Double?, format: UsageFormat = UsageFormat()) throws(InputError) -> (UsageStats, FileKind) {
         let file = path == "-" ? "/dev/stdin" : path
         guard var reader = DelimitedReader(path: file) else {
             throw InputError(source: path, "cannot open it: \(String(cString: strerror(errno)))")
@@ -233,7 +233,7 @@ public struct UsageStats: Sendable, Equatable {
             try readTrace(&reader, header: header, path: path, days: days, into: &acc, advance: advance)
             return (acc.result(), .trace)
         }
-        var stream = try UsageStream(readerAtHeader: reader, source: path)
+        var stream = try UsageStream(readerAtHeader: reader, source: path, format: format)
         while let batch = try stream.nextBatch(rows: 1 << 16) {
             for d in batch.firstDevice..<batch.endDevice {
                 for u in batch.uses(ofDevice: d) {

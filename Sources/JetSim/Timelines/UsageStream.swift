@@ -11,6 +11,8 @@ import SimKernel
 public struct UsageStream: ~Copyable {
     var reader: DelimitedReader
     public let source: String
+    /// The columns' names and the times' units (`--usage-columns`, `--usage-*-unit`).
+    public let format: UsageFormat
     var column = (device: 0, time: 0, app: 0, duration: 0)
     var fieldsNeeded = 0
     /// Devices already read, by the bytes of their id (not `String`, whose equality
@@ -30,40 +32,45 @@ public struct UsageStream: ~Copyable {
     /// Rows of the last device read: the next one's first reservation.
     var usesHint = 16
 
-    public static let requiredColumns = ["device", "time_s", "app", "duration_s"]
     /// How far a device's replayed sessions may run: 1e12 s (a hundred fields' worth),
     /// which leaves SimTime room for every offset the model adds (days at most).
     static let busyLimitMicros: Int64 = 1_000_000_000_000 * 1_000_000
 
     /// Opens the trace at `path` and reads its header.
-    public init(path: String) throws(InputError) {
+    public init(path: String, format: UsageFormat = UsageFormat()) throws(InputError) {
         guard let r = DelimitedReader(path: path) else { throw InputError(source: path, "cannot open it: \(String(cString: strerror(errno)))") }
-        try self.init(reader: r, source: path)
+        try self.init(reader: r, source: path, format: format)
     }
 
-    public init(reader: consuming DelimitedReader, source: String) throws(InputError) {
+    public init(reader: consuming DelimitedReader, source: String, format: UsageFormat = UsageFormat()) throws(InputError) {
         self.reader = reader
         self.source = source
-        guard try advance() else { throw InputError(source: source, "empty: expected a header device,time_s,app,duration_s and rows") }
+        self.format = format
+        guard try advance() else { throw InputError(source: source, "empty: expected a header \(format.columns.joined(separator: ",")) and rows") }
         try readHeader()
     }
 
     /// Takes a reader that already holds the header record (`UsageStats` reads it
     /// first to tell a usage CSV from a lifecycle trace).
-    init(readerAtHeader reader: consuming DelimitedReader, source: String) throws(InputError) {
+    init(readerAtHeader reader: consuming DelimitedReader, source: String, format: UsageFormat = UsageFormat()) throws(InputError) {
         self.reader = reader
         self.source = source
+        self.format = format
         try readHeader()
     }
 
     mutating func readHeader() throws(InputError) {
         var found: [String: Int] = [:]
         for i in 0..<self.reader.count where found[self.reader.string(i)] == nil { found[self.reader.string(i)] = i }
-        for needed in Self.requiredColumns where found[needed] == nil {
+        let names = format.columns
+        for (needed, key) in zip(names, UsageFormat.columnKeys) where found[needed] == nil {
+            let header = (0..<self.reader.count).map { self.reader.string($0) }.joined(separator: ",")
             throw InputError(source: source, line: self.reader.line, key: needed,
-                             "missing column; the header must name at least device,time_s,app,duration_s")
+                             "missing column; the header must name at least \(names.joined(separator: ","))"
+                             + (format.columns == UsageFormat().columns ? "" : " (--usage-columns)")
+                             + "; it has \(header); --usage-columns \(key)=NAME names the \(key) column")
         }
-        column = (found["device"]!, found["time_s"]!, found["app"]!, found["duration_s"]!)
+        column = (found[names[0]]!, found[names[1]]!, found[names[2]]!, found[names[3]]!)
         fieldsNeeded = max(column.device, column.time, column.app, column.duration) + 1
         pending = try advance()
         if !pending { throw InputError(source: source, "no rows after the header") }
@@ -79,10 +86,11 @@ public struct UsageStream: ~Copyable {
         }
     }
 
-    @inline(__always) func seconds(_ column: Int, _ name: String) throws(InputError) -> SimTime {
-        guard let us = reader.withField(column, ByteNumber.microseconds) else {
+    @inline(__always) func seconds(_ column: Int, _ name: String, _ unit: UsageFormat.TimeUnit) throws(InputError) -> SimTime {
+        let us = unit == .s ? reader.withField(column, ByteNumber.microseconds) : reader.withField(column) { UsageFormat.microseconds($0, unit) }
+        guard let us else {
             throw InputError(source: source, line: reader.line, key: name,
-                             "expected seconds (a non-negative number below 1e10), got '\(reader.string(column))'")
+                             "expected \(unit.expected), got '\(reader.string(column))'")
         }
         return SimTime(microseconds: us)
     }
@@ -90,7 +98,7 @@ public struct UsageStream: ~Copyable {
     @inline(__always) func checkWidth() throws(InputError) {
         guard reader.count < fieldsNeeded else { return }
         let indices = [column.device, column.time, column.app, column.duration]
-        let key = Self.requiredColumns[indices.firstIndex { $0 >= reader.count } ?? 0]
+        let key = format.columns[indices.firstIndex { $0 >= reader.count } ?? 0]
         throw InputError(source: source, line: reader.line, key: key, "missing value (the row has \(reader.count) fields)")
     }
 
@@ -101,10 +109,10 @@ public struct UsageStream: ~Copyable {
         try checkWidth()
         deviceBytes.removeAll(keepingCapacity: true)
         reader.withField(column.device) { deviceBytes.append(contentsOf: $0) }
-        if deviceBytes.isEmpty { throw InputError(source: source, line: reader.line, key: "device", "empty device id") }
+        if deviceBytes.isEmpty { throw InputError(source: source, line: reader.line, key: format.device, "empty device id") }
         let name = String(decoding: deviceBytes, as: UTF8.self)
         if let ended = finished[deviceBytes] {
-            throw InputError(source: source, line: reader.line, key: "device",
+            throw InputError(source: source, line: reader.line, key: format.device,
                              "device '\(name)' comes back after other devices (its rows ended at line \(ended)); the trace must be grouped by device: all of a device's rows together (scripts/group-usage.sh FILE > GROUPED.csv groups it, keeping each device's row order)")
         }
         appTable.removeAll()
@@ -117,7 +125,8 @@ public struct UsageStream: ~Copyable {
         // hold them: only for an id with no byte the general rules treat specially (a
         // quoted id may hold a blank, a delimiter or a newline; `" a"` then ` a` are two
         // devices, the second trimmed to `a`).
-        let plainDevice = deviceBytes.allSatisfy { reader.classes[Int($0)] == 0 }
+        // The fast paths read seconds only.
+        let plainDevice = format.seconds && deviceBytes.allSatisfy { reader.classes[Int($0)] == 0 }
         // The usual header: exactly the four columns in their documented order.
         let inOrder = column == (0, 1, 2, 3) && fieldsNeeded == 4
         while true {
@@ -126,10 +135,10 @@ public struct UsageStream: ~Copyable {
                 deviceBytes.withUnsafeBufferPointer { d in f.count == d.count && Self.equal(f.baseAddress!, d.baseAddress!, f.count) }
             }
             if !same { break }
-            let time = try seconds(column.time, "time_s")
-            let duration = try seconds(column.duration, "duration_s")
+            let time = try seconds(column.time, format.time, format.timeUnit)
+            let duration = try seconds(column.duration, format.duration, format.durationUnit)
             let a = reader.withField(column.app) { appTable.index(of: $0) }
-            if a < 0 { throw InputError(source: source, line: reader.line, key: "app", "empty app name") }
+            if a < 0 { throw InputError(source: source, line: reader.line, key: format.app, "empty app name") }
             if let last = uses.last, last.time > time { sorted = false }
             uses.append(.init(time: time, app: a, duration: duration))
             rowsRead += 1
@@ -143,6 +152,17 @@ public struct UsageStream: ~Copyable {
             lastLine = reader.line
             guard try advance() else { pending = false; break }
         }
+        if format.timeUnit == .iso, let first = uses.lazy.map(\.time).min() {
+            // Dates: times from the device's first use (as `jetsim import` writes them),
+            // below 1e10 s like any time.
+            for i in uses.indices {
+                uses[i].time = SimTime(microseconds: uses[i].time.microseconds - first.microseconds)
+                if uses[i].time.microseconds >= 10_000_000_000_000_000 {
+                    throw InputError(source: source, line: lastLine, key: format.time,
+                                     "device '\(name)': its dates span 1e10 s or more (the rows up to this line)")
+                }
+            }
+        }
         if !sorted {
             // Stable: equal times keep their file order.
             uses = ContiguousArray(uses.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element))
@@ -155,7 +175,7 @@ public struct UsageStream: ~Copyable {
         for u in uses {
             busy = max(busy, u.time.microseconds) + u.duration.microseconds + 1_000_000
             if busy >= Self.busyLimitMicros {
-                throw InputError(source: source, line: lastLine, key: "duration_s",
+                throw InputError(source: source, line: lastLine, key: format.duration,
                                  "device '\(name)': its app sessions, replayed one after another, run past 1e12 s (the rows up to this line)")
             }
         }

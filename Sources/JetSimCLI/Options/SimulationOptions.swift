@@ -34,6 +34,16 @@ struct SimulationOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Replay recorded usage (CSV with device,time_s,app,duration_s, grouped by device) instead of the synthetic user. Each device runs for its span unless --duration is given; --devices N replays the first N devices.", valueName: "file.csv"))
     var usage: String?
 
+    @Option(name: .long, help: ArgumentHelp("With --usage: which archetype each replayed app is (CSV with app,archetype); a mapped app takes the profile of a catalog app of its archetype.", valueName: "file.csv"))
+    var appMap: String?
+
+    @OptionGroup var usageFormat: UsageFormatOptions
+
+    func validate() throws {
+        if appMap != nil, usage == nil { throw ValidationError("--app-map: only with --usage (it maps the replayed apps)") }
+        if usageFormat.given, usage == nil { throw ValidationError("--usage-columns, --usage-time-unit, --usage-duration-unit: only with --usage (they describe its file)") }
+    }
+
     /// The workload file name as shown in errors and the `workload` column.
     var workloadSource: String { workload ?? "default.yaml (built in)" }
 
@@ -72,7 +82,7 @@ struct SimulationOptions: ParsableArguments {
     }
 
     /// The files these options read, for the check that no output replaces one.
-    var inputs: [(option: String, path: String?)] { [("--workload", workload), ("--usage", usage)] }
+    var inputs: [(option: String, path: String?)] { [("--workload", workload), ("--usage", usage), ("--app-map", appMap)] }
 
     /// The cells: the policies crossed with the RAM sizes.
     func cells(for w: Workload) throws -> [Cell] {
@@ -139,6 +149,53 @@ struct SimulationOptions: ParsableArguments {
         }
     }
 
+    /// Reads `--app-map` against the workload's archetypes and catalog (nil without one).
+    func loadAppMap(_ w: Workload, catalog: AppCatalog) throws -> AppMap? {
+        guard let path = appMap else { return nil }
+        guard usage != nil else { throw BadInput(description: "--app-map: only with --usage (it maps the replayed apps)") }
+        let text = try readInput(path)
+        do { return try AppMap.parse(bytes: Array(text.utf8), source: path, workload: w, catalog: catalog) } catch {
+            throw BadInput(description: error.description)
+        }
+    }
+
+    /// What a shard state records of the trace: FNV-1a of its bytes, and with an app
+    /// map or a column mapping, of the map's bytes and the mapping too (so shards that
+    /// read the trace differently do not merge). Nil without --usage; states with
+    /// neither keep the trace's hash alone.
+    func usageStateHash() throws -> UInt64? {
+        guard let u = usage else { return nil }
+        // A piped trace was hashed as it was copied (`InputFiles`).
+        let h = try InputFiles.usageHash(u)
+        if appMap == nil, !usageFormat.given { return h }
+        var text = ShardState.hex(h)
+        if let m = appMap { text += "\napp-map " + ShardState.hex(FNV1a.hash(try readInput(m))) }
+        if usageFormat.given { text += "\nformat " + usageFormat.description }
+        return FNV1a.hash(text)
+    }
+
+    /// Says once per process (a sweep runs the trace at every point) how many replayed
+    /// app names got a profile by hash alone; even with --quiet, as no row is dropped
+    /// or guessed silently.
+    static func warnUnmatched(_ apps: ReplayAppCensus, trace: String, catalogApps: Int) {
+        guard let line = apps.warning(trace: trace, catalogApps: catalogApps), !warned.contains(line) else { return }
+        warned.insert(line)
+        printError("jetsim: warning: " + line)
+    }
+    nonisolated(unsafe) static var warned: Set<String> = []
+
+    /// The replay's record in provenance: the app map, and how the names were matched.
+    func recordReplay(_ apps: ReplayAppCensus?, in p: inout Provenance) {
+        guard usage != nil, let apps else { return }
+        if usageFormat.given { p.set("usage_format", .string(usageFormat.description)) }
+        p.set("app_map", .optional(appMap))
+        p.set("usage_apps", .object([
+            ("names", .int(apps.names)), ("in_catalog", .int(apps.catalog)), ("mapped", .int(apps.mapped)),
+            ("by_hash", .int(apps.hashed)), ("rows", .int(apps.rows)), ("rows_by_hash", .int(apps.hashedRows)),
+            ("by_hash_examples", .strings(apps.hashedExamples)), ("rule", .string(AppMap.rule)),
+        ]))
+    }
+
     /// With --usage: the simulated time per device if --duration is given (nil: each
     /// device's span).
     var usageUntil: SimTime? { usage != nil ? duration?.time : nil }
@@ -146,8 +203,9 @@ struct SimulationOptions: ParsableArguments {
     /// Opens the usage trace for streaming and reads its header (a trace that is not a
     /// regular file, such as a pipe, is read once: `InputFiles`).
     func openUsage(_ path: String) throws -> UsageStream {
+        let format = try usageFormat.format()
         let reader = try InputFiles.usageReader(path)
-        do { return try UsageStream(reader: reader, source: path) } catch { throw BadInput(description: error.description) }
+        do { return try UsageStream(reader: reader, source: path, format: format) } catch { throw BadInput(description: error.description) }
     }
 
     /// With --usage and --devices N: that the trace has N devices, checked before any
@@ -167,16 +225,18 @@ struct SimulationOptions: ParsableArguments {
     /// (opened by `openUsage` before any output, so a bad trace fails first). With a
     /// trace and no --duration, the summary's duration (and per-device-day figures) is
     /// the devices' mean span. `run` and `sweep` share this one path, so a sweep point
-    /// is exactly the run with its --set values. Returns the fleet size a replay had.
+    /// is exactly the run with its --set values. Returns the fleet size a replay had,
+    /// and how its app names were matched to profiles.
     func runFleet(_ plan: RunPlan, workload: inout Workload, stream: consuming UsageStream?, catalog: AppCatalog,
-                  progress: RunProgress? = nil, perDeviceSink: PerDeviceSink? = nil) throws -> (result: FleetResult, replayedDevices: Int?) {
+                  progress: RunProgress? = nil, perDeviceSink: PerDeviceSink? = nil) throws -> (result: FleetResult, replayedDevices: Int?, apps: ReplayAppCensus?) {
         guard let path = usage, var stream = stream.take() else {
             let result = FleetRunner.run(plan, catalog: catalog, progress: progress, perDeviceSink: perDeviceSink)
             if let f = result.failure { throw RunFailure(description: f) }
-            return (result, nil)
+            return (result, nil, nil)
         }
         var plan = plan
         plan.usageUntil = usageUntil
+        plan.appMap = try loadAppMap(workload, catalog: catalog)
         let o: UsageRunner.Outcome
         do { o = try UsageRunner.run(plan, stream: &stream, catalog: catalog, deviceLimit: devices, progress: progress, perDeviceSink: perDeviceSink) }
         catch let e as InputError { throw BadInput(description: e.description) }
@@ -188,7 +248,8 @@ struct SimulationOptions: ParsableArguments {
             // Said even with --quiet: no row is dropped silently.
             printError("jetsim: warning: \(o.rowsPastEnd) row(s) of \(path) start at or after --duration \(workload.fleet.duration) and were not replayed")
         }
+        Self.warnUnmatched(o.apps, trace: path, catalogApps: catalog.profiles.count)
         if duration == nil { workload.fleet.duration = o.meanSpan }
-        return (o.result, o.devices)
+        return (o.result, o.devices, o.apps)
     }
 }

@@ -99,9 +99,8 @@ struct RunCommand: ParsableCommand {
         if let u = sim.usage { usageStream = try sim.openUsage(u) }
         // The shard state names the trace by a hash of its bytes, read in blocks
         // before the run (the trace is never held whole in memory; a piped trace was
-        // hashed as it was copied: `InputFiles`).
-        var usageHash: UInt64? = nil
-        if shard != nil, let u = sim.usage { usageHash = try InputFiles.usageHash(u) }
+        // hashed as it was copied: `InputFiles`), with the app map and column mapping.
+        let usageHash: UInt64? = shard != nil ? try sim.usageStateHash() : nil
         if let shard {
             plan.shardIndex = shard.index - 1
             plan.shardCount = shard.count
@@ -129,7 +128,7 @@ struct RunCommand: ParsableCommand {
         // The files of the external policies' commands, hashed before they run.
         var externalHashes: [String: UInt64] = [:]
         for c in cells { if let n = c.policy.external, let spec = workload.policies.external[n] { externalHashes[n] = spec.filesHash() } }
-        let (result, replayedDevices) = try sim.runFleet(plan, workload: &workload, stream: usageStream.take(), catalog: catalog,
+        let (result, replayedDevices, replayApps) = try sim.runFleet(plan, workload: &workload, stream: usageStream.take(), catalog: catalog,
                                                          progress: progress, perDeviceSink: sink)
         bar?.stop()
         let elapsed = started.duration(to: .now)
@@ -153,6 +152,7 @@ struct RunCommand: ParsableCommand {
         provenance.set("baseline", .optional(plan.baseline?.rawValue))
         provenance.set("by", .optional(plan.groupBy?.rawValue))
         provenance.set("usage", .optional(sim.usage))
+        sim.recordReplay(replayApps, in: &provenance)
         if !externalHashes.isEmpty {
             provenance.set("external_policies", .object(externalHashes.keys.sorted().map { n in
                 (n, .object([("command", .strings(workload.policies.external[n]!.command)),

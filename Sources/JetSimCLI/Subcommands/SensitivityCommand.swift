@@ -259,7 +259,7 @@ struct SensitivityCommand: ParsableCommand {
         var w = p.workload
         var plan = RunPlan(workload: w, cells: p.cells, threads: execution.threadCount)
         try results.apply(to: &plan)
-        let (result, _) = try sim.runFleet(plan, workload: &w, stream: nil, catalog: AppCatalog(w))
+        let (result, _, _) = try sim.runFleet(plan, workload: &w, stream: nil, catalog: AppCatalog(w))
         warnSaturated(result, w)
         let text = Summary.csv(workload: w, result: result, overrides: p.overrides)
         var prov = ProvenanceFile.base()

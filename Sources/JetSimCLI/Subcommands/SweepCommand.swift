@@ -127,6 +127,7 @@ struct SweepCommand: ParsableCommand {
                 workloads.append((p, w, cells))
             }
             _ = try sim.usage.map(sim.openUsage)
+            for (_, w, _) in workloads { _ = try sim.loadAppMap(w, catalog: AppCatalog(w)) }
             try sim.checkUsageDevices()
         }
         let dir = out!
@@ -170,7 +171,7 @@ struct SweepCommand: ParsableCommand {
             try results.apply(to: &plan)
             plan.timeSeries = timeseries
             let stream = try sim.usage.map(sim.openUsage)
-            let (result, _) = try sim.runFleet(plan, workload: &w, stream: stream, catalog: AppCatalog(w))
+            let (result, _, replayApps) = try sim.runFleet(plan, workload: &w, stream: stream, catalog: AppCatalog(w))
             warnSaturated(result, w)
             let text = Summary.csv(workload: w, result: result, overrides: fixed + p.sets)
             var prov = ProvenanceFile.base()
@@ -178,6 +179,7 @@ struct SweepCommand: ParsableCommand {
             prov.set("threads", .int(plan.threads))
             prov.set("baseline", .optional(plan.baseline?.rawValue))
             prov.set("usage", .optional(sim.usage))
+            sim.recordReplay(replayApps, in: &prov)
             prov.set("sweep_point", .int(p.index))
             prov.set("sweep_plan_fnv1a64", .string(planHash))
             // The series and the sidecars first: a point's CSV on disk (which marks it
@@ -213,6 +215,8 @@ struct SweepCommand: ParsableCommand {
         if let d = sim.duration { text += "duration: \(d.time)\n" }
         if let s = sim.seed { text += "seed: \(s)\n" }
         if let u = sim.usage { text += "usage: \(u)\n" }
+        if let m = sim.appMap { text += "app-map: \(m)\n" }
+        if sim.usageFormat.given { text += "usage-format: \(sim.usageFormat.description)\n" }
         if let b = results.baseline { text += "baseline: \(b.policy.rawValue)\n" }
         if timeseries { text += "timeseries: yes\n" }
         for f in fixed { text += "set: \(f)\n" }

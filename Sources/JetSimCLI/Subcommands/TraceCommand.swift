@@ -66,6 +66,8 @@ struct TraceCommand: ParsableCommand {
         }
         try sim.checkUsageDevices()
         var stream = try sim.openUsage(path)
+        plan.appMap = try sim.loadAppMap(workload, catalog: catalog)
+        var apps = ReplayAppCensus()
         let limit = sim.devices ?? .max
         let output = try OutputFile.open(out)
         output.write(Self.header(format))
@@ -74,8 +76,10 @@ struct TraceCommand: ParsableCommand {
         var perfetto: [PerfettoTrace.Device] = []
         _ = try Self.readDevices(&stream, upTo: limit) { batch in
             plan.usage = batch
+            apps.add(batch, catalog: catalog, map: plan.appMap)
             output.write(Self.trace(plan, cell: cell, catalog: catalog, format: format, perfetto: &perfetto))
         }
+        SimulationOptions.warnUnmatched(apps, trace: path, catalogApps: catalog.profiles.count)
         if format == .perfetto { output.write(PerfettoTrace.json(perfetto, valueName: Self.valueName)) }
         try output.commit()
     }

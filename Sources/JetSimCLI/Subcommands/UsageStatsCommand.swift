@@ -39,6 +39,8 @@ struct UsageStatsCommand: ParsableCommand {
     @Option(name: .long, help: "csv or table (default: table on a terminal, else csv).")
     var format: RunCommand.OutputFormat?
 
+    @OptionGroup var usageFormat: UsageFormatOptions
+
     func validate() throws {
         if let days, !(days > 0 && days <= 1e6) { throw ValidationError("--days: expected a number of days above 0 and at most 1e6, got \(days)") }
     }
@@ -46,7 +48,7 @@ struct UsageStatsCommand: ParsableCommand {
     func run() throws {
         if let out, out != "-" { try AtomicOutput.check(out) }
         try OutputFile.checkNotInputs([("--out", out)], inputs: [("the usage file", file)])
-        let (stats, _) = try UsageStats.read(path: file, days: days)
+        let (stats, _) = try UsageStats.read(path: file, days: days, format: usageFormat.format())
         if stats.devices == 0 { throw BadInput(description: "\(file): no devices") }
         let toTerminal = (out == nil || out == "-") && isatty(STDOUT_FILENO) == 1
         let fmt = format ?? (toTerminal ? .table : .csv)

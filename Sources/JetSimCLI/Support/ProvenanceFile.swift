@@ -37,38 +37,8 @@ enum ProvenanceFile {
         try AtomicOutput.write(p.json, to: path(for: output))
     }
 
-    /// The commit of the checkout this binary was built in, read when asked: the
-    /// binary sits in PKG/.build/...; when PKG has Package.swift and .git, `git
-    /// rev-parse HEAD` there (with `-dirty` when tracked files differ from it).
-    /// Anything else (an installed copy, no git) gives "unknown". A generated source
-    /// file could go stale; this cannot, but it reports the checkout's commit now,
-    /// which differs from the build's if someone committed after building.
-    static let commit: String = {
-        guard let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return "unknown" }
-        var dir = exe.deletingLastPathComponent()
-        while dir.path != "/" && dir.lastPathComponent != ".build" { dir = dir.deletingLastPathComponent() }
-        guard dir.lastPathComponent == ".build" else { return "unknown" }
-        let pkg = dir.deletingLastPathComponent().path
-        let fm = FileManager.default
-        guard fm.fileExists(atPath: pkg + "/Package.swift"), fm.fileExists(atPath: pkg + "/.git") else { return "unknown" }
-        guard let head = git(["-C", pkg, "rev-parse", "HEAD"]), head.count == 40 || head.count == 64 else { return "unknown" }
-        let status = git(["-C", pkg, "status", "--porcelain", "--untracked-files=no"])
-        return head + (status.map { $0.isEmpty ? "" : "-dirty" } ?? "")
-    }()
-
-    /// Runs git; its trimmed stdout, or nil when it fails or is missing.
-    static func git(_ args: [String]) -> String? {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["git"] + args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        p.standardInput = FileHandle.nullDevice
-        do { try p.run() } catch { return nil }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    /// The commit this binary was built from (`SHA`, `SHA-dirty` with uncommitted
+    /// changes to tracked files, `unknown` outside a git checkout): recorded at build
+    /// time by Plugins/BuildCommit, so an installed copy keeps it.
+    static let commit: String = buildCommit
 }
