@@ -27,8 +27,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// Key of this device's per-app random draws (from seed and device index).
     var drawKey: UInt64 = 0
     /// The ziggurat tables of the device's draws (`drawNextWake`, `lognormal`), read
-    /// once: `ZigguratTable.exponential` and `.normal` are calls into SimKernel, about
-    /// 9 instructions a draw with the call. The same constant tables: the same draws.
+    /// once (`ZigguratTable.exponential` and `.normal` are calls into SimKernel;
+    /// docs/performance.md, pass 9). The same constant tables: the same draws.
     let exponentialTable = ZigguratTable.exponential
     let normalTable = ZigguratTable.normal
 
@@ -299,7 +299,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// (`EventHandler.handleInputs`: exactly what one engine step each would do). A
     /// replay's plain device queues nothing (its only timers, the suspensions, are
     /// held: `heldApp`), so its inputs (Home, the launch, the held suspension) run in
-    /// one call, without an engine step each (about 35 instructions an input).
+    /// one call, without an engine step each (docs/performance.md, pass 8).
     public mutating func handleInputs(notAfter end: SimTime, limit: Int, scheduler s: inout Scheduler<DeviceEvent>) -> Int {
         var k = 0
         while true {

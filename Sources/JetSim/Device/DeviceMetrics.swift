@@ -177,11 +177,8 @@ public enum Counter: Int, CaseIterable, Sendable {
 public struct DeviceMetrics: Sendable, Equatable {
     /// Room for the counters (a test checks it holds every `Counter`; raise it when
     /// it says so). Slots past `Counter.count` stay 0. Kept close to the number of
-    /// counters: the device copies this storage often enough that 64 slots cost 2.3 %
-    /// more instructions on the default run than 32 (callgrind, 60 devices x 7 days);
-    /// 48 held the 39 counters of issue 12; Android's 14 (issue 13) made 53, so 64;
-    /// issue 14's counters filled it; issue 14's prewarming (3 more, 67) raised it to
-    /// 80.
+    /// counters: the device copies this storage, so each slot costs time
+    /// (docs/performance.md). 80 holds issue 14's 67 counters and those since.
     public typealias Storage = InlineArray<80, Int>
 
     @usableFromInline var values = Storage(repeating: 0)

@@ -26,8 +26,8 @@ extension Device {
         } else {
             precondition(time >= s.now, "an event cannot be scheduled in the past")
             // Only an input holds a timer (`scheduleTimer`), and `handleInput` refreshes
-            // the kept input time at its end: no refresh here (a replay holds a timer at
-            // every row; the refresh cost it 17 instructions a row).
+            // the kept input time at its end, so none is needed here (a replay holds a
+            // timer at every row; docs/performance.md, pass 9).
             assert(inInput, "only an input holds a suspension timer")
             heldApp = app
             heldDue = time

@@ -96,8 +96,8 @@ extension Device {
     }
 
     /// A lognormal duration by median and sigma (sigma 0: the median itself), with the
-    /// device's `normalTable`. Static: a method reading the table from `self` made
-    /// its mutating callers copy the whole device first (21 instructions an event).
+    /// device's `normalTable`. Static, so that its mutating callers need not copy the
+    /// whole device to read the table from `self`.
 
     @inline(__always) static func lognormal(_ median: SimTime, _ sigma: Double, _ g: inout SplitMix64,
                                             _ table: ZigguratTable) -> SimTime {
@@ -137,8 +137,8 @@ extension Device {
     }
 
     /// Takes an app off the running list (it stopped executing code), keeping the
-    /// others' order (warnings go out in it). By hand: the generic `remove(at:)` was a
-    /// call and a memmove per suspension (0.7 % of the default run's instructions).
+    /// others' order (warnings go out in it). By hand, so that the common case (the
+    /// last app, the one that just left the front) moves nothing (docs/performance.md).
     mutating func stopRunning(_ app: Int32) {
         // Found by hand too (`firstIndex(of:)` stayed a generic call), reading through a
         // buffer: no bounds check per app.

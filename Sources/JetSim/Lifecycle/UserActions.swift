@@ -14,8 +14,8 @@ extension Device {
         // off), done as the general path below does them: `ui.apply` accepts both,
         // changes nothing (Home closes the switcher and the power dialog, closed
         // already) and covers or uncovers nothing. It cost a call, its refusal checks
-        // and the effect's enum per action. Inlined into the caller, the rest out of
-        // line: a call's entry and exit per action (about 40 instructions) saved.
+        // and the effect's enum per action. This part is inlined into the caller, the
+        // rest is out of line (docs/performance.md, passes 6 and 7).
         if !ui.covered && !ui.poweredOff {
             if action.kind == .launch {
                 let app = action.app
