@@ -12,13 +12,11 @@ extension Device {
         var frozen = 0, flashCopies = 0, eligible = 0
         var inProgress = 0
         precondition(inputTime == computedInputTime, "the cached next input time \(inputTime) is stale: \(computedInputTime)")
-        let bands = policy as? JetsamBands  // once, not a cast (and a copy) per app
         for i in apps.indices {
             let a = apps[i]
-            if let bands, a.state == .background || a.state == .suspended {
+            if a.state == .background || a.state == .suspended, let wrong = policy.misfiled(Int32(i), band: a.band) {
                 // A candidate sits in its stored band's list (`refreshCandidateIfBandMoved`).
-                precondition(bands.bands.list(of: Int32(i)) == JetsamBands.list(of: a.band),
-                             "app \(i) is in band list \(bands.bands.list(of: Int32(i))), its band \(a.band) is list \(JetsamBands.list(of: a.band))")
+                preconditionFailure(wrong)
             }
             if a.memory.contains(.hasFlashCopy) { flashCopies += 1 }
             if a.memory.contains(.refreezeEligible) {

@@ -163,6 +163,10 @@ public protocol EvictionPolicy: SendableMetatype {
     /// a run reads it, a replay does not compute the timeline's next uses (a pass
     /// over every action and an array as long). Default false.
     static var readsNextUse: Bool { get }
+    /// For the device's invariant check (tests): whether the policy files candidate
+    /// `app` where a candidate of `band` belongs (nil: it keeps no per-band lists, or
+    /// it does). Default nil.
+    func misfiled(_ app: Int32, band: UInt8) -> String?
 }
 
 extension EvictionPolicy {
@@ -176,4 +180,5 @@ extension EvictionPolicy {
     @inline(__always) public mutating func beginRun() {}
     @inline(__always) public mutating func endRun() {}
     @inline(__always) public static var readsNextUse: Bool { false }
+    public func misfiled(_ app: Int32, band: UInt8) -> String? { nil }
 }

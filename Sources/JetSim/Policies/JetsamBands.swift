@@ -52,6 +52,12 @@ public struct JetsamBands: EvictionPolicy {
     /// lower): 0 -> 0, 20 -> 2, 30 -> 3, 50 -> 4, 75 -> 1, 120 -> 5 (band 75 second,
     /// for `idleLists`).
     @inline(__always)
+    /// A candidate sits in its stored band's list (the device's invariant check).
+    public func misfiled(_ app: Int32, band: UInt8) -> String? {
+        let have = bands.list(of: app), want = Self.list(of: band)
+        return have == want ? nil : "app \(app) is in band list \(have), its band \(band) is list \(want)"
+    }
+
     static func list(of band: UInt8) -> Int {
         switch band {
         case ..<20: 0
