@@ -51,6 +51,36 @@ struct GrowthTests {
         #expect(throws: InputError.self) { try Scenario.parse("app A\n0s launch B\n", source: "t") }
     }
 
+    @Test("high-water kills visit the flagged apps in band, then index order, among 1,000 installed apps (pinned before the list replaced the scan)")
+    func highWaterOrder() throws {
+        // 1,000 apps over a 1 % inactive limit (plain, with a background task, with
+        // audio: three bands); 12 leave the front while memory is above the warning
+        // level (flagged), then Big takes memory below it: every flagged app still
+        // over its limit dies, lowest band first, by app index within a band.
+        var text = "device ram=8GB inactive-limit-pct=1 reaper=false freezer=false dock=0\n"
+        for i in 0..<1_000 {
+            let extra = i % 3 == 1 ? " bg-task=10m" : i % 3 == 2 ? " mode=audio:10m" : ""
+            text += "app A\(i) footprint=100MB background-footprint=100MB suspended-footprint=100MB\(extra)\n"
+        }
+        text += "app Big footprint=4700MB background-footprint=4700MB suspended-footprint=4700MB\n"
+        var t = 0
+        for r in 0..<3 {
+            for k in 0..<12 { text += "\(t)s launch A\((500 - 37 * k - r) % 1_000)\n"; t += 1 }
+            text += "\(t)s launch Big\n\(t + 1)s home\n"
+            t += 61
+        }
+        text += "\(t + 100)s end\n"
+        let sc = try Scenario.parse(text, source: "test")
+        let r = ScenarioRunner.run(sc)
+        let kills = r.records.filter { if case .terminated(.highWater) = $0.event { true } else { false } }
+            .map { "\($0.time.microseconds / 1_000_000) \(sc.appNames[Int($0.app)])" }
+        // The trace of the build before (the scan of every app), 2026-11-26.
+        #expect(kills == ["12 A204", "12 A315", "12 A426", "12 A93", "12 A130", "12 A241", "12 A352", "12 A463", "12 A167",
+                          "12 A278", "12 A389", "12 A500", "83 A240", "83 A351", "83 A462", "83 Big", "83 A166", "83 A277",
+                          "83 A388", "83 A499", "83 A203", "83 A314", "83 A425", "155 A276", "155 A387", "155 A498",
+                          "155 Big", "155 A202", "155 A313", "155 A424", "155 A92", "155 A239", "155 A350", "155 A461"])
+    }
+
     @Test("distinct apps a week: only the weeks with sessions are visited, the span's weeks are counted")
     func weeksOfALongSpan() {
         var acc = UsageStats.Accumulator()

@@ -151,8 +151,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var compressorShort = false
     /// XNU's pressure level from compressor occupancy (`XNUPressure`).
     public internal(set) var pressureLevel: UInt8 = 0
-    /// Apps flagged over their inactive (soft) limit out of front.
-    var overSoftLimitCount: Int32 = 0
+    /// Apps flagged over their inactive (soft) limit out of front, by app index
+    /// ascending: the high-water kills visit these, not every app (`pickHighWater`).
+    var softLimitApps = ContiguousArray<Int32>()
+    @inline(__always) var overSoftLimitCount: Int { softLimitApps.count }
     /// No pressure warnings before this (the resting period; .zero: due now).
     var warningRestUntil: SimTime = .zero
     /// Sustained-pressure kills are due at this time (.never: not armed).

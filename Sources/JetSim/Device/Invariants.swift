@@ -30,6 +30,7 @@ extension Device {
         var committed: Int64 = 0
         var frozen = 0, flashCopies = 0, eligible = 0
         var inProgress = 0
+        var flagged = 0
         precondition(inputTime == computedInputTime, "the cached next input time \(inputTime) is stale: \(computedInputTime)")
         let bands = policy as? JetsamBands  // once, not a cast (and a copy) per app
         for i in apps.indices {
@@ -40,6 +41,7 @@ extension Device {
                              "app \(i) is in band list \(bands.bands.list(of: Int32(i))), its band \(a.band) is list \(JetsamBands.list(of: a.band))")
             }
             if a.memory.contains(.hasFlashCopy) { flashCopies += 1 }
+            if a.memory.contains(.overSoftLimit) { flagged += 1 }
             if a.memory.contains(.refreezeEligible) {
                 precondition(a.memory.contains(.hasFlashCopy) && !a.memory.contains(.frozen),
                              "app \(i) is refreeze-eligible without its state on flash, or frozen")
@@ -71,6 +73,10 @@ extension Device {
             if a.memory.contains(.frozen) { precondition(a.state == .suspended && a.residentKB == 0, "a frozen app holds RAM"); frozen += 1 }
             resident += a.residentKB
         }
+        // The soft-limit list is the flagged apps, each once, in index order.
+        precondition(flagged == softLimitApps.count && zip(softLimitApps, softLimitApps.dropFirst()).allSatisfy { $0 < $1 }
+                     && softLimitApps.allSatisfy { apps[Int($0)].memory.contains(.overSoftLimit) },
+                     "soft-limit list \(softLimitApps) is not the \(flagged) flagged apps in index order")
         precondition(inProgress == compressing.count, "\(compressing.count) apps listed as compressing, \(inProgress) are")
         // The list holds each compressing app once (with the count above: exactly the
         // compressing apps), and each one's done second, stored when it started, is
