@@ -6,7 +6,8 @@
 # issue 34's classes: piped inputs and special outputs, sweeps edited, truncated or run
 # twice between runs, ids by bytes (CRLF, Unicode normalisation, bytes that are not
 # UTF-8), names at NAME_MAX, line breaks in what a shard state records, descriptor
-# limits. Fails on a trap (exit 132/134/139), a hang (time limit), a leftover
+# limits, a large app count (costs that grow faster than the input: 20 s a case).
+# Fails on a trap (exit 132/134/139), a hang (time limit), a leftover
 # temporary file, an exit code other than 0, 1 or 2, or a broken property (a piped
 # input giving other bytes than the file, a sweep that combines what it should
 # refuse, a CSV jetsim wrote that it cannot read back, a device replaced by a file).
@@ -78,7 +79,7 @@ run() {  # run jetsim with a time limit
 start=$(date +%s)
 base=(run --devices 3 --quiet --policy lru --ram 2GB)
 while [ $(( $(date +%s) - start )) -lt "$seconds" ]; do
-  case $((RANDOM % 13)) in
+  case $((RANDOM % 14)) in
   0|1)  # a workload key at an end of its range, inside it, just outside it, or hostile
     i=$((RANDOM % ${#keys[@]})); k=${keys[$i]}; v=$(value_for "$i")
     extra=(); [ $((RANDOM % 3)) = 0 ] && { j=$((RANDOM % ${#keys[@]})); extra=(--set "${keys[$j]}=$(value_for "$j")"); }
@@ -205,6 +206,24 @@ lines\"")
     ( ulimit -n "$n"; timeout -s KILL "$limit" "$jetsim" "${base[@]}" --out a12.csv --per-device b12.csv --perf c12.csv --by class --by-out d12.csv --timeseries e12.csv >/dev/null 2>"$work/err" ); rc=$?
     check $rc "ulimit -n $n with five outputs"
     rm -f ./*12.csv ./*12.csv.provenance.json
+    ;;
+  13)  # a large app count: each of these took minutes when a cost grew with the apps
+       # (issue 34); each takes about a second now, so 20 s is a hang
+    n=$((RANDOM % 30000 + 10000))
+    case $((RANDOM % 3)) in
+      0) { echo "device ram=4GB"; seq 0 $((n - 1)) | sed 's/^/app A/'; seq 0 $((n - 1)) | awk '{ print $1 "s launch A" $1 }'; echo "$((n + 100))s end"; } > g13.scenario
+         what="a scenario of $n apps";;
+      1) { echo "device ram=8GB inactive-limit-pct=1 reaper=false freezer=false dock=0"
+           seq 0 $((n - 1)) | awk '{ print "app A" $1 " footprint=300MB background-footprint=300MB suspended-footprint=300MB" }'
+           seq 0 4999 | awk '{ print $1 "s launch A" ($1 % 25) }'; echo "5100s end"; } > g13.scenario
+         what="high-water kills among $n apps";;
+      2) { echo "device,time_s,app,duration_s"; seq 0 $((n - 1)) | awk '{ print "d" $1 "," ($1 % 1000) ",app" ($1 % 7) ",30" }'; } > g13.csv
+         what="usage-stats --days 1e6 of $n devices";;
+    esac
+    if [ -f g13.csv ]; then timeout -s KILL 20 "$jetsim" usage-stats g13.csv --days 1e6 --out o13.csv >/dev/null 2>"$work/err"; rc=$?
+    else timeout -s KILL 20 "$jetsim" scenario g13.scenario --out o13.csv >/dev/null 2>"$work/err"; rc=$?; fi
+    check $rc "$what (20 s)"
+    rm -f g13.scenario g13.csv o13.csv o13.csv.provenance.json
     ;;
   esac
 done

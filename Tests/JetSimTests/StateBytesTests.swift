@@ -52,7 +52,9 @@ struct FixedOverheadTests {
         // in the padding after an Int32, its time 8 bytes). 2,104 with the ziggurat
         // tables its draws read kept beside them (2 x 24 bytes: no call into SimKernel
         // a draw; issue 12) and the run-hold flag of its two `MultiList`s (2 x 8 bytes).
-        #expect(small < 2_112)
+        // 2,112 with the apps flagged over their inactive limit kept as a list (8 bytes
+        // for a 4-byte count: the high-water kills visit them, not every app; issue 34).
+        #expect(small < 2_120)
         print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
     }
 }

@@ -10,7 +10,8 @@ import SimKernel
 /// event loop is specialised for each (no existential or closure per event).
 ///
 /// Memory invariant: `availableKB + Σ residentKB + osReserveKB == ramKB`, checked
-/// after every event when `checksInvariants` is set.
+/// when `checksInvariants` is set: after every event on a device of up to 64 apps,
+/// every apps/64 events on a larger one (`checkInvariantsAmortised`).
 public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public typealias Event = DeviceEvent
 
@@ -84,7 +85,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var nextAction = 0
     /// Memory warnings were sent and available memory has not recovered since.
     var warned = false
-    /// Verify the memory invariant after every event (tests).
+    /// Verify the memory invariant (tests, scenarios, traces): after every event, or
+    /// amortised on a device of many apps (`checkInvariantsAmortised`).
     public var checksInvariants = false
     /// The freezer thread ran with a throttle (`freezerRun`, a non-zero delay): it is
     /// due again at `freezerNextRun`, where `freezerCatchUp` runs it if its conditions
@@ -99,6 +101,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// A run holds the app records (`beginRun`): made unique when it started, so its
     /// events skip the check (in the padding here).
     var appsHeld = false
+    /// Events since the whole-device check last ran (`checkInvariantsAmortised`; in
+    /// the padding here).
+    var eventsSinceInvariantCheck: UInt16 = 0
     /// Frozen apps now (their memory on flash).
     var frozenCount: Int32 = 0
     /// Apps with state on flash (frozen, or thawed since): XNU's
@@ -149,8 +154,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var compressorShort = false
     /// XNU's pressure level from compressor occupancy (`XNUPressure`).
     public internal(set) var pressureLevel: UInt8 = 0
-    /// Apps flagged over their inactive (soft) limit out of front.
-    var overSoftLimitCount: Int32 = 0
+    /// Apps flagged over their inactive (soft) limit out of front, by app index
+    /// ascending: the high-water kills visit these, not every app (`pickHighWater`).
+    var softLimitApps = ContiguousArray<Int32>()
+    @inline(__always) var overSoftLimitCount: Int { softLimitApps.count }
     /// No pressure warnings before this (the resting period; .zero: due now).
     var warningRestUntil: SimTime = .zero
     /// Sustained-pressure kills are due at this time (.never: not armed).
@@ -292,7 +299,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
             }
         }
         refreshInputTime()
-        if checksInvariants { checkMemoryInvariant() }
+        if checksInvariants { checkInvariantsAmortised() }
     }
 
     /// `handleInput`, then the inputs after it while no timer is queued
@@ -386,7 +393,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
                 scheduleTimer(.periodicSave, e.app, at: s.now + profiles[pi(e.app)].saveInterval, &s)
             }
         }
-        if checksInvariants { checkMemoryInvariant() }
+        if checksInvariants { checkInvariantsAmortised() }
     }
 }
 

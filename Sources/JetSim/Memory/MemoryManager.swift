@@ -56,7 +56,7 @@ extension Device {
         flashDay = 0; flashTodayKB = 0
         freezerNextRun = .zero; freezerDue = false
         nextReaperSweepS = 0
-        pressureLevel = 0; overSoftLimitCount = 0
+        pressureLevel = 0; softLimitApps.removeAll(keepingCapacity: true)
         warningRestUntil = .zero; sustainedDue = .never
         android.reset(appCount: memoryManager == .android ? n : 0, thrashingLimit: params.android.thrashingLimitPct)
     }

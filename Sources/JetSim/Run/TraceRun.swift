@@ -84,6 +84,8 @@ public enum TraceRun {
             }
         }
         sim.run(until: io.until)
+        // The amortised checks skip events on a device of many apps: one more at the end.
+        if io.checksInvariants { sim.model.checkMemoryInvariant() }
         let held = sim.model.apps.indices.reduce(0) {
             $0 + (sim.model.apps[$1].state == .suspended && !sim.model.apps[$1].isPrewarmed ? sim.model.heldTotal(Int32($1)) : 0)
         }

@@ -113,6 +113,10 @@ public struct Scenario: Sendable {
         var sawEnd = false
         var deviceSeen = false
         var sawAction = false
+        // The declared apps by name, for the checks and lookups of every line: a
+        // search of `appNames` per line made a scenario of n apps cost n^2 (20,000
+        // apps: 6e8 string compares). `String` keys compare as `appNames` does.
+        var appIndex: [String: Int32] = [:]
         var lineNo = 0
         func fail(_ msg: String, key: String? = nil) -> InputError {
             InputError(source: source, line: lineNo, key: key, msg)
@@ -129,8 +133,9 @@ public struct Scenario: Sendable {
                 if sawAction { throw fail("'app' lines must come before the timed lines") }
                 guard words.count >= 2 else { throw fail("expected 'app NAME key=value...'") }
                 let name = words[1]
-                if sc.appNames.contains(name) { throw fail("app '\(name)' is declared twice") }
+                if appIndex[name] != nil { throw fail("app '\(name)' is declared twice") }
                 if name == "all" { throw fail("'all' is reserved (notify all ...); choose another app name") }
+                appIndex[name] = Int32(sc.appNames.count)
                 sc.appNames.append(name)
                 sc.profiles.append(try parseApp(Array(words.dropFirst(2)), fail: fail))
                 continue
@@ -159,7 +164,7 @@ public struct Scenario: Sendable {
             lastTime = time
             sawAction = true
             guard words.count >= 2 else { throw fail("expected an action after the time") }
-            let action = try parseAction(Array(words.dropFirst()), time: time, scenario: &sc, fail: fail)
+            let action = try parseAction(Array(words.dropFirst()), time: time, scenario: &sc, appIndex: appIndex, fail: fail)
             do { try ui.apply(action) } catch { throw fail(error.description, key: words[1]) }
             if action.kind == .end {
                 sawEnd = true
@@ -307,13 +312,13 @@ public struct Scenario: Sendable {
         sc.params = c.parameters()
     }
 
-    static func parseAction(_ w: [String], time: SimTime, scenario sc: inout Scenario,
+    static func parseAction(_ w: [String], time: SimTime, scenario sc: inout Scenario, appIndex: [String: Int32],
                             fail: (String, String?) -> InputError) throws(InputError) -> UserAction {
         let verb = w[0]
         func appArg(_ i: Int, allowAll: Bool = false) throws(InputError) -> Int32 {
             guard i < w.count else { throw fail("'\(verb)' needs an app name", verb) }
             if allowAll && w[i] == "all" { return UserAction.allApps }
-            guard let a = sc.app(named: w[i]) else {
+            guard let a = appIndex[w[i]] else {
                 throw fail("unknown app '\(w[i])'; declared: \(sc.appNames.joined(separator: ", "))", verb)
             }
             return a

@@ -127,11 +127,11 @@ public struct UsageStats: Sendable, Equatable {
             let days = given ?? max(1, (lastSessionEnd / 86_400).rounded(.up))
             totalDays += days
             perDeviceRate.append(days > 0 ? Double(deviceSessions) / days : 0)
+            // The weeks with sessions, not every week of the span: a loop over the span's
+            // weeks cost 142,857 lookups a device at --days 1e6, however few its rows.
             let complete = Int((days + 1e-9) / 7)
-            for k in 0..<complete {
-                weekDistinct += weekApps[k]?.count ?? 0
-                weeks += 1
-            }
+            for (k, apps) in weekApps where k < complete { weekDistinct += apps.count }
+            weeks += complete
             deviceSessions = 0
             lastEnd = -.infinity
             lastSessionEnd = 0
