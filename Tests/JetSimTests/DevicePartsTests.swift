@@ -14,7 +14,6 @@ struct DevicePartsTests {
     func killReasons() {
         let android = KillReason.allCases.filter { $0.properties.decider == .android }
         #expect(android == [.lmkdPsiPartial, .lmkdPsiComplete, .lmkdThrashing, .lmkdLowSwap, .lmkdMinfree, .cachedCap])
-        #expect(KillReason.allCases.filter(\.isAndroid) == android)
         #expect(KillReason.allCases.filter { $0.properties.decider == .xnu }
                 == [.idleExit, .longIdleExit, .highWater, .sustainedPressure, .compressorSpaceShortage])
         // Only the kills the user or the app chose, and a shutdown, keep the user's place.

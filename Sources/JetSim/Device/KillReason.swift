@@ -112,6 +112,4 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     public var name: String { properties.name.description }
     @inlinable public var noticesRunningApp: Bool { properties.noticesRunningApp }
     @inlinable public var losesUserPlace: Bool { properties.losesUserPlace }
-    /// Kills by Android's lmkd or ActivityManager.
-    @inlinable public var isAndroid: Bool { properties.decider == .android }
 }

@@ -181,8 +181,6 @@ public struct DeviceClass: Sendable, Equatable {
         return p
     }
 
-    /// The workload's defaults (DeviceParameters' defaults derive from them).
-    static let defaults = DeviceClass()
     /// A share as parts per million, as the device keeps it.
     static func ppm(_ share: Double) -> Int32 { Int32((share * 1_000_000).rounded()) }
     /// MiB per second as whole KiB per second (rounded up: a rate above 0 stays above 0).
