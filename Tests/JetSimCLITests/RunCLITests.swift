@@ -30,9 +30,9 @@ struct RunCLITests {
         let csv = try String(contentsOfFile: tmp + "/default.csv", encoding: .utf8)
         let lines = csv.split(separator: "\n")
         #expect(lines.first.map { $0.hasPrefix(summaryHeader + ",") } == true)
-        #expect(lines.count == 1 + PolicyID.all.count * 3)
+        #expect(lines.count == 1 + PolicyID.allSelected.count * 3)
         let table = rows(csv)
-        #expect(Set(table.map { $0["policy"]! }) == Set(PolicyID.all.map(\.name)))
+        #expect(Set(table.map { $0["policy"]! }) == Set(PolicyID.allSelected.map(\.name)))
         #expect(Set(table.map { $0["ram_mb"]! }) == ["2048", "3072", "4096"])
         #expect(table.allSatisfy { $0["devices"] == "1" && $0["duration_h"] == "168.000" && Int($0["relaunches"]!)! > 0 })
         let state = try String(contentsOfFile: tmp + "/default.csv.state", encoding: .utf8)
@@ -159,7 +159,7 @@ struct RunCLITests {
         ("out-of-range", ["--workload", "W"], "user:\n  switcher_share: 2\n", "W:2: user.switcher_share: 2 is out of range"),
         ("bad-flag", ["--devise", "3"], nil, "Unknown option '--devise'"),
         ("bad-size", ["--ram", "3XB"], nil, "'--ram <sizes>': '3XB' is not a size"),
-        ("bad-policy", ["--policy", "fifo"], nil, "'--policy <names>': 'fifo' is not a policy"),
+        ("bad-policy", ["--policy", "lifo"], nil, "'--policy <names>': 'lifo' is not a policy"),
         ("bad-duration", ["--duration", "soon"], nil, "'--duration <dur>': 'soon' is not a duration"),
         ("bad-set", ["--set", "user.nope=3"], nil, "--set user.nope=3: user.nope: unknown key"),
         ("unreadable", ["--workload", "/nonexistent/w.yaml"], nil, "/nonexistent/w.yaml: no such file"),

@@ -56,7 +56,7 @@ struct DevicePartsTests {
         30s   end
         """,
         """
-        device ram=2GB reserve=512MB os=android policy=android-lmk zram-pct=5 swap-low-pct=0
+        device ram=2GB reserve=512MB os=android app-limit-pct=60 policy=android-lmk zram-pct=5 swap-low-pct=0
         app P footprint=300MB mode=audio:10m
         app X footprint=300MB
         app Y footprint=300MB

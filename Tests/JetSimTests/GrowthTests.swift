@@ -57,7 +57,8 @@ struct GrowthTests {
         // audio: three bands); 12 leave the front while memory is above the warning
         // level (flagged), then Big takes memory below it: every flagged app still
         // over its limit dies, lowest band first, by app index within a band.
-        var text = "device ram=8GB inactive-limit-pct=1 reaper=false freezer=false dock=0\n"
+        // The per-app limit it was pinned with (60 %: Big, 4700 MB of 8 GB, is under it; not under 54 %).
+        var text = "device ram=8GB app-limit-pct=60 inactive-limit-pct=1 reaper=false freezer=false dock=0\n"
         for i in 0..<1_000 {
             let extra = i % 3 == 1 ? " bg-task=10m" : i % 3 == 2 ? " mode=audio:10m" : ""
             text += "app A\(i) footprint=100MB background-footprint=100MB suspended-footprint=100MB\(extra)\n"

@@ -51,6 +51,54 @@ struct PolicyChoiceTests {
         #expect(killOrder(&p) == [2, 0, 1, 3])
     }
 
+    @Test("lru orders by the user's last use: never used is oldest (in arrival order), a system launch is not a use")
+    func lruUserRecency() {
+        var p = LRU()
+        p.reset(appCount: 6, context: .init())
+        p.update(0, cand(.background, lastUsed: 50, leftFront: true))   // the user left it at 50 s
+        p.update(1, cand(.background, lastUsed: 90, leftFront: true))   // at 90 s
+        p.update(2, cand(.background, lastUsed: 0))                     // the system launched it: never used
+        p.update(3, cand(.background, lastUsed: 10))                    // relaunched by the system; the user left it at 10 s
+        p.update(4, cand(.background, lastUsed: 0))                     // never used, arrived after 2
+        p.update(3, cand(.suspended, lastUsed: 10))                     // suspended: no reorder
+        #expect(killOrder(&p) == [2, 4, 3, 0, 1])
+    }
+
+    @Test("mru kills the app the user left last; never-used apps go last, in arrival order")
+    func mru() {
+        var p = MRU()
+        p.reset(appCount: 5, context: .init())
+        p.update(0, cand(.background, lastUsed: 50, leftFront: true))
+        p.update(1, cand(.background, lastUsed: 0))
+        p.update(2, cand(.background, lastUsed: 90, leftFront: true))
+        p.update(3, cand(.background, lastUsed: 0))
+        p.update(4, cand(.background, lastUsed: 10))
+        #expect(killOrder(&p) == [2, 0, 4, 1, 3])
+    }
+
+    @Test("fifo kills in process start order; a use (leaving the front again) does not reorder, a restart does")
+    func fifo() {
+        var p = FIFO()
+        p.reset(appCount: 4, context: .init())
+        for a: Int32 in [2, 0, 3, 1] { p.processStarted(a) }
+        p.update(1, cand(.background, lastUsed: 5, leftFront: true))
+        p.update(0, cand(.background, lastUsed: 6, leftFront: true))
+        p.remove(0)                                                      // the user came back to 0 ...
+        p.update(0, cand(.background, lastUsed: 9, leftFront: true))    // ... and left: still started second
+        p.update(2, cand(.suspended))
+        p.remove(3)
+        p.processStarted(3)                                              // killed and started again: now last
+        p.update(3, cand(.background))
+        #expect(killOrder(&p) == [2, 0, 1, 3])
+    }
+
+    @Test("mru and fifo are outside `all`, and after every policy `all` selects (whose places stay)")
+    func baselinesOutsideAll() {
+        #expect(PolicyID.allSelected.map(\.name) == ["largest-first", "lru", "jetsam-bands", "android-lmk", "cost-aware", "random", "oracle"])
+        #expect(PolicyID.all.map(\.name).suffix(2) == ["mru", "fifo"])
+        #expect(!MRU.inAll && !FIFO.inAll && LRU.inAll)
+    }
+
     @Test("jetsam-bands: idle, then background, then phone, then audio; first in, first out within a band")
     func jetsamBands() {
         var p = JetsamBands()

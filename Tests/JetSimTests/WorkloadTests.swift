@@ -91,7 +91,7 @@ struct WorkloadFileTests {
         ("device_classes:\n  - name: a\n    ram_mb: 2048\n    ios: 14\n", 4, "device_classes.a.ios", "not an iOS preset"),
         ("catalog:\n  archetypes:\n    - name: x\n      share: 1\n", 3, "catalog.archetypes.x.active_mb", "missing"),
         ("fleet: [1, 2]\n", 1, "fleet", "expected a mapping"),
-        ("run:\n  policies: [lru, fifo]\n", 2, "run.policies", "'fifo' (item 1) is not a policy"),
+        ("run:\n  policies: [lru, lifo]\n", 2, "run.policies", "'lifo' (item 1) is not a policy"),
         ("user:\n  wake_hour: 20\n  sleep_hour: 8\n", 1, "user.sleep_hour", "later than wake_hour"),
         ("fleet:\n  devices: 10\n  devices: 20\n", 2, "devices", "duplicate key"),
         ("device_classes:\n  - name: a\n    ram_mb: 2048\n    critical_available_pct: 20\n", 2, "device_classes.a", "must not exceed kill_target"),

@@ -3,12 +3,15 @@
 candidate the user left longest ago. The same choices as the built-in `lru`, so
 `--policy external:lru` gives the same CSV as `--policy lru` (but the policy column).
 
-Standard library only. The order is an OrderedDict: an app joins at the end when it
-becomes a candidate (it left the front, or was launched in the background); later
-updates of a candidate do not move it; the first entry is the victim.
+Standard library only. Recency is the user's: a candidate's key is (when the user last
+left it, its arrival number), fixed while it stays a candidate; an app the user never
+used (last use 0: launched by the system) is the oldest of all, ties in the order they
+arrived. A heap with lazy deletion: a removed app's entry is skipped when it comes up.
+
+An update line is `update APP STATE MODE RESIDENT_KB LAST_USED_US ...`.
 """
+import heapq
 import sys
-from collections import OrderedDict
 
 
 def main():
@@ -18,20 +21,29 @@ def main():
         sys.exit("lru.py: expected the greeting 'jetsim-policy 1 NAME'")
     out.write(b"ok\n")
     out.flush()
-    order = OrderedDict()
+    heap = []        # (last use, arrival, app)
+    live = {}        # app -> arrival of its live entry
+    arrivals = 0
     for line in iter(read, b""):
         kind = line[0]
-        if kind == 117:  # update APP ...: a new candidate joins at the end
-            app = line[7:line.index(b" ", 7)]
-            if app not in order:
-                order[app] = None
+        if kind == 117:  # update APP STATE MODE RESIDENT_KB LAST_USED_US ...: a new candidate
+            fields = line.split(b" ", 6)
+            app = fields[1]
+            if app not in live:
+                arrivals += 1
+                live[app] = arrivals
+                heapq.heappush(heap, (int(fields[5]), arrivals, app))
         elif kind == 114:  # remove APP
-            order.pop(line[7:-1], None)
+            live.pop(line[7:-1], None)
         elif kind == 118:  # victim
-            out.write(next(iter(order)) + b"\n")
+            while live.get(heap[0][2]) != heap[0][1]:
+                heapq.heappop(heap)
+            out.write(heap[0][2] + b"\n")
             out.flush()
         elif kind == 100:  # device SEED DEVICE APPS: a new run, nothing carried over
-            order.clear()
+            heap.clear()
+            live.clear()
+            arrivals = 0
         else:
             sys.exit("lru.py: unexpected line %r" % line)
 

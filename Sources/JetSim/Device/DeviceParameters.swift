@@ -20,8 +20,18 @@ public struct DeviceParameters: Sendable, Equatable {
     public var criticalAvailablePct: Double
     /// The kill loop stops once available memory is back above this (% of RAM).
     public var killTargetAvailablePct: Double
-    /// A foreground app whose footprint exceeds this is terminated (% of RAM).
+    /// A foreground app whose footprint exceeds this is terminated (% of RAM). Default
+    /// 54: the iPhone 11's measured crash footprint, 2068 of 3844 MB (docs/sources.md),
+    /// the default device class.
     public var perAppLimitPct: Double
+    /// Apps fit the devices they run on: an app's peak footprint on a device is at most
+    /// this share of its per-app limit (%); an app drawn larger scales all its
+    /// footprints down to it (`AppCatalog.profiles(fittedTo:)`), as apps that pick their
+    /// assets by device do. *Assumption* (developers keep under the limit of the devices
+    /// they support, Apple "Reducing your app's memory use", `os_proc_available_memory`;
+    /// how far under is not published): 90, plausible 75-100. Above 100, apps may reach
+    /// past the limit and fail their launches.
+    public var appFitPct: Double = 90
     /// Share of what a running app can free that it frees on a memory warning.
     public var memoryWarningFreeShare: Double
     /// Suspended memory is compressed by this ratio (1 = not compressed). Default 2:
@@ -166,7 +176,7 @@ public struct DeviceParameters: Sendable, Equatable {
     public init(
         ramKB: Int64 = 4 * 1024 * 1024, osReserveKB: Int64? = nil,
         warningAvailablePct: Double? = nil, criticalAvailablePct: Double? = nil,
-        killTargetAvailablePct: Double? = nil, perAppLimitPct: Double = 60,
+        killTargetAvailablePct: Double? = nil, perAppLimitPct: Double = 54,
         memoryWarningFreeShare: Double = 0.5, suspendedCompressionRatio: Double = 2,
         decompressPerMB: SimTime = .microseconds(500), launchJitterSigma: Double = 0.25,
         backgroundGrace: SimTime = .seconds(10), enterBackgroundLimit: SimTime = .seconds(5),
@@ -216,6 +226,8 @@ public struct DeviceParameters: Sendable, Equatable {
     @inlinable public var criticalKB: Int64 { Int64(Double(ramKB) * criticalAvailablePct / 100) }
     @inlinable public var killTargetKB: Int64 { Int64(Double(ramKB) * killTargetAvailablePct / 100) }
     @inlinable public var perAppLimitKB: Int64 { Int64(Double(ramKB) * perAppLimitPct / 100) }
+    /// The largest peak footprint an app has on this device (`appFitPct`).
+    public var appFitKB: Int64 { Int64((Double(perAppLimitKB) * appFitPct / 100).rounded(.down)) }
     /// The idle level: below it, kills in the idle band only (the kill target).
     @inlinable public var idleKB: Int64 { killTargetKB }
     /// XNU's reaper level fallback, % of RAM: 20 / 18 / 16 (<=3 / <=6 / >6 GB).

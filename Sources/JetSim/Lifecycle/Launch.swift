@@ -84,6 +84,8 @@ extension Device {
         if usedPrewarm { metrics[.prewarmedLaunches] += 1 }
         var swapIn = SimTime.zero
         if kind.createsProcess {
+            // A prewarmed app's process started at its prewarm.
+            if !wasPrewarmed { policy.processStarted(app) }
             apps[a].state = .inactive
             setResident(app, max(reach, apps[a].residentKB))
             running.append(app)

@@ -38,6 +38,8 @@ extension Device {
             return
         }
         if prior == .notRunning {
+            // A prewarmed process started at its prewarm.
+            if !wasPrewarmed { policy.processStarted(app) }
             metrics[.systemLaunches] += 1
             trace.record(time: now, app: app, event: .systemLaunch(kind), detail: .none, state: .notRunning)
         } else {
@@ -78,6 +80,7 @@ extension Device {
         let a = Int(app)
         let need = profiles[pi(app)].prewarmKB
         guard prewarms, apps[a].state == .notRunning, availableKB - need >= kb.warningKB else { return }
+        policy.processStarted(app)
         apps[a].state = .suspended
         apps[a].lifecycle.insert(.prewarmed)
         apps[a].broadcastMark = broadcastCount

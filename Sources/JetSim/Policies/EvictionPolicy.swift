@@ -116,6 +116,16 @@ public protocol EvictionPolicy: SendableMetatype {
     /// twice gives the same app and changes nothing.
     func victim() -> Int32
 
+    /// `app`'s process started (a launch from no process, a system launch, a
+    /// prewarm): the cache's insertion, for policies that order by it (`fifo`).
+    /// Before the app's first `update` as a candidate of that process. Default: nothing.
+    mutating func processStarted(_ app: Int32)
+
+    /// Whether `all` (on the command line, in `run.policies`) includes it. Baselines
+    /// for reference (`mru`, `fifo`) say false: run only when named, so adding them
+    /// changes no default output. Default true.
+    static var inAll: Bool { get }
+
     /// The device is about to kill `app`, the one `victim()` named (it then removes
     /// it). For policies whose state follows their kills (cost-aware's inflation,
     /// random's stream); a no-op by default.
@@ -172,6 +182,8 @@ public protocol EvictionPolicy: SendableMetatype {
 extension EvictionPolicy {
     public static var sectionKey: String { String(name.map { $0 == "-" ? "_" : $0 }) }
     @inline(__always) public mutating func willEvict(_ app: Int32) {}
+    @inline(__always) public mutating func processStarted(_ app: Int32) {}
+    public static var inAll: Bool { true }
     @inline(__always) public static var readsCosts: Bool { true }
     @inline(__always) public static var readsPrevious: Bool { false }
     @inline(__always) public static var readsBandOnly: Bool { false }

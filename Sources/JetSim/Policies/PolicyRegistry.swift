@@ -7,6 +7,9 @@ public enum PolicyRegistry {
     public static let all: [Entry] = [
         Entry(LargestFirst.self), Entry(LRU.self), Entry(JetsamBands.self), Entry(AndroidLMK.self),
         Entry(CostAware.self), Entry(RandomEviction.self), Entry(Oracle.self),
+        // Baselines outside `all` (`EvictionPolicy.inAll`): last, so the places of the
+        // others, and every default output, stay as they were.
+        Entry(MRU.self), Entry(FIFO.self),
     ]
 
     /// The names, comma-separated (for messages).
@@ -82,6 +85,9 @@ public struct PolicyID: Sendable, Hashable, CustomStringConvertible {
 
     /// Every registered policy, in registry order.
     public static var all: [PolicyID] { PolicyRegistry.all.indices.map { PolicyID(index: $0) } }
+    /// What `all` selects: every registered policy but the baselines that are run
+    /// only when named (`EvictionPolicy.inAll`).
+    public static var allSelected: [PolicyID] { all.filter { $0.type.inAll } }
 
     init(index: Int) {
         self.index = index

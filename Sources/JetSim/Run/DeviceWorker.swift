@@ -75,7 +75,7 @@ public struct DeviceWorker {
         for (ci, cell) in plan.cells.enumerated() {
             let params = shared.classParams[classIndex][ci]
             let start = clock.now
-            let (metrics, e) = runCell(cell.policy, params: params, context: context, cell: ci)
+            let (metrics, e) = runCell(cell.policy, params: params, profiles: shared.classProfiles[classIndex][ci], context: context, cell: ci)
             let elapsed = start.duration(to: clock.now)
             seconds[ci] += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             accumulators[ci].add(metrics, events: e)
@@ -149,20 +149,22 @@ public struct DeviceWorker {
         var context = shared.context
         context.device = UInt64(d)
         var observer: PendingAverage? = PendingAverage()
-        let (_, e) = runCell(shared.plan.cells[0].policy, params: shared.classParams[classIndex][0],
+        let (_, e) = runCell(shared.plan.cells[0].policy, params: shared.classParams[classIndex][0], profiles: shared.classProfiles[classIndex][0],
                              context: context, cell: 0, pending: &observer)
         return (e, observer!.mean)
     }
 
     /// Runs the current device in one cell, with the policy's own specialised loop.
-    mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
+    mutating func runCell(_ policy: PolicyID, params: DeviceParameters, profiles: ContiguousArray<AppProfile>,
+                          context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
         var none: PendingAverage? = nil
-        return runCell(policy, params: params, context: context, cell: cell, pending: &none)
+        return runCell(policy, params: params, profiles: profiles, context: context, cell: cell, pending: &none)
     }
 
-    mutating func runCell(_ policy: PolicyID, params: DeviceParameters, context: PolicyContext,
+    mutating func runCell(_ policy: PolicyID, params: DeviceParameters, profiles: ContiguousArray<AppProfile>, context: PolicyContext,
                           cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
-        let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params, context: context,
+        let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params,
+                            profiles: profiles, context: context,
                             until: inputs.until, cell: cell, series: series, tally: tally)
         guard let name = policy.external else { return runners[policy.index].run(io, &accumulators[cell], &pending) }
         let r = externalRunners[shared.external.firstIndex { $0.name == name }!].run(io, &accumulators[cell], &pending)
@@ -175,6 +177,8 @@ public struct DeviceWorker {
         let installed: ContiguousArray<Int32>
         let timeline: Timeline
         let params: DeviceParameters
+        /// The catalog's profiles fitted to this device (`FleetRunner.Shared.classProfiles`).
+        let profiles: ContiguousArray<AppProfile>
         let context: PolicyContext
         /// How long the device runs.
         let until: SimTime
@@ -191,7 +195,7 @@ public struct DeviceWorker {
         sim.reset()
         // Lend the device this worker's buffers for the run, and take them back
         // after, so that they stay uniquely owned (no copy-on-write next device).
-        sim.model.reset(profiles: io.shared.catalog.profiles, installed: io.installed, params: io.params,
+        sim.model.reset(profiles: io.profiles, installed: io.installed, params: io.params,
                         timeline: io.timeline, context: io.context)
         swap(&sim.model.relaunchLatencyByKind, &kindLatency)
         if let tally = io.tally {

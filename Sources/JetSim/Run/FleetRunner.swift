@@ -72,6 +72,9 @@ public enum FleetRunner {
         let plan: RunPlan
         let catalog: AppCatalog
         let classParams: [[DeviceParameters]]  // [class][cell]
+        /// The catalog's profiles as they are on each class's device in each cell
+        /// (`AppCatalog.profiles(fittedTo:)`): one array per distinct fit, shared.
+        let classProfiles: [[ContiguousArray<AppProfile>]]  // [class][cell]
         let context: PolicyContext
         /// `--by archetype`: each profile's archetype (lent to every device).
         let archetypeOf: ContiguousArray<Int32>
@@ -93,6 +96,15 @@ public enum FleetRunner {
             archetypeOf = ContiguousArray(catalog.archetype)
             let w = plan.workload
             classParams = w.deviceClasses.map { c in plan.cells.map { c.parameters(ramKB: $0.ramKB) } }
+            var byFit: [Int64: ContiguousArray<AppProfile>] = [:]
+            classProfiles = classParams.map { cells in
+                cells.map { p in
+                    if let done = byFit[p.appFitKB] { return done }
+                    let fitted = catalog.profiles(fittedTo: p)
+                    byFit[p.appFitKB] = fitted
+                    return fitted
+                }
+            }
             context = PolicyContext(seed: w.seed, policies: w.policies)
             var names: [String] = []
             for c in plan.cells { if let n = c.policy.external, !names.contains(n) { names.append(n) } }

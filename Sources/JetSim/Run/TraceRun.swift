@@ -42,7 +42,7 @@ public enum TraceRun {
     /// `run`, with memory samples: the traced run and the device's memory over time.
     public static func runSampled(_ policy: PolicyID, catalog: AppCatalog, installed: ContiguousArray<Int32>, timeline: Timeline,
                                   params: DeviceParameters, context: PolicyContext, until: SimTime) -> Output {
-        var i = Inputs(profiles: catalog.profiles, installed: installed, params: params, timeline: timeline,
+        var i = Inputs(profiles: catalog.profiles(fittedTo: params), installed: installed, params: params, timeline: timeline,
                        context: context, until: until, checksInvariants: true)
         i.samplesMemory = true
         return run(policy, i)
@@ -50,7 +50,7 @@ public enum TraceRun {
 
     public static func run(_ policy: PolicyID, catalog: AppCatalog, installed: ContiguousArray<Int32>, timeline: Timeline,
                            params: DeviceParameters, context: PolicyContext, until: SimTime) -> [TraceRecord] {
-        run(policy, Inputs(profiles: catalog.profiles, installed: installed, params: params, timeline: timeline,
+        run(policy, Inputs(profiles: catalog.profiles(fittedTo: params), installed: installed, params: params, timeline: timeline,
                            context: context, until: until, checksInvariants: true)).records
     }
 

@@ -49,6 +49,7 @@ public struct DeviceClass: Sendable, Equatable {
     public var killTargetAvailablePct: Double? = nil
     /// Crash footprint / RAM, 50-68% on phones; iPhone 11: 2068/3844 = 54%.
     public var perAppLimitPct = DeviceParameters.standard.perAppLimitPct
+    public var appFitPct = DeviceParameters.standard.appFitPct
     public var memoryWarningFreeShare = DeviceParameters.standard.memoryWarningFreeShare
     /// WKdm compresses to about half (Apple, OS X Mavericks Core Technology Overview).
     public var suspendedCompressionRatio = DeviceParameters.standard.suspendedCompressionRatio
@@ -132,6 +133,7 @@ public struct DeviceClass: Sendable, Equatable {
             backgroundGrace: SimTime(seconds: backgroundGraceS), enterBackgroundLimit: SimTime(seconds: enterBackgroundLimitS),
             willTerminateLimit: SimTime(seconds: willTerminateLimitS),
             bgTaskAllowance: bgTaskAllowanceS.map { SimTime(seconds: $0) } ?? ios.allowance)
+        p.appFitPct = appFitPct
         p.xnuBands = xnuBands
         p.agingTime = SimTime(seconds: agingS)
         p.dockSize = dockSize

@@ -50,7 +50,7 @@ struct PolicyList: ParsedArgument {
         var out: [PolicyID] = []
         for name in splitTopLevel(text) {
             if name == "all" {
-                for p in PolicyID.all where !out.contains(p) { out.append(p) }
+                for p in PolicyID.allSelected where !out.contains(p) { out.append(p) }
             } else if let p = PolicyID(parsing: name) {
                 if !out.contains(p) { out.append(p) }
             } else {
