@@ -30,6 +30,18 @@ let package = Package(
         .executableTarget(
             name: "JetSimCLI",
             dependencies: ["JetSim", "EngineHold", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // A release jetsim on Linux carries the Swift runtime and Foundation in it, so
+            // it runs on cluster nodes without the toolchain (scripts/slurm/README.md).
+            // At link time only: SwiftPM's --static-swift-stdlib also recompiles every
+            // module (a second full build, 3-4 minutes here), while the objects of an
+            // ordinary build link statically as they are, given the static Foundation's
+            // own libraries (the group below; the static libraries of
+            // /opt/swift/usr/lib/swift_static/linux). scripts/install.sh checks with ldd
+            // that no Swift library is left, and CI runs it with the toolchain hidden.
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationInternationalization",
+                                            "-lFoundationEssentials", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
+                                            "-l_FoundationCollections", "-lswiftSynchronization", "-Xlinker", "--end-group"],
+                                           .when(platforms: [.linux], configuration: .release))],
             plugins: ["BuildCommit"]
         ),
         .plugin(name: "BuildCommit", capability: .buildTool()),

@@ -35,7 +35,7 @@ jetsim=$(cd "$(dirname "$jetsim")" && pwd -P)/$(basename "$jetsim")
 # A binary linked to the toolchain's Swift runtime runs only where that toolchain is,
 # at the same path: said once, so a job that fails on a node for it is no surprise.
 runtime=$(ldd "$jetsim" 2>/dev/null | sed -n 's/.*=> \(.*\)\/libswiftCore\.so.*/\1/p' | head -1 || true)
-[ -z "$runtime" ] || echo "submit: note: $jetsim loads the Swift runtime from $runtime: every compute node needs it there (scripts/install.sh --static builds one that does not)" >&2
+[ -z "$runtime" ] || echo "submit: note: $jetsim loads the Swift runtime from $runtime: every compute node needs it there (a release build on Linux carries it: scripts/install.sh --static checks)" >&2
 mkdir -p "$outdir/logs"
 outdir=$(cd "$outdir" && pwd -P)
 printf '%s\n' "$@" > "$outdir/args"
