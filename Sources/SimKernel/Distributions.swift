@@ -96,7 +96,7 @@ public struct ZigguratTable: @unchecked Sendable {
     /// Layer edges x[0...256], decreasing (x[0] = V / f(R), the base layer's width with
     /// its tail counted; x[1] = R; x[256] = 0), and the density at each, f[i] = f(x[i]).
     /// Constant data (the arrays below, statically initialised: no once-check per
-    /// draw, about 16 instructions a draw before, 7 an event of the default run);
+    /// draw; docs/performance.md, "Costs behind the code's shapes");
     /// `layers(r:v:density:inverse:)` derives them, and a test checks every bit.
     @usableFromInline let x: UnsafePointer<Double>
     @usableFromInline let f: UnsafePointer<Double>

@@ -53,8 +53,8 @@ public struct EventQueue<Event> {
     /// A run holds the queue (`Simulation.run`, `holdForRun`): it made the buffer
     /// unique when it began, and nothing else holds this queue until it ends (the
     /// model is handed the scheduler `inout` and must not copy it), so the run's pushes
-    /// and pops skip the uniqueness check (one a push before: about 8 instructions an
-    /// event of the default workload). Debug builds assert the buffer is unique at
+    /// and pops skip the uniqueness check (one a push before; its cost: docs/performance.md,
+    /// "Costs behind the code's shapes"). Debug builds assert the buffer is unique at
     /// every write.
     @usableFromInline var heldByRun = false
 

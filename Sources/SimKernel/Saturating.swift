@@ -52,8 +52,8 @@ public extension SimTime {
     }
 
     /// `Int64(x.rounded())` (to nearest, ties away from zero) for |x| < 2^63, without
-    /// a call to libm's `round` (one per drawn duration: 1.3 % of the default run's
-    /// instructions were that call). Exact: `x - Double(Int64(x))` is x's fraction
+    /// a call to libm's `round` (one per drawn duration; its cost: docs/performance.md,
+    /// "Costs behind the code's shapes"). Exact: `x - Double(Int64(x))` is x's fraction
     /// with no rounding (it is a multiple of x's ulp below 1 in size; at |x| >= 2^52
     /// x is whole and it is 0), so the comparisons with 0.5 decide as `round` does.
     @inlinable @inline(__always) static func roundedHalfAway(_ x: Double) -> Int64 {

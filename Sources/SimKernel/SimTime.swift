@@ -10,8 +10,8 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
 
     /// Computed, not stored: a stored static is read through an accessor with a
-    /// lazy-initialisation check at every use across modules (0.5 % of a run's
-    /// instructions went to the two).
+    /// lazy-initialisation check at every use across modules (docs/performance.md,
+    /// "Costs behind the code's shapes").
     @inlinable public static var zero: SimTime { SimTime(microseconds: 0) }
     /// The largest representable time; used as "never".
     @inlinable public static var never: SimTime { SimTime(microseconds: Int64.max) }

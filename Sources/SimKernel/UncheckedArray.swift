@@ -37,7 +37,8 @@ public struct UncheckedArray<Element>: RandomAccessCollection, @unchecked Sendab
     /// The count's address (a buffer exists): the header, reached by pointer
     /// arithmetic (`ManagedBufferPointer`), as the elements are. `header` itself is a
     /// class property: every access to it from another module went through the
-    /// runtime's exclusivity check (about 90 instructions an event, at two a push).
+    /// runtime's exclusivity check, twice a push (docs/performance.md, "Costs behind
+    /// the code's shapes").
     @inlinable @inline(__always) var countAddress: UnsafeMutablePointer<Int> {
         ManagedBufferPointer<Int, Element>(unsafeBufferObject: buffer.unsafelyUnwrapped).withUnsafeMutablePointerToHeader { $0 }
     }

@@ -5,8 +5,8 @@ extension Device {
     /// The apps' worth of checking an event pays for: the whole-device check runs
     /// after every event on a device of at most this many apps (every scenario and
     /// test device), else after every ceil(apps / 64) events, so checking costs O(64)
-    /// app visits an event however many apps the device has (a scenario of 20,000
-    /// apps spent 91 % of its instructions in the check after every event). A run
+    /// app visits an event however many apps the device has (checking every app
+    /// after every event made a 20,000-app scenario quadratic: docs/performance.md). A run
     /// that checks also checks once at its end (`TraceRun`).
     static var invariantAppsPerEvent: Int { 64 }
 

@@ -137,8 +137,8 @@ public protocol EvictionPolicy: SendableMetatype {
     /// Whether `update` reads a candidate's costs: `launchCount`, `coldLaunchCost`,
     /// `residentLaunchCost`, `unsavedEdits`, `preservesUIState`. When false the device
     /// leaves them at zero instead of computing them on every update (a profile,
-    /// a few loads, floating-point math: ~10 % of the default run's instructions
-    /// were candidate updates). Default true; a policy that reads none of them says
+    /// a few loads, floating-point math per update: docs/performance.md, "Costs behind
+    /// the code's shapes"). Default true; a policy that reads none of them says
     /// false.
     static var readsCosts: Bool { get }
 

@@ -132,79 +132,6 @@ public struct IndexedHeap: Sendable {
     }
 }
 
-/// An intrusive doubly-linked list of app indices: append at the tail, remove any,
-/// read the head, all O(1). Used for recency (LRU). Each app's links sit together in
-/// one 8-byte node (not in separate arrays), so touching an app's place in the list
-/// costs one cache line, not three.
-public struct AppList: Sendable {
-    /// Per app: next and prev (-1: none); prev == -2 means not in the list.
-    @usableFromInline var nodes: ContiguousArray<(next: Int32, prev: Int32)> = []
-    public private(set) var head: Int32 = -1
-    public private(set) var tail: Int32 = -1
-    public private(set) var count = 0
-    @usableFromInline static let outside: Int32 = -2
-
-    public init() {}
-
-    /// Empties the list for apps 0..<appCount, keeping storage.
-    public mutating func reset(appCount: Int) {
-        head = -1; tail = -1; count = 0
-        nodes.removeAll(keepingCapacity: true)
-        nodes.append(contentsOf: repeatElement((next: Int32(-1), prev: Self.outside), count: appCount))
-    }
-
-    @inlinable @inline(__always) public func contains(_ app: Int32) -> Bool { nodes[Int(app)].prev != Self.outside }
-
-    /// Appends `app` (which must not be in the list) at the tail. O(1). Through one
-    /// buffer access, inlined: the generic path was a call, a uniqueness check per
-    /// write and a bounds check per read (about 45 instructions an append, at every
-    /// app leaving the front under `lru`). Links are in range by construction; `app`
-    /// is checked once.
-    @inline(__always)
-    public mutating func append(_ app: Int32) {
-        let a = Int(app)
-        precondition(a >= 0 && a < nodes.count, "app \(app) out of range")
-        let t = tail
-        nodes.withUnsafeMutableBufferPointer { n in
-            precondition(n[a].prev == Self.outside, "app \(app) is already in the list")
-            n[a] = (-1, t)
-            if t >= 0 { n[Int(t)].next = app }
-        }
-        if t < 0 { head = app }
-        tail = app
-        count += 1
-    }
-
-    /// Removes `app` if present. O(1). Reads before it writes (an app not in the
-    /// list, as at most launches, costs no uniqueness check), then one buffer access.
-    @inline(__always)
-    public mutating func remove(_ app: Int32) {
-        let a = Int(app)
-        precondition(a >= 0 && a < nodes.count, "app \(app) out of range")
-        let node = nodes.withUnsafeBufferPointer { $0[a] }
-        guard node.prev != Self.outside else { return }
-        nodes.withUnsafeMutableBufferPointer { n in
-            n[a] = (-1, Self.outside)
-            if node.prev >= 0 { n[Int(node.prev)].next = node.next }
-            if node.next >= 0 { n[Int(node.next)].prev = node.prev }
-        }
-        if node.prev < 0 { head = node.next }
-        if node.next < 0 { tail = node.prev }
-        count -= 1
-    }
-
-    /// Bytes of storage held (capacities).
-    public var stateBytes: Int { nodes.capacity * MemoryLayout<(next: Int32, prev: Int32)>.stride }
-
-    /// The apps in order; O(n), for tests and debugging.
-    public var elements: [Int32] {
-        var out: [Int32] = []
-        var a = head
-        while a >= 0 { out.append(a); a = nodes[Int(a)].next }
-        return out
-    }
-}
-
 /// Several binary min-heaps over the same apps, each app in at most one, sharing one
 /// key and position table (so a policy with several orders pays for one set of keys).
 /// Keys are single 64-bit integers; ties are broken by the smaller app index.
@@ -213,8 +140,8 @@ public struct AppList: Sendable {
 /// records (key, position, heap) and the heaps' slots (every heap's apps, and the
 /// counts). Nested arrays (an array of heaps, and a key, position and heap array)
 /// checked a uniqueness per write, a dozen an update, and retained the keys per
-/// sift: android-lmk's updates were about 130 instructions an event of
-/// Workloads/android.yaml. The heaps' order is the same (the same sifts).
+/// sift (their cost under android-lmk: docs/performance.md, "Costs behind the code's
+/// shapes"). The heaps' order is the same (the same sifts).
 public struct IndexedHeaps: Sendable {
     /// An app's key, its position in its heap, and its heap (-1: none).
     @usableFromInline struct Record: Sendable {

@@ -16,8 +16,8 @@ public struct MultiList: Sendable {
 
     /// The apps' nodes, then one node per list holding its head (`next`) and tail
     /// (`prev`): one array, so an update checks it is uniquely referenced once, not
-    /// once per array (three before: nodes, heads, tails; 4 % of the default run's
-    /// instructions were those checks). SimKernel's `UncheckedArray`: a run holds it
+    /// once per array (three before: nodes, heads, tails; docs/performance.md, "Costs
+    /// behind the code's shapes"). SimKernel's `UncheckedArray`: a run holds it
     /// (`beginRun`: made unique once, then written without a check per update);
     /// outside a run each update makes it unique first. Debug builds assert it is
     /// unique at every write.

@@ -122,8 +122,8 @@ public struct UsageReplay: Sendable {
         // At most 5 actions a row (unlock, home, launch, home, lock) and the first lock:
         // written in place into the timeline's own storage (an output span over room
         // for that bound; no append with its uniqueness check per action, and no copy:
-        // through a scratch buffer, the copy into the timeline was about 45
-        // instructions a row, counting memcpy's bytes).
+        // through a scratch buffer, the copy into the timeline cost a copy a row:
+        // docs/performance.md, "Costs behind the code's shapes").
         let bound = 5 * rows.count + 1
         var free = SimTime.zero
         timeline.actions.removeAll(keepingCapacity: true)

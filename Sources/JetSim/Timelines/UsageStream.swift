@@ -197,8 +197,8 @@ public struct UsageStream: ~Copyable {
     /// name's FNV-1a together), appended to `uses` and consumed. Anything else returns
     /// false with nothing consumed, and the general path (`advance`, the checks in
     /// `nextDevice`) reads the record: the same use, or the same error. (The general
-    /// path cost about 770 instructions a row: a scan for the field ends, then each
-    /// field read again.)
+    /// path scans for the field ends, then reads each field again: docs/performance.md,
+    /// "Costs behind the code's shapes".)
     @inline(__always)
     mutating func fastRow(into uses: inout ContiguousArray<UsageReplay.Use>, sorted: inout Bool) -> Bool {
         let base = UnsafePointer(reader.block.baseAddress!)
@@ -270,13 +270,12 @@ public struct UsageStream: ~Copyable {
 
     /// `fastRow` for the usual header (`device,time_s,app,duration_s`, no other
     /// column) and whole seconds: the same checks in straight-line code, field after
-    /// field, with no per-field dispatch on the column (fastRow cost about 460
-    /// instructions a row), over consecutive records: it reads on until a record it
+    /// field, with no per-field dispatch on the column (`fastRow`'s cost:
+    /// docs/performance.md), over consecutive records: it reads on until a record it
     /// does not take (another number form, more fields, a CR alone, the block's end,
     /// another device), which is left to `fastRow` with nothing of it consumed, and
     /// returns the number of records read. Many records a call: the reader's state is
-    /// loaded and stored once, not once a row (a call a row cost about 35
-    /// instructions of it).
+    /// loaded and stored once, not once a row (docs/performance.md).
     @inline(__always)
     mutating func fastRowsInOrder(into uses: inout ContiguousArray<UsageReplay.Use>, sorted: inout Bool) -> Int {
         let base = UnsafePointer(reader.block.baseAddress!)
@@ -328,7 +327,7 @@ public struct UsageStream: ~Copyable {
     /// by `ByteNumber.microseconds`'s rules). Up to 7 digits (every time below 116
     /// days) are read 8 bytes at once (SWAR: Lemire, "Faster integer parsing", 2018,
     /// the three multiplies of `parse_eight_digits_unrolled`), not a byte at a time
-    /// (8 instructions a digit); the reader keeps 8 readable bytes past its sentinel
+    /// (docs/performance.md); the reader keeps 8 readable bytes past its sentinel
     /// (`DelimitedReader.block`), so the load never leaves the buffer. Eight or more
     /// digits take the byte loop.
     @inline(__always)
