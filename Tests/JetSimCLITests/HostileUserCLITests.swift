@@ -135,6 +135,37 @@ struct HostileUserCLITests {
         #expect(foreign.status == 2 && foreign.stderr.contains("belongs to another sweep"), "\(foreign.stderr)")
     }
 
+    @Test("a sensitivity point cut short, or copied from another run, is refused by --combine and by a resume (issue 34)")
+    func untrustedSensitivityPoints() throws {
+        let dir = try CLI.tempDir()
+        let sens = ["sensitivity", "--baseline", "lru", "--policy", "lru,random", "--ram", "2GB", "--devices", "2", "--duration", "12h",
+                    "--set", "catalog.apps=300", "--quiet"]
+        #expect(try CLI.run(sens + ["--out", dir + "/a"]).status == 0)
+        #expect(try CLI.run(sens + ["--out", dir + "/b", "--seed", "7"]).status == 0)
+        let point = try #require(CLI.files(in: dir + "/a/points").first { $0.hasPrefix("2-") && $0.hasSuffix(".csv") })
+        let path = dir + "/a/points/" + point
+        let text = Self.read(path)
+        try String(text.dropLast(20)).write(toFile: path, atomically: true, encoding: .utf8)
+        for extra in [["--combine"], []] {
+            let r = try CLI.run(sens + ["--out", dir + "/a"] + extra)
+            #expect(r.status == 2 && r.stderr.contains("cut short or edited"), "\(extra): \(r.stderr)")
+        }
+        // A point and its sidecar from the other run (another seed), and one renamed from another point.
+        for f in ["", ".provenance.json"] {
+            try FileManager.default.removeItem(atPath: path + f)
+            try FileManager.default.copyItem(atPath: dir + "/b/points/" + point + f, toPath: path + f)
+        }
+        let foreign = try CLI.run(sens + ["--out", dir + "/a", "--combine"])
+        #expect(foreign.status == 2 && foreign.stderr.contains("belongs to another sensitivity run"), "\(foreign.stderr)")
+        let other = try #require(CLI.files(in: dir + "/a/points").first { $0.hasPrefix("3-") && $0.hasSuffix(".csv") })
+        for f in ["", ".provenance.json"] {
+            try FileManager.default.removeItem(atPath: path + f)
+            try FileManager.default.copyItem(atPath: dir + "/a/points/" + other + f, toPath: path + f)
+        }
+        let renamed = try CLI.run(sens + ["--out", dir + "/a", "--combine"])
+        #expect(renamed.status == 2 && renamed.stderr.contains("another point (3)"), "\(renamed.stderr)")
+    }
+
     @Test("two identical sweeps in one directory both finish; a dead writer's temporary file goes, a live one's stays")
     func concurrentSweeps() throws {
         let dir = try CLI.tempDir()

@@ -102,11 +102,13 @@ struct SensitivityCommand: ParsableCommand {
         let points: [Sensitivity.Point]
         do { points = try Sensitivity.points(base, rams: rams) } catch { throw BadInput(description: error.description) }
         let planned = try plan(points, allCells: allCells)
+        // Each point's sidecar names this plan: a point of another run is refused.
+        let planHash = PointsDirectory.planHash(try planText(points: points))
         let pointsDir = out.map { $0 + "/points" }
         if list {
             for p in planned { print(listLine(p, planned)) }
             if interactions > 0 {
-                if let pointsDir, let corners = try corners(planned, base: base, allCells: allCells, dir: pointsDir, skipping: false) {
+                if let pointsDir, let corners = try corners(planned, base: base, allCells: allCells, dir: pointsDir, planHash: planHash, skipping: false) {
                     for p in corners { print(listLine(p, planned)) }
                 } else {
                     printError("sensitivity: the corners of --interactions are listed once the one-at-a-time points are done (with --out DIR)")
@@ -124,20 +126,20 @@ struct SensitivityCommand: ParsableCommand {
             // Temporary files of points whose process died (none that another jetsim writes).
             AtomicOutput.removeStaleTemporaries(in: pointsDir!)
             AtomicOutput.setInterruptNote("the points finished so far are kept in \(pointsDir!); run the same command again to go on")
-            try runAll(planned, dir: pointsDir!, total: points.count)
+            try runAll(planned, dir: pointsDir!, planHash: planHash, total: points.count)
         }
         var corners: [Planned] = []
         if interactions > 0, point == nil || point! > points.count {
-            guard let c = try self.corners(planned, base: base, allCells: allCells, dir: pointsDir!, skipping: true) else {
+            guard let c = try self.corners(planned, base: base, allCells: allCells, dir: pointsDir!, planHash: planHash, skipping: true) else {
                 throw RunFailure(description: "--interactions: the one-at-a-time points are not all done yet; run them first (or without --point)")
             }
             corners = c
             if let point, point > points.count + corners.count {
                 throw BadInput(description: "--point \(point): the run has \(points.count + corners.count) point(s) (see --list)")
             }
-            if !combine { try runAll(corners, dir: pointsDir!, total: points.count + corners.count) }
+            if !combine { try runAll(corners, dir: pointsDir!, planHash: planHash, total: points.count + corners.count) }
         }
-        if point == nil { try writeResult(dir: dir, planned: planned, corners: corners, base: base, allCells: allCells) }
+        if point == nil { try writeResult(dir: dir, planned: planned, corners: corners, base: base, allCells: allCells, planHash: planHash) }
     }
 
     /// Checks and plans `points`: each one's workload (bad input names the point) and
@@ -169,21 +171,21 @@ struct SensitivityCommand: ParsableCommand {
 
     /// Runs the points of `planned` this invocation runs (all, or --point's), skipping
     /// those done and those equal to their center.
-    func runAll(_ planned: [Planned], dir: String, total: Int) throws {
+    func runAll(_ planned: [Planned], dir: String, planHash: String, total: Int) throws {
         let todo = planned.filter { p in (point == nil || p.point.index == point) && p.sameAs == nil }
         guard !todo.isEmpty || point == nil else { return }
         let done = todo.filter { FileManager.default.fileExists(atPath: dir + "/" + $0.point.fileName) }.count
         let kind = planned.first?.point.second == nil ? "point(s)" : "corner point(s)"
         say("sensitivity: \(todo.count) \(kind) to run (\(planned.count - todo.count) equal to their center), \(done) already done")
-        for p in todo { try runPoint(p, dir: dir, of: total) }
+        for p in todo { try runPoint(p, dir: dir, planHash: planHash, of: total) }
     }
 
     /// The corners of --interactions, planned after the one-at-a-time points (in
     /// `planned`, whose summaries must all be in `dir`; nil when some are missing).
     /// A pair one of whose corners the workload refuses (two shares over 1 together)
     /// is left out and named on stderr when `skipping`.
-    func corners(_ planned: [Planned], base: Workload, allCells: [Cell], dir: String, skipping: Bool) throws -> [Planned]? {
-        guard let summaries = try readSummaries(planned, dir: dir, failing: false) else { return nil }
+    func corners(_ planned: [Planned], base: Workload, allCells: [Cell], dir: String, planHash: String, skipping: Bool) throws -> [Planned]? {
+        guard let summaries = try readSummaries(planned, dir: dir, planHash: planHash, failing: false) else { return nil }
         var out: [Planned] = []
         var centers: [Int64?: (index: Int, text: String)] = [:]
         var next = planned.count + 1
@@ -221,14 +223,17 @@ struct SensitivityCommand: ParsableCommand {
     }
 
     /// The summaries of the points that were run, by index in `planned`; nil (or a
-    /// failure naming them, with `failing`) when some are missing.
-    func readSummaries(_ planned: [Planned], dir: String, failing: Bool) throws -> [Int: String]? {
+    /// failure naming them, with `failing`) when some are missing. Each must check
+    /// out against its sidecar (`PointsDirectory.check`): its bytes, this plan, its
+    /// point number.
+    func readSummaries(_ planned: [Planned], dir: String, planHash: String, failing: Bool) throws -> [Int: String]? {
         var summaries: [Int: String] = [:]
         var missing: [String] = []
         for (i, p) in planned.enumerated() where p.sameAs == nil {
             let path = dir + "/" + p.point.fileName
             guard let data = FileManager.default.contents(atPath: path) else { missing.append(p.point.fileName); continue }
             let text = String(decoding: data, as: UTF8.self)
+            try PointsDirectory.check(point: path, index: p.point.index, text: text, planHash: planHash, kind: "sensitivity")
             guard Sensitivity.outcomes(summaryCSV: text) != nil else { throw RunFailure(description: "\(path): not a summary with a baseline") }
             summaries[i] = text
         }
@@ -250,9 +255,13 @@ struct SensitivityCommand: ParsableCommand {
                                 metric: metric, center: outcomes(block.center), ends: ends)
     }
 
-    func runPoint(_ p: Planned, dir: String, of total: Int) throws {
+    func runPoint(_ p: Planned, dir: String, planHash: String, of total: Int) throws {
         let path = dir + "/" + p.point.fileName
-        if FileManager.default.fileExists(atPath: path) { return }
+        if let data = FileManager.default.contents(atPath: path) {
+            // Done, if it checks out against its sidecar.
+            return try PointsDirectory.check(point: path, index: p.point.index, text: String(decoding: data, as: UTF8.self),
+                                             planHash: planHash, kind: "sensitivity")
+        }
         let started = ContinuousClock.now
         if let side = ProvenanceFile.sidecar(of: path) { try AtomicOutput.check(side) }
         let output = try OutputFile.open(path)
@@ -267,6 +276,7 @@ struct SensitivityCommand: ParsableCommand {
         prov.set("threads", .int(plan.threads))
         prov.set("baseline", .optional(plan.baseline?.rawValue))
         prov.set("sensitivity_point", .int(p.point.index))
+        prov.set("sensitivity_plan_fnv1a64", .string(planHash))
         try ProvenanceFile.write(prov, beside: path, outputText: text)
         output.write(text)
         try output.commit()
@@ -278,9 +288,9 @@ struct SensitivityCommand: ParsableCommand {
     /// DIR/sensitivity.csv (and its provenance) from the points' summaries, with
     /// --interactions DIR/interactions.csv, and the tables on stdout. Missing points:
     /// exit 1 naming them.
-    func writeResult(dir: String, planned: [Planned], corners: [Planned], base: Workload, allCells: [Cell]) throws {
-        let summaries = try readSummaries(planned, dir: dir + "/points", failing: true)!
-        let cornerSummaries = try readSummaries(corners, dir: dir + "/points", failing: true)!
+    func writeResult(dir: String, planned: [Planned], corners: [Planned], base: Workload, allCells: [Cell], planHash: String) throws {
+        let summaries = try readSummaries(planned, dir: dir + "/points", planHash: planHash, failing: true)!
+        let cornerSummaries = try readSummaries(corners, dir: dir + "/points", planHash: planHash, failing: true)!
         let baseline = results.baseline!.policy.rawValue
         var rows: [Sensitivity.Row] = []
         var pairRows: [Sensitivity.InteractionRow] = []
@@ -336,6 +346,11 @@ struct SensitivityCommand: ParsableCommand {
     /// DIR/plan.txt: the inputs and the points. A directory holding another run's
     /// points is refused, so that resuming never mixes two.
     func checkPlan(dir: String, points: [Sensitivity.Point]) throws {
+        try PointsDirectory.checkPlan(dir: dir, text: try planText(points: points), what: "sensitivity run or sweep")
+    }
+
+    /// DIR/plan.txt's text.
+    func planText(points: [Sensitivity.Point]) throws -> String {
         var text = "# jetsim sensitivity plan: the inputs every point shares, then one line per point\n"
         text += "workload: \(sim.workloadSource)\n"
         text += try PointsDirectory.inputLines(sim)
@@ -347,6 +362,6 @@ struct SensitivityCommand: ParsableCommand {
         if let b = results.baseline { text += "baseline: \(b.policy.rawValue)\n" }
         for f in sim.overrides { text += "set: \(f)\n" }
         for p in points { text += "point \(p.index): \(p.label)\t" + p.sets.joined(separator: " ") + "\n" }
-        try PointsDirectory.checkPlan(dir: dir, text: text, what: "sensitivity run or sweep")
+        return text
     }
 }

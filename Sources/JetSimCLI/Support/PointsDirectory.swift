@@ -64,7 +64,9 @@ enum PointsDirectory {
     /// exist, hold the CSV's hash (a point cut short or edited fails), this plan's (a
     /// point copied from another sweep fails) and the point's number (one copied from
     /// another point of this sweep fails).
-    static func problem(point path: String, index: Int, text: String, planHash: String) -> String? {
+    /// `kind` names the keys: `sweep_point` and `sweep_plan_fnv1a64` for a sweep,
+    /// `sensitivity_point` and `sensitivity_plan_fnv1a64` for a sensitivity run.
+    static func problem(point path: String, index: Int, text: String, planHash: String, kind: String = "sweep") -> String? {
         let side = ProvenanceFile.path(for: path)
         guard let data = FileManager.default.contents(atPath: side),
               let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
@@ -73,19 +75,19 @@ enum PointsDirectory {
         guard json["output_fnv1a64"] as? String == Provenance.hash(text) else {
             return "its bytes do not match the hash in its provenance sidecar: it was cut short or edited"
         }
-        guard json["sweep_plan_fnv1a64"] as? String == planHash else {
-            return "its provenance names another plan: it belongs to another sweep (or was written by an older jetsim)"
+        guard json[kind + "_plan_fnv1a64"] as? String == planHash else {
+            return "its provenance names another plan: it belongs to another \(kind) run (or was written by an older jetsim)"
         }
-        guard json["sweep_point"] as? Int == index else {
-            return "its provenance names another point (\(json["sweep_point"].map { "\($0)" } ?? "none")): it was copied or renamed from another point's file"
+        guard json[kind + "_point"] as? Int == index else {
+            return "its provenance names another point (\(json[kind + "_point"].map { "\($0)" } ?? "none")): it was copied or renamed from another point's file"
         }
         guard text.hasSuffix("\n") else { return "it does not end with a line break: it was cut short" }
         return nil
     }
 
     /// `problem` as bad input naming the point and what to do.
-    static func check(point path: String, index: Int, text: String, planHash: String) throws {
-        if let why = problem(point: path, index: index, text: text, planHash: planHash) {
+    static func check(point path: String, index: Int, text: String, planHash: String, kind: String = "sweep") throws {
+        if let why = problem(point: path, index: index, text: text, planHash: planHash, kind: kind) {
             throw BadInput(description: "\(path): \(why); remove it and its .provenance.json, then run the same command again to redo the point")
         }
     }
