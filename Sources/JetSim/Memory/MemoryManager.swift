@@ -221,7 +221,7 @@ extension Device {
         case .sustainedPressure: startSustainedPressure(&c)
         case .reaper: c.app = idleOrder.head(0)
         case .cachedCap: startCachedCap(&c)
-        case .untilAvailable, .idleUntilAvailable, .compressorShortage, .highWater, .lmkd, .minfree, .app: break
+        case .untilAvailable, .belowForeground, .idleUntilAvailable, .compressorShortage, .highWater, .lmkd, .minfree, .app: break
         }
         return c
     }
@@ -231,11 +231,12 @@ extension Device {
     mutating func pickReclaimAction(_ trigger: ReclaimTrigger, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         switch trigger {
         case .untilAvailable(let target): victimUntilAvailable(target, .memoryPressure)
+        case .belowForeground(let target): victimUntilAvailable(target, .memoryPressure, belowForeground: true)
         case .idleUntilAvailable(let target): victimUntilAvailable(target, .idleExit, idleBandOnly: true)
         case .compressorShortage: pickCompressorShortage()
         case .sustainedPressure: pickSustainedPressure(&c)
         case .reaper: pickReaper(&c, now)
-        case .highWater: pickHighWater(&c)
+        case .highWater(let target): pickHighWater(target, &c)
         case .cachedCap: pickCachedCap(&c)
         case .lmkd(let need): pickLmkd(needKB: need, now)
         case .minfree(let need): pickMinfree(needKB: need)

@@ -15,8 +15,16 @@ extension Device {
 
     /// XNU's pressure level (kVMPressureNormal / Warning / Critical), from how much of
     /// the pageable memory is left uncompressed (doc/vm/memorystatus_notify.md,
-    /// "Pressure Thresholds", with a rising and a falling threshold per level). O(1);
-    /// runs whenever the compressor pool changes.
+    /// "Pressure Thresholds", with a rising and a falling threshold per level). A
+    /// compressor low on space is critical too, whatever is left uncompressed
+    /// (VM_PRESSURE_WARNING_TO_CRITICAL: `vm_compressor_low_on_space() || ...`,
+    /// osfmk/vm/vm_pageout.c:10025-10034, xnu-11417.101.15; low on space is the
+    /// compressed-pages limit's nearing level, osfmk/vm/vm_compressor.c:535-539,
+    /// 563-568: `compressorShort`). XNU leaves critical by the uncompressed share alone
+    /// (:10040-10063) and re-evaluates the level continually, so while the compressor
+    /// stays short its next evaluation raises it to critical again: here it stays
+    /// critical until the compressor is no longer short. O(1); runs whenever the
+    /// compressor pool changes.
     mutating func updatePressureLevel(_ now: SimTime) {
         guard params.pressureLevels, params.xnuBands else { return }
         let left = params.pageableKB - compressorKB
@@ -24,12 +32,13 @@ extension Device {
         var level = old
         switch old {
         case XNUPressure.normal:
-            if left < kb.pressureCriticalKB { level = XNUPressure.critical }
+            if compressorShort || left < kb.pressureCriticalKB { level = XNUPressure.critical }
             else if left < kb.pressureWarningKB { level = XNUPressure.warning }
         case XNUPressure.warning:
-            if left < kb.pressureCriticalKB { level = XNUPressure.critical }
+            if compressorShort || left < kb.pressureCriticalKB { level = XNUPressure.critical }
             else if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
         default:
+            if compressorShort { break }
             if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
             else if left > kb.pressureCriticalClearKB { level = XNUPressure.warning }
         }
