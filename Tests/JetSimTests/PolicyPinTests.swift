@@ -52,15 +52,20 @@ struct PolicyPinTests {
     /// compression does not shrink; critical kills up to band 100, then the app in
     /// front, then band 120; a compressor low on space is critical pressure): kills
     /// fall for every policy (up to 9 fewer, largest-first), cold launches by at most
-    /// one, data loss unchanged but for random (one event fewer).
+    /// one, data loss unchanged but for random (one event fewer); and again when every
+    /// band change ran XNU's triggers and the reaper's age became the time in the idle
+    /// band (issue 29): kills move by up to 10 either way (largest-first 282 -> 292,
+    /// jetsam-bands 353 -> 347), cold launches by up to 3 (jetsam-bands 91 -> 88,
+    /// cost-aware 76 -> 79), jetsam-bands' and random's lost edits fall (265 -> 232,
+    /// 264 -> 229 units).
     static let pinned: [String: Pin] = [
-        "largest-first": Pin(relaunches: 192, cold: 74, killsPressure: 70, kills: 282, dataLossEvents: 27, dataLossUnits: 200),
-        "lru": Pin(relaunches: 192, cold: 102, killsPressure: 237, kills: 457, dataLossEvents: 34, dataLossUnits: 277),
-        "jetsam-bands": Pin(relaunches: 192, cold: 91, killsPressure: 94, kills: 353, dataLossEvents: 32, dataLossUnits: 265),
-        "android-lmk": Pin(relaunches: 192, cold: 99, killsPressure: 198, kills: 444, dataLossEvents: 32, dataLossUnits: 262),
-        "cost-aware": Pin(relaunches: 192, cold: 76, killsPressure: 95, kills: 320, dataLossEvents: 20, dataLossUnits: 196),
-        "random": Pin(relaunches: 192, cold: 100, killsPressure: 188, kills: 418, dataLossEvents: 31, dataLossUnits: 264),
-        "oracle": Pin(relaunches: 192, cold: 73, killsPressure: 109, kills: 351, dataLossEvents: 25, dataLossUnits: 219),
+        "largest-first": Pin(relaunches: 192, cold: 75, killsPressure: 73, kills: 292, dataLossEvents: 27, dataLossUnits: 200),
+        "lru": Pin(relaunches: 192, cold: 101, killsPressure: 232, kills: 455, dataLossEvents: 34, dataLossUnits: 277),
+        "jetsam-bands": Pin(relaunches: 192, cold: 88, killsPressure: 94, kills: 347, dataLossEvents: 34, dataLossUnits: 232),
+        "android-lmk": Pin(relaunches: 192, cold: 98, killsPressure: 198, kills: 442, dataLossEvents: 32, dataLossUnits: 262),
+        "cost-aware": Pin(relaunches: 192, cold: 79, killsPressure: 100, kills: 325, dataLossEvents: 21, dataLossUnits: 196),
+        "random": Pin(relaunches: 192, cold: 101, killsPressure: 195, kills: 420, dataLossEvents: 32, dataLossUnits: 229),
+        "oracle": Pin(relaunches: 192, cold: 72, killsPressure: 112, kills: 350, dataLossEvents: 25, dataLossUnits: 219),
     ]
 
     /// The run every test here reads (computed once): the default workload, 6 devices,

@@ -48,4 +48,25 @@ struct XNUSourceTests {
         #expect(Self.killed(sc2, quiet) == ["Au 10000 idle-exit"])
         #expect(quiet.metrics[.foregroundKills] == 0)
     }
+
+    @Test("an app that ages into the idle band below the idle level dies then")
+    func agingIntoIdleBand() throws {
+        let text = try XNUTests.file("50-aging-into-idle-band.scenario")
+        let (sc, r) = try run(text)
+        #expect(Self.killed(sc, r) == ["A 7000 idle-exit"])
+        // No aging: A is in the idle band when F's launch needs room, and dies then.
+        let (sc2, r2) = try run(text.replacingOccurrences(of: "growth=false", with: "growth=false aging=0s"))
+        #expect(Self.killed(sc2, r2) == ["A 5000 idle-exit"])
+    }
+
+    @Test("the reaper's age is the time in the idle band, and a sweep waits out its interval")
+    func reaperTimeInBand() throws {
+        let text = try XNUTests.file("51-reaper-time-in-band.scenario")
+        let (sc, r) = try run(text)
+        #expect(Self.killed(sc, r) == ["U 400000 long-idle-exit", "W 1015000 long-idle-exit"])
+        #expect(r.metrics[.killsReaper] == 2)
+        // A minimum age of 250 s: W (280 s in band 0) goes at 710 s, X (298 s) at 1,015 s.
+        let (sc2, r2) = try run(text.replacingOccurrences(of: "growth=false", with: "growth=false reaper-age=250s"))
+        #expect(Self.killed(sc2, r2) == ["U 400000 long-idle-exit", "W 710000 long-idle-exit", "X 1015000 long-idle-exit"])
+    }
 }

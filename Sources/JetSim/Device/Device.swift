@@ -117,8 +117,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// The freezer thread runs no earlier than this (XNU's
     /// memorystatus_freezer_thread_next_run_ts, kern_memorystatus_freeze.c:2954).
     var freezerNextRun: SimTime = .zero
-    /// The reaper sweeps no earlier than this, in whole seconds (rounded up).
+    /// The reaper sweeps no earlier than this, in whole seconds (rounded up); its
+    /// cached answer to "the oldest reapable idle app" is refreshed no earlier than
+    /// `reaperInfoExpiryS`, and `reaperNoneKnown` says it was none (`reaperCheck`).
     var nextReaperSweepS: Int32 = 0
+    var reaperInfoExpiryS: Int32 = 0
+    var reaperNoneKnown = false
     /// The app whose suspension timer is held (`heldDue`), or -1; here, in the
     /// padding after the Int32 above.
     var heldApp: Int32 = -1

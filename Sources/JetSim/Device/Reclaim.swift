@@ -89,6 +89,7 @@ extension Device {
             case .none:
                 break loop
             case .kill(let app, let victim, let reason):
+                reclaimWillKill(trigger, now)
                 if app == victim { policy.willEvict(victim) }
                 if apps[Int(app)].state.isResident {
                     terminate(app, reason, now, launchFailed: launchFailed)

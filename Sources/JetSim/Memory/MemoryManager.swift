@@ -55,7 +55,7 @@ extension Device {
         compressTick = 0; compressNextDone = .max; compressorCommittedKB = 0
         flashDay = 0; flashTodayKB = 0
         freezerNextRun = .zero; freezerDue = false
-        nextReaperSweepS = 0
+        nextReaperSweepS = 0; reaperInfoExpiryS = 0; reaperNoneKnown = false
         pressureLevel = 0; softLimitApps.removeAll(keepingCapacity: true)
         warningRestUntil = .zero; sustainedDue = .never
         android.reset(appCount: memoryManager == .android ? n : 0, thrashingLimit: params.android.thrashingLimitPct)
@@ -142,14 +142,18 @@ extension Device {
         if memoryManager == .xnu { memoryFellXNU(now) }
     }
 
-    /// Memory or a band changed (a suspension, a band change, a fall of memory):
-    /// XNU's pressure checks and a freezer wake-up; Android's cached-process cap.
+    /// Memory or a band changed (a suspension, a band change, a fall of memory): on
+    /// XNU every trigger of `memoryFell`, since XNU re-evaluates its thresholds at
+    /// every priority change (memstat_update_priority_locked ends with
+    /// _memstat_consider_waking_jetsam_thread, bsd/kern/kern_memorystatus.c:2842-2984,
+    /// 3951-3960): an app that ages into the idle band while memory is below the idle
+    /// level dies then, not at a later fall of memory; Android's cached-process cap.
     @inline(__always) mutating func memoryChanged(_ now: SimTime) {
         switch memoryManager {
         case .android:
             // The cap kills only cached (suspended) apps, so not while there are no more.
             if suspendedCount > params.android.maxCachedProcesses { cachedCap(now) }
-        case .xnu: freezerWake(now)
+        case .xnu: memoryFellXNU(now)
         case .plain: break
         }
     }
@@ -241,6 +245,16 @@ extension Device {
         case .lmkd(let need): pickLmkd(needKB: need, now)
         case .minfree(let need): pickMinfree(needKB: need)
         case .app(let app, let reason): pickOneApp(app, reason, &c)
+        }
+    }
+
+    /// Before a kill of a reclaim: XNU's idle, critical and compressor kills
+    /// (memorystatus_kill_top_process) refresh the reaper's oldest-reapable answer
+    /// first (`reaperRefresh`). Folds to nothing for the other triggers.
+    @inline(__always) mutating func reclaimWillKill(_ trigger: ReclaimTrigger, _ now: SimTime) {
+        switch trigger {
+        case .belowForeground, .idleUntilAvailable, .compressorShortage: reaperRefresh(now)
+        default: break
         }
     }
 

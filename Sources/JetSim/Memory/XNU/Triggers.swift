@@ -137,27 +137,62 @@ extension Device {
         return .none
     }
 
-    /// The reaper: below the reaper level, at most one sweep per interval, kills every
-    /// idle-band app idle for at least the minimum age (oldest first: `.reaper`).
+    /// The reaper (bsd/kern/kern_memorystatus.c, xnu-11417.101.15): below the reaper
+    /// level, a sweep kills every idle-band app that has been in the band for at least
+    /// the minimum age (oldest entry first: `.reaper`). When a sweep may start follows
+    /// memstat_evaluate_page_shortage (:4214-4247): not before the rescan interval has
+    /// passed since the last sweep ended (whether or not it killed anything:
+    /// _memstat_reaper_end_sweep, :4121-4146, runs when a long-idle kill finds no
+    /// victim, :6601-6604), and not while XNU's cached answer to "which idle process is
+    /// the oldest reapable one" says none (`reaperRefresh`) and is not older than the
+    /// interval (:4097-4106, 4235-4245). Times in whole seconds, rounded up.
     mutating func reaperCheck(_ now: SimTime) {
         guard params.reaper, availableKB < kb.reaperKB,
               now >= SimTime.seconds(Int64(nextReaperSweepS)) else { return }
-        let next = (now + params.reaperInterval).microseconds
-        nextReaperSweepS = Int32(clamping: (next + 999_999) / 1_000_000)
+        if reaperNoneKnown && now < SimTime.seconds(Int64(reaperInfoExpiryS)) { return }
+        reaperSweep(now)
+    }
+
+    /// A sweep (out of line: at most one per interval): the oldest-reapable answer
+    /// refreshed, the kills, then the interval from its end.
+    @inline(never)
+    mutating func reaperSweep(_ now: SimTime) {
+        reaperRefresh(now)
         reclaim(.reaper, now)
+        nextReaperSweepS = Self.secondsUp(now + params.reaperInterval)
+    }
+
+    /// _memstat_refresh_oldest_reapable_proc_info (kern_memorystatus.c:6621-6675), which
+    /// every kill of the idle, critical, compressor and reaper paths calls first
+    /// (memorystatus_kill_top_process, :6447; here `reclaimWillKill`): unless its last answer is younger than
+    /// the rescan interval, it looks again for the oldest process in the idle band
+    /// that is reapable now (in the band for at least the minimum age,
+    /// _memstat_proc_is_reapable, :6677-6722); it remembers whether there was none.
+    /// The idle band is in entry order, so that process is its head if any is.
+    mutating func reaperRefresh(_ now: SimTime) {
+        guard params.reaper, now >= SimTime.seconds(Int64(reaperInfoExpiryS)) else { return }
+        reaperInfoExpiryS = Self.secondsUp(now + params.reaperInterval)
+        let head = idleOrder.head(0)
+        reaperNoneKnown = head < 0 || now - apps[Int(head)].bandSince < params.reaperMinAge
+    }
+
+    /// A time in whole seconds, rounded up (32 bits: 68 years).
+    @inline(__always) static func secondsUp(_ t: SimTime) -> Int32 {
+        Int32(clamping: (t.microseconds + 999_999) / 1_000_000)
     }
 
     /// The reaper's sweep (`.reaper`), one kill at a time: the next app in the idle
-    /// band's order (from its head, `startReclaim`) idle at least the minimum age.
+    /// band's order (from its head, `startReclaim`) that has been in the band for at
+    /// least the minimum age: XNU's age is the time in the current band
+    /// (_memstat_proc_is_reapable reads p_memstat_prio_start, kern_memorystatus.c:
+    /// 6697-6702; `AppRuntime.bandSince`), not the time since the user left the app,
+    /// so an app the system launched or woke (band 30 while it runs) or a demoted
+    /// frozen app is as old as its time in band 0. The band is in entry order, so the
+    /// reapable apps are its head: the sweep ends at the first younger app.
     func pickReaper(_ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
-        while c.app >= 0 {
-            let app = c.app
-            c.app = idleOrder.next(app)
-            // Idle since its last use; a prewarmed process since its prewarm (it entered
-            // the idle band then; `stateTime`, `Device.prewarm`).
-            let since = apps[Int(app)].isPrewarmed ? apps[Int(app)].stateTime : apps[Int(app)].lastUsed
-            if now - since >= params.reaperMinAge { return .kill(app: app, victim: -1, reason: .longIdleExit) }
-        }
-        return .none
+        let app = c.app
+        guard app >= 0, now - apps[Int(app)].bandSince >= params.reaperMinAge else { return .none }
+        c.app = idleOrder.next(app)
+        return .kill(app: app, victim: -1, reason: .longIdleExit)
     }
 }
