@@ -69,4 +69,18 @@ struct XNUSourceTests {
         let (sc2, r2) = try run(text.replacingOccurrences(of: "growth=false", with: "growth=false reaper-age=250s"))
         #expect(Self.killed(sc2, r2) == ["U 400000 long-idle-exit", "W 710000 long-idle-exit", "X 1015000 long-idle-exit"])
     }
+
+    @Test("sustained pressure kills at its timer, with nothing else happening")
+    func sustainedPressureTimer() throws {
+        let text = try XNUTests.file("52-sustained-pressure-timer.scenario")
+        let (sc, r) = try run(text)
+        #expect(Self.killed(sc, r) == ["A 615000 sustained-pressure"])
+        #expect(r.metrics[.killsSustained] == 1)
+        // A 100 s window: the timer fires at 115 s.
+        let (sc2, r2) = try run(text.replacingOccurrences(of: "growth=false", with: "growth=false sustained-window=100s"))
+        #expect(Self.killed(sc2, r2) == ["A 115000 sustained-pressure"])
+        // Off: A lives.
+        let (sc3, r3) = try run(text.replacingOccurrences(of: "growth=false", with: "growth=false sustained-pressure-kills=false"))
+        #expect(Self.killed(sc3, r3).isEmpty)
+    }
 }

@@ -57,7 +57,7 @@ extension Device {
         freezerNextRun = .zero; freezerDue = false
         nextReaperSweepS = 0; reaperInfoExpiryS = 0; reaperNoneKnown = false
         pressureLevel = 0; softLimitApps.removeAll(keepingCapacity: true)
-        warningRestUntil = .zero; sustainedDue = .never
+        warningRestUntil = .zero; sustainedDue = .never; sustainedArm = false
         android.reset(appCount: memoryManager == .android ? n : 0, thrashingLimit: params.android.thrashingLimitPct)
     }
 
