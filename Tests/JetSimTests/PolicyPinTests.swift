@@ -47,7 +47,17 @@ struct PolicyPinTests {
     /// same law): the relaunches are unchanged; kills rise for every policy but
     /// android-lmk (jetsam-bands 270 -> 353, its cold launches 78 -> 91, on 6 devices
     /// for a day; on 500 devices x 7 days its cold share moved 28.60 -> 28.86 %), cold
-    /// launches move by up to 13; and again when apps began to fit the devices they
+    /// launches move by up to 13; and again when XNU's memorystatus thread's order came
+    /// in (issue 29: high-water kills first and one at a time, on a footprint that
+    /// compression does not shrink; critical kills up to band 100, then the app in
+    /// front, then band 120; a compressor low on space is critical pressure): kills
+    /// fall for every policy (up to 9 fewer, largest-first), cold launches by at most
+    /// one, data loss unchanged but for random (one event fewer); and again when every
+    /// band change ran XNU's triggers and the reaper's age became the time in the idle
+    /// band (issue 29): kills move by up to 10 either way (largest-first 282 -> 292,
+    /// jetsam-bands 353 -> 347), cold launches by up to 3 (jetsam-bands 91 -> 88,
+    /// cost-aware 76 -> 79), jetsam-bands' and random's lost edits fall (265 -> 232,
+    /// 264 -> 229 units); and again when apps began to fit the devices they
     /// run on (issue 29: footprints scaled to 90 % of the per-app limit, now the
     /// iPhone 11's 54 %) and `lru` ordered by the user's last use: no launch fails
     /// any more, so the users' relaunches rise from 192 to 204; every policy kills

@@ -2,7 +2,7 @@ import SimKernel
 
 // The device's core: one app's record (`AppRuntime`) and the events held for it.
 /// One app's state on one device. A plain struct in a contiguous array, indexed by
-/// the app's index on the device: 80 bytes, laid out so that with its timer stamps,
+/// the app's index on the device: 104 bytes, laid out so that with its timer stamps,
 /// its installed-app entry and its share of any policy's index it stays under 128
 /// bytes (`Device.stateBytes`).
 public struct AppRuntime: Sendable, Equatable {
@@ -34,7 +34,7 @@ public struct AppRuntime: Sendable, Equatable {
     /// Its suspended footprint after compression (`Device.suspendedResidentKB`, clamped
     /// to 32 bits as `resident` is), set at reset and kept across kills: compression
     /// reads it per event, and recomputing it cost a division and a libm `round`.
-    /// In the padding before `stateTime` (the record stays 96 bytes).
+    /// In the padding before `stateTime` (the record stayed 96 bytes).
     @usableFromInline var packedKB: Int32 = 0
     /// When the current state's clock started: when it became active (unsaved work
     /// accrues while active), or, in the background, the time before which it is not
@@ -49,6 +49,13 @@ public struct AppRuntime: Sendable, Equatable {
     public var lastUsed: SimTime = .zero
     /// When the user will next bring it to the front (oracle only).
     @usableFromInline var nextUse: SimTime = .never
+    /// When it entered its current band (`band`): XNU's p_memstat_prio_start, set at
+    /// every change of priority (bsd/kern/kern_memorystatus.c:2795-2830,
+    /// _memstat_record_prio_transition), which the reaper's age reads
+    /// (`Device.pickReaper`). Set by `Device.refreshCandidate`; an app that stops
+    /// being a candidate (in front, or dead) is given the foreground band, so its next
+    /// band is an entry.
+    @usableFromInline var bandSince: SimTime = .zero
 
     static let noKill: UInt8 = 0xFF
     @inlinable var isPrewarmed: Bool { lifecycle.contains(.prewarmed) }
@@ -116,7 +123,7 @@ public struct AppRuntime: Sendable, Equatable {
             && a.backgroundEntries == b.backgroundEntries && a.generations == b.generations
             && a.thaws == b.thaws && a.memory == b.memory && a.packedKB == b.packedKB
             && a.stateTime == b.stateTime && a.unsavedMicros == b.unsavedMicros && a.saveSnapshot == b.saveSnapshot
-            && a.lastUsed == b.lastUsed && a.nextUse == b.nextUse
+            && a.lastUsed == b.lastUsed && a.nextUse == b.nextUse && a.bandSince == b.bandSince
     }
 }
 

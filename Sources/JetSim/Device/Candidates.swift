@@ -7,7 +7,11 @@ extension Device {
     /// keeps the idle-band order.
     mutating func refreshCandidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) {
         let b = memoryBand(app, now)
-        if apps[Int(app)].band != b { apps[Int(app)].band = b }
+        if apps[Int(app)].band != b {
+            // An entry into band b (XNU's p_memstat_prio_start: `AppRuntime.bandSince`).
+            apps[Int(app)].band = b
+            apps[Int(app)].bandSince = now
+        }
         if !keepsIdleOrder || Policy.ordersIdleBands {
             // Nothing reads the order (no XNU bands, not Android), or the policy's
             // update below keeps it (`idleOrder`).
@@ -35,8 +39,10 @@ extension Device {
         refreshCandidate(app, now)
     }
 
-    /// No longer a candidate (in front, or terminated).
+    /// No longer a candidate (in front, or terminated): it holds the foreground band
+    /// (or none), so its next band as a candidate is an entry (`bandSince`).
     mutating func removeCandidate(_ app: Int32) {
+        apps[Int(app)].band = XNUBand.foreground
         policy.remove(app)
         if keepsIdleOrder && !Policy.ordersIdleBands { ownIdleOrder.remove(app) }
         clearSoftLimit(app)

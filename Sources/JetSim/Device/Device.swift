@@ -117,8 +117,16 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// The freezer thread runs no earlier than this (XNU's
     /// memorystatus_freezer_thread_next_run_ts, kern_memorystatus_freeze.c:2954).
     var freezerNextRun: SimTime = .zero
-    /// The reaper sweeps no earlier than this, in whole seconds (rounded up).
+    /// The reaper sweeps no earlier than this, in whole seconds (rounded up); its
+    /// cached answer to "the oldest reapable idle app" is refreshed no earlier than
+    /// `reaperInfoExpiryS`, and `reaperNoneKnown` says it was none (`reaperCheck`).
     var nextReaperSweepS: Int32 = 0
+    var reaperInfoExpiryS: Int32 = 0
+    var reaperNoneKnown = false
+    /// The sustained-pressure timer is to be scheduled at `sustainedDue` at the end of
+    /// this event (`armSustainedTimer`: the pressure level rises deep in the memory
+    /// code, without the scheduler at hand; in the padding here).
+    var sustainedArm = false
     /// The app whose suspension timer is held (`heldDue`), or -1; here, in the
     /// padding after the Int32 above.
     var heldApp: Int32 = -1
@@ -298,6 +306,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
                 }
             }
         }
+        if sustainedArm { armSustainedTimer(&s) }
         refreshInputTime()
         if checksInvariants { checkInvariantsAmortised() }
     }
@@ -345,7 +354,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     public func isCancelled(_ e: DeviceEvent) -> Bool {
-        return apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp)
+        // The sustained-pressure timer belongs to no app (its handler skips a stale one).
+        return e.kind != .sustainedPressure && apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp)
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
@@ -392,7 +402,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
                 startSave(e.app, s.now, &s)
                 scheduleTimer(.periodicSave, e.app, at: s.now + profiles[pi(e.app)].saveInterval, &s)
             }
+        case .sustainedPressure:
+            if s.now == sustainedDue { sustainedPressureDue(s.now) }
         }
+        if sustainedArm { armSustainedTimer(&s) }
         if checksInvariants { checkInvariantsAmortised() }
     }
 }

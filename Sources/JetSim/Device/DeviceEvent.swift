@@ -26,6 +26,10 @@ public struct DeviceEvent: Sendable {
         case agingEnded
         /// The app in front grows one step toward its peak.
         case grow
+        /// XNU: pressure has been above normal for the sustained window (a device
+        /// timer, not an app's: `app` is 0 and the stamp unused; a stale one is told by
+        /// its time, `Device.sustainedDue`).
+        case sustainedPressure
     }
 
     public var kind: Kind

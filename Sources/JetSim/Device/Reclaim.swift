@@ -18,6 +18,10 @@ enum ReclaimTrigger {
     /// Kill the policy's victims, any band, until available memory reaches the target
     /// (the plain model, XNU's critical level, a scripted spike).
     case untilAvailable(Int64)
+    /// XNU's critical level: the policy's victims in the bands below the foreground band
+    /// (100), until available memory reaches the target; a victim above it ends the
+    /// loop (the app in front dies first, `criticalKills`).
+    case belowForeground(Int64)
     /// XNU's idle level: the policy's victims in the idle band only, until available
     /// memory reaches the target.
     case idleUntilAvailable(Int64)
@@ -27,8 +31,9 @@ enum ReclaimTrigger {
     case sustainedPressure
     /// XNU: the reaper's sweep of the idle band.
     case reaper
-    /// XNU: apps over their inactive (soft) limit while memory is below the warning level.
-    case highWater
+    /// XNU: apps over their inactive (soft) limit, one at a time while available memory
+    /// is below the target (the warning level, plus a launch's need).
+    case highWater(Int64)
     /// Android ActivityManager: cached processes beyond the cap.
     case cachedCap
     /// Android lmkd, PSI mode, for a request of `needKB`.
@@ -84,6 +89,7 @@ extension Device {
             case .none:
                 break loop
             case .kill(let app, let victim, let reason):
+                reclaimWillKill(trigger, now)
                 if app == victim { policy.willEvict(victim) }
                 if apps[Int(app)].state.isResident {
                     terminate(app, reason, now, launchFailed: launchFailed)
@@ -111,12 +117,15 @@ extension Device {
     }
 
     /// The policy's next victim while available memory is below `target`, for `reason`,
-    /// in the idle band only when `idleBandOnly`; none when memory is back or no
-    /// candidate is left (or the victim is not idle).
+    /// in the idle band only when `idleBandOnly`, below the foreground band when
+    /// `belowForeground`; none when memory is back or no candidate is left (or the
+    /// victim is not idle, or above the foreground band).
     @inline(__always)
-    func victimUntilAvailable(_ target: Int64, _ reason: KillReason, idleBandOnly: Bool = false) -> ReclaimAction {
+    func victimUntilAvailable(_ target: Int64, _ reason: KillReason, idleBandOnly: Bool = false,
+                              belowForeground: Bool = false) -> ReclaimAction {
         guard availableKB < target, let victim = nextVictim() else { return .none }
         if idleBandOnly && apps[Int(victim)].band != XNUBand.idle { return .none }
+        if belowForeground && apps[Int(victim)].band > XNUBand.foreground { return .none }
         return .kill(app: victim, victim: victim, reason: reason)
     }
 

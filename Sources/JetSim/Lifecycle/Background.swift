@@ -106,11 +106,15 @@ extension Device {
     }
 
     /// A background task or mode ended: the policy learns the new band, and the app
-    /// is suspended if nothing else keeps it running.
+    /// is suspended if nothing else keeps it running (either way the memory manager
+    /// hears of the change: `memoryChanged`).
     mutating func backgroundWorkChanged(_ app: Int32, _ now: SimTime) {
         guard apps[Int(app)].state == .background else { return }
         suspendIfIdle(app, now)
-        if apps[Int(app)].state == .background { refreshCandidate(app, now) }
+        if apps[Int(app)].state == .background {
+            refreshCandidate(app, now)
+            memoryChanged(now)
+        }
     }
 
     /// Suspends a background app whose work has ended and whose grace has passed.

@@ -55,9 +55,9 @@ extension Device {
         compressTick = 0; compressNextDone = .max; compressorCommittedKB = 0
         flashDay = 0; flashTodayKB = 0
         freezerNextRun = .zero; freezerDue = false
-        nextReaperSweepS = 0
+        nextReaperSweepS = 0; reaperInfoExpiryS = 0; reaperNoneKnown = false
         pressureLevel = 0; softLimitApps.removeAll(keepingCapacity: true)
-        warningRestUntil = .zero; sustainedDue = .never
+        warningRestUntil = .zero; sustainedDue = .never; sustainedArm = false
         android.reset(appCount: memoryManager == .android ? n : 0, thrashingLimit: params.android.thrashingLimitPct)
     }
 
@@ -142,14 +142,18 @@ extension Device {
         if memoryManager == .xnu { memoryFellXNU(now) }
     }
 
-    /// Memory or a band changed (a suspension, a band change, a fall of memory):
-    /// XNU's pressure checks and a freezer wake-up; Android's cached-process cap.
+    /// Memory or a band changed (a suspension, a band change, a fall of memory): on
+    /// XNU every trigger of `memoryFell`, since XNU re-evaluates its thresholds at
+    /// every priority change (memstat_update_priority_locked ends with
+    /// _memstat_consider_waking_jetsam_thread, bsd/kern/kern_memorystatus.c:2842-2984,
+    /// 3951-3960): an app that ages into the idle band while memory is below the idle
+    /// level dies then, not at a later fall of memory; Android's cached-process cap.
     @inline(__always) mutating func memoryChanged(_ now: SimTime) {
         switch memoryManager {
         case .android:
             // The cap kills only cached (suspended) apps, so not while there are no more.
             if suspendedCount > params.android.maxCachedProcesses { cachedCap(now) }
-        case .xnu: freezerWake(now)
+        case .xnu: memoryFellXNU(now)
         case .plain: break
         }
     }
@@ -221,7 +225,7 @@ extension Device {
         case .sustainedPressure: startSustainedPressure(&c)
         case .reaper: c.app = idleOrder.head(0)
         case .cachedCap: startCachedCap(&c)
-        case .untilAvailable, .idleUntilAvailable, .compressorShortage, .highWater, .lmkd, .minfree, .app: break
+        case .untilAvailable, .belowForeground, .idleUntilAvailable, .compressorShortage, .highWater, .lmkd, .minfree, .app: break
         }
         return c
     }
@@ -231,15 +235,26 @@ extension Device {
     mutating func pickReclaimAction(_ trigger: ReclaimTrigger, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         switch trigger {
         case .untilAvailable(let target): victimUntilAvailable(target, .memoryPressure)
+        case .belowForeground(let target): victimUntilAvailable(target, .memoryPressure, belowForeground: true)
         case .idleUntilAvailable(let target): victimUntilAvailable(target, .idleExit, idleBandOnly: true)
         case .compressorShortage: pickCompressorShortage()
         case .sustainedPressure: pickSustainedPressure(&c)
         case .reaper: pickReaper(&c, now)
-        case .highWater: pickHighWater(&c)
+        case .highWater(let target): pickHighWater(target, &c)
         case .cachedCap: pickCachedCap(&c)
         case .lmkd(let need): pickLmkd(needKB: need, now)
         case .minfree(let need): pickMinfree(needKB: need)
         case .app(let app, let reason): pickOneApp(app, reason, &c)
+        }
+    }
+
+    /// Before a kill of a reclaim: XNU's idle, critical and compressor kills
+    /// (memorystatus_kill_top_process) refresh the reaper's oldest-reapable answer
+    /// first (`reaperRefresh`). Folds to nothing for the other triggers.
+    @inline(__always) mutating func reclaimWillKill(_ trigger: ReclaimTrigger, _ now: SimTime) {
+        switch trigger {
+        case .belowForeground, .idleUntilAvailable, .compressorShortage: reaperRefresh(now)
+        default: break
         }
     }
 

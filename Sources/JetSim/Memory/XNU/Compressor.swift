@@ -48,7 +48,7 @@ extension Device {
         // The compressor off: the suspended footprint, nothing else to compute.
         guard params.compresses else {
             setResident(app, plain)
-            if plain <= kb.inactiveLimitKB { clearSoftLimit(app) }
+            if overSoftLimitCount > 0 && physFootprintKB(app) <= kb.inactiveLimitKB { clearSoftLimit(app) }
             return
         }
         let packed = min(apps[a].residentKB, Int64(apps[a].packedKB))
@@ -66,7 +66,9 @@ extension Device {
         } else {
             setResident(app, plain)
         }
-        if apps[a].residentKB <= kb.inactiveLimitKB { clearSoftLimit(app) }
+        // Under its limit only if its suspended footprint is: compression does not
+        // count (phys_footprint holds compressed pages uncompressed, `physFootprintKB`).
+        if overSoftLimitCount > 0 && physFootprintKB(app) <= kb.inactiveLimitKB { clearSoftLimit(app) }
     }
 
     /// What a resume waits for: decompressing the share of the compressed memory

@@ -15,8 +15,16 @@ extension Device {
 
     /// XNU's pressure level (kVMPressureNormal / Warning / Critical), from how much of
     /// the pageable memory is left uncompressed (doc/vm/memorystatus_notify.md,
-    /// "Pressure Thresholds", with a rising and a falling threshold per level). O(1);
-    /// runs whenever the compressor pool changes.
+    /// "Pressure Thresholds", with a rising and a falling threshold per level). A
+    /// compressor low on space is critical too, whatever is left uncompressed
+    /// (VM_PRESSURE_WARNING_TO_CRITICAL: `vm_compressor_low_on_space() || ...`,
+    /// osfmk/vm/vm_pageout.c:10025-10034, xnu-11417.101.15; low on space is the
+    /// compressed-pages limit's nearing level, osfmk/vm/vm_compressor.c:535-539,
+    /// 563-568: `compressorShort`). XNU leaves critical by the uncompressed share alone
+    /// (:10040-10063) and re-evaluates the level continually, so while the compressor
+    /// stays short its next evaluation raises it to critical again: here it stays
+    /// critical until the compressor is no longer short. O(1); runs whenever the
+    /// compressor pool changes.
     mutating func updatePressureLevel(_ now: SimTime) {
         guard params.pressureLevels, params.xnuBands else { return }
         let left = params.pageableKB - compressorKB
@@ -24,30 +32,35 @@ extension Device {
         var level = old
         switch old {
         case XNUPressure.normal:
-            if left < kb.pressureCriticalKB { level = XNUPressure.critical }
+            if compressorShort || left < kb.pressureCriticalKB { level = XNUPressure.critical }
             else if left < kb.pressureWarningKB { level = XNUPressure.warning }
         case XNUPressure.warning:
-            if left < kb.pressureCriticalKB { level = XNUPressure.critical }
+            if compressorShort || left < kb.pressureCriticalKB { level = XNUPressure.critical }
             else if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
         default:
+            if compressorShort { break }
             if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
             else if left > kb.pressureCriticalClearKB { level = XNUPressure.warning }
         }
         guard level != old else { return }
         pressureLevel = level
-        // kern_memorystatus_notify.c (memorystatus_update_vm_pressure): leaving normal
-        // arms the sustained-pressure kill after the window; back to normal cancels it.
-        if old == XNUPressure.normal { sustainedDue = now + params.sustainedWindow }
+        // bsd/kern/kern_memorystatus_notify.c:1479-1497 (memorystatus_update_vm_pressure):
+        // leaving normal schedules the sustained-pressure handler after the window
+        // (thread_call_enter_delayed: a timer, `armSustainedTimer` at the end of this
+        // event); back to normal cancels it (thread_call_cancel; here the timer finds
+        // `sustainedDue` changed and does nothing).
+        if old == XNUPressure.normal {
+            sustainedDue = now + params.sustainedWindow
+            if params.sustainedPressureKills { sustainedArm = true }
+        }
         if level == XNUPressure.normal { sustainedDue = .never }
         // A rise notifies the eligible apps again at the new level.
         if level > old { warningRestUntil = .zero }
     }
 
-    /// The pressure triggers, O(1) unless one fires: compressor-space-shortage kills,
-    /// warnings at an elevated level once the resting period is over, and
-    /// sustained-pressure kills once the window has passed. The window is checked at
-    /// the device's next memory event after it ends (launch, growth, suspension, a
-    /// band change), not by a timer of its own.
+    /// The pressure triggers, O(1) unless one fires: compressor-space-shortage kills
+    /// and warnings at an elevated level once the resting period is over.
+    /// (Sustained-pressure kills have their own timer: `sustainedPressureDue`.)
     ///
     /// Inline up to the test that finds nothing to do (no shortage, normal pressure:
     /// most calls); what acts is out of line (`pressureAct`).
@@ -63,7 +76,22 @@ extension Device {
         if short { reclaim(.compressorShortage, now) }
         guard params.pressureLevels, pressureLevel != XNUPressure.normal else { return }
         if now >= warningRestUntil { pressureWarnings(now) }
-        if params.sustainedPressureKills && now >= sustainedDue { reclaim(.sustainedPressure, now) }
+    }
+
+    /// Schedules the sustained-pressure timer at `sustainedDue` (the end of an event
+    /// whose pressure left normal: `sustainedArm`). Out of line: once per rise.
+    @inline(never)
+    mutating func armSustainedTimer(_ s: inout Scheduler<DeviceEvent>) {
+        sustainedArm = false
+        if sustainedDue < .never && !apps.isEmpty { scheduleTimer(.sustainedPressure, 0, at: sustainedDue, &s) }
+    }
+
+    /// The sustained-pressure timer fired and is current (`sustainedDue` is its time:
+    /// pressure has not been normal since it was armed): the handler's kills
+    /// (sustained_pressure_handler, bsd/kern/kern_memorystatus_notify.c:1302-1336).
+    mutating func sustainedPressureDue(_ now: SimTime) {
+        guard params.sustainedPressureKills, pressureLevel != XNUPressure.normal else { return }
+        reclaim(.sustainedPressure, now)
     }
 
     /// `.compressorShortage`'s next kill: the policy's victim (any band, as XNU's

@@ -12,19 +12,45 @@ extension Device {
     /// through the bands below critical, only until the launch fits above critical.
     mutating func xnuMakeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
         if !params.pressureLevels { lowMemoryWarnings(needKB: needKB, launching: launching, now) }
+        // High-water kills come first while memory would be below the soft-limit level
+        // (memorystatus_pick_action, bsd/kern/kern_memorystatus_policy.c:162-206).
+        if overSoftLimitCount > 0 && availableKB - needKB < kb.warningKB { reclaim(.highWater(needKB + kb.warningKB), now) }
         if availableKB - needKB < kb.idleKB { reclaim(.idleUntilAvailable(needKB + kb.idleKB), now) }
-        if availableKB - needKB < kb.criticalKB { reclaim(.untilAvailable(needKB + kb.criticalKB), now) }
+        // Below critical, up through the bands below the foreground band (100): the
+        // app being launched (or woken, or growing in front) holds that band, so what
+        // does not fit then fails it, not an app above it.
+        if availableKB - needKB < kb.criticalKB { reclaim(.belowForeground(needKB + kb.criticalKB), now) }
     }
 
-    /// `memoryFell` on XNU: below critical, kills up through the bands; below the idle
-    /// level, idle-band kills; high-water kills; the reaper; the pressure checks and
-    /// the freezer.
+    /// `memoryFell` on XNU, in the order of XNU's memorystatus thread
+    /// (memorystatus_pick_action, bsd/kern/kern_memorystatus_policy.c:149-240): below
+    /// the soft-limit level, high-water kills first (:162-206), one at a time while
+    /// memory stays below that level; below critical, kills up through the bands; below
+    /// the idle level, idle-band kills; the reaper; the pressure checks and the freezer.
     mutating func memoryFellXNU(_ now: SimTime) {
-        if availableKB < kb.criticalKB { reclaim(.untilAvailable(kb.criticalKB), now) }
+        if overSoftLimitCount > 0 && availableKB < kb.warningKB { reclaim(.highWater(kb.warningKB), now) }
+        if availableKB < kb.criticalKB { criticalKills(now) }
         if availableKB < kb.idleKB { reclaim(.idleUntilAvailable(kb.idleKB), now) }
-        if overSoftLimitCount > 0 && availableKB < kb.warningKB { reclaim(.highWater, now) }
         reaperCheck(now)
         freezerWake(now)
+    }
+
+    /// Critical kills (MEMORYSTATUS_KILL_TOP_PROCESS, memorystatus_kill_top_process,
+    /// bsd/kern/kern_memorystatus.c:6393, 6450-6452: the bands walked from the lowest
+    /// up to JETSAM_PRIORITY_MAX): the policy's victims up to the foreground band, then
+    /// the app in front (JETSAM_PRIORITY_FOREGROUND, 100), then what is above it
+    /// (JETSAM_PRIORITY_AUDIO_AND_ACCESSORY, 120; bsd/sys/kern_memorystatus.h:65-66),
+    /// each only while available memory is below critical. Out of line: runs
+    /// only below critical.
+    @inline(never)
+    mutating func criticalKills(_ now: SimTime) {
+        reclaim(.belowForeground(kb.criticalKB), now)
+        guard availableKB < kb.criticalKB else { return }
+        if front >= 0 {
+            metrics[.foregroundKills] += 1
+            reclaim(.app(front, .memoryPressure), now)
+        }
+        if availableKB < kb.criticalKB { reclaim(.untilAvailable(kb.criticalKB), now) }
     }
 
     // MARK: Per-app inactive (soft) limit: high-water kills
@@ -49,6 +75,19 @@ extension Device {
         }
     }
 
+    /// The footprint XNU holds against an app's memory limit: phys_footprint, which
+    /// counts the pages the compressor holds for the app, in RAM or paged out to
+    /// storage, at their uncompressed size (internal_compressed; osfmk/kern/task.c:
+    /// 1184-1199, xnu-11417.101.15), so neither compression nor the freezer brings an
+    /// app under its limit: a compressed (or compressing) app's uncompressed suspended
+    /// footprint, a frozen app's whole suspended footprint, plus what a thawed app left
+    /// on flash; else what it holds.
+    @inline(__always) func physFootprintKB(_ app: Int32) -> Int64 {
+        let m = apps[Int(app)].memory
+        if m.contains(.frozen) { return profiles[pi(app)].suspendedKB }
+        return (m.contains(.compressed) ? suspendedPlainKB(app) : residentNowKB(app)) + onFlashKB(app)
+    }
+
     /// Forgets the soft-limit flag (the app came to the front, shrank, or dies).
     /// The count first: with no app flagged (always, with the XNU bands off) it costs
     /// one compare, not a read of the app's record.
@@ -59,15 +98,22 @@ extension Device {
         if let i = softLimitApps.firstIndex(of: app) { softLimitApps.remove(at: i) }
     }
 
-    /// High-water kills (`.highWater`), one action at a time: every flagged app still
-    /// over its inactive limit dies, one no longer over it is spared (its flag
-    /// cleared), lowest band first (XNU kills high-water victims in ascending
-    /// priority): per band that holds a flagged app, the flagged apps in index order
+    /// High-water kills (`.highWater(target)`), one action at a time while available
+    /// memory is below `target` (the soft-limit level, plus a launch's need): XNU's
+    /// thread picks one high-water kill per action and picks again after it, so it
+    /// stops once memory is back above that level (memorystatus_pick_action,
+    /// bsd/kern/kern_memorystatus_policy.c:162-206; memorystatus_kill_hiwat_proc,
+    /// bsd/kern/kern_memorystatus.c:6975-7080, one kill). A flagged app still over its
+    /// inactive limit dies, one no longer over it is spared (its flag cleared); over
+    /// means its phys_footprint, which counts compressed pages at their uncompressed
+    /// size (`physFootprintKB`). Lowest band first (XNU kills high-water victims in
+    /// ascending priority): per band that holds a flagged app, the flagged apps in index order
     /// (`softLimitApps`: what a scan of every app that skips the unflagged ones
     /// visits, without the scan, which cost O(apps) a high-water episode: about 1,600
     /// instructions a kill at 8,000 installed apps, 13,700 at 32,000). Runs only
     /// while some app is flagged and memory is below the soft-limit level.
-    func pickHighWater(_ c: inout ReclaimCursor) -> ReclaimAction {
+    func pickHighWater(_ target: Int64, _ c: inout ReclaimCursor) -> ReclaimAction {
+        guard availableKB < target else { return .none }
         while overSoftLimitCount > 0 && c.band <= Int(XNUBand.audioAndAccessory) {
             // The flagged apps from app index `c.index` on (the list may have changed
             // since the last pick: a kill or a spare clears its app's flag).
@@ -79,7 +125,7 @@ extension Device {
                 c.index = i + 1
                 let b = Int(apps[i].band)
                 if b == c.band {
-                    return residentNowKB(Int32(i)) > kb.inactiveLimitKB ? .kill(app: Int32(i), victim: -1, reason: .highWater) : .spare(app: Int32(i))
+                    return physFootprintKB(Int32(i)) > kb.inactiveLimitKB ? .kill(app: Int32(i), victim: -1, reason: .highWater) : .spare(app: Int32(i))
                 } else if b > c.band {
                     c.nextBand = min(c.nextBand, b)
                 }
@@ -91,27 +137,62 @@ extension Device {
         return .none
     }
 
-    /// The reaper: below the reaper level, at most one sweep per interval, kills every
-    /// idle-band app idle for at least the minimum age (oldest first: `.reaper`).
+    /// The reaper (bsd/kern/kern_memorystatus.c, xnu-11417.101.15): below the reaper
+    /// level, a sweep kills every idle-band app that has been in the band for at least
+    /// the minimum age (oldest entry first: `.reaper`). When a sweep may start follows
+    /// memstat_evaluate_page_shortage (:4214-4247): not before the rescan interval has
+    /// passed since the last sweep ended (whether or not it killed anything:
+    /// _memstat_reaper_end_sweep, :4121-4146, runs when a long-idle kill finds no
+    /// victim, :6601-6604), and not while XNU's cached answer to "which idle process is
+    /// the oldest reapable one" says none (`reaperRefresh`) and is not older than the
+    /// interval (:4097-4106, 4235-4245). Times in whole seconds, rounded up.
     mutating func reaperCheck(_ now: SimTime) {
         guard params.reaper, availableKB < kb.reaperKB,
               now >= SimTime.seconds(Int64(nextReaperSweepS)) else { return }
-        let next = (now + params.reaperInterval).microseconds
-        nextReaperSweepS = Int32(clamping: (next + 999_999) / 1_000_000)
+        if reaperNoneKnown && now < SimTime.seconds(Int64(reaperInfoExpiryS)) { return }
+        reaperSweep(now)
+    }
+
+    /// A sweep (out of line: at most one per interval): the oldest-reapable answer
+    /// refreshed, the kills, then the interval from its end.
+    @inline(never)
+    mutating func reaperSweep(_ now: SimTime) {
+        reaperRefresh(now)
         reclaim(.reaper, now)
+        nextReaperSweepS = Self.secondsUp(now + params.reaperInterval)
+    }
+
+    /// _memstat_refresh_oldest_reapable_proc_info (kern_memorystatus.c:6621-6675), which
+    /// every kill of the idle, critical, compressor and reaper paths calls first
+    /// (memorystatus_kill_top_process, :6447; here `reclaimWillKill`): unless its last answer is younger than
+    /// the rescan interval, it looks again for the oldest process in the idle band
+    /// that is reapable now (in the band for at least the minimum age,
+    /// _memstat_proc_is_reapable, :6677-6722); it remembers whether there was none.
+    /// The idle band is in entry order, so that process is its head if any is.
+    mutating func reaperRefresh(_ now: SimTime) {
+        guard params.reaper, now >= SimTime.seconds(Int64(reaperInfoExpiryS)) else { return }
+        reaperInfoExpiryS = Self.secondsUp(now + params.reaperInterval)
+        let head = idleOrder.head(0)
+        reaperNoneKnown = head < 0 || now - apps[Int(head)].bandSince < params.reaperMinAge
+    }
+
+    /// A time in whole seconds, rounded up (32 bits: 68 years).
+    @inline(__always) static func secondsUp(_ t: SimTime) -> Int32 {
+        Int32(clamping: (t.microseconds + 999_999) / 1_000_000)
     }
 
     /// The reaper's sweep (`.reaper`), one kill at a time: the next app in the idle
-    /// band's order (from its head, `startReclaim`) idle at least the minimum age.
+    /// band's order (from its head, `startReclaim`) that has been in the band for at
+    /// least the minimum age: XNU's age is the time in the current band
+    /// (_memstat_proc_is_reapable reads p_memstat_prio_start, kern_memorystatus.c:
+    /// 6697-6702; `AppRuntime.bandSince`), not the time since the user left the app,
+    /// so an app the system launched or woke (band 30 while it runs) or a demoted
+    /// frozen app is as old as its time in band 0. The band is in entry order, so the
+    /// reapable apps are its head: the sweep ends at the first younger app.
     func pickReaper(_ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
-        while c.app >= 0 {
-            let app = c.app
-            c.app = idleOrder.next(app)
-            // Idle since its last use; a prewarmed process since its prewarm (it entered
-            // the idle band then; `stateTime`, `Device.prewarm`).
-            let since = apps[Int(app)].isPrewarmed ? apps[Int(app)].stateTime : apps[Int(app)].lastUsed
-            if now - since >= params.reaperMinAge { return .kill(app: app, victim: -1, reason: .longIdleExit) }
-        }
-        return .none
+        let app = c.app
+        guard app >= 0, now - apps[Int(app)].bandSince >= params.reaperMinAge else { return .none }
+        c.app = idleOrder.next(app)
+        return .kill(app: app, victim: -1, reason: .longIdleExit)
     }
 }
