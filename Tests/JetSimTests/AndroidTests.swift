@@ -69,6 +69,36 @@ struct AndroidTests {
         #expect(d.policy.held == -1 && d.policy.heaps.heap(of: y) == AndroidLMK.cached)
     }
 
+    @Test("in the background grace an app is the previous one (700) or cached (900), not a service; a background task makes it one (500)")
+    func graceAdj() throws {
+        // T runs a background task from 1 s; A leaves the front at 2 s, B at 3 s (the
+        // previous app). All three are in the background, not suspended, at 4 s.
+        let text = """
+            device os=android policy=android-lmk bg-allowance=1h
+            app T bg-task=1m
+            app A
+            app B
+            0s    launch T
+            1s    launch A
+            2s    launch B
+            3s    home
+            20s   end
+            """
+        let sc = try Scenario.parse(text, source: "test")
+        let (t, a, b) = (sc.app(named: "T")!, sc.app(named: "A")!, sc.app(named: "B")!)
+        var sim = Simulation(model: scenarioDevice(sc, AndroidLMK.self, trace: NoTrace()))
+        sim.run(until: .seconds(4))
+        #expect([t, a, b].map { sim.model.apps[Int($0)].state } == [.background, .background, .background])
+        #expect([t, a, b].map { sim.model.oomScoreAdj($0) } == [OomAdj.service, OomAdj.cachedMin, OomAdj.previous])
+        // android-lmk agrees: A (cached) first, B held at 700, T behind them.
+        #expect(sim.model.policy.victim() == a && sim.model.policy.held == b)
+        #expect(sim.model.policy.heaps.heap(of: t) == AndroidLMK.service)
+        // Suspended at 12 and 13 s: the same adjs.
+        sim.run(until: .seconds(14))
+        #expect([a, b].map { sim.model.apps[Int($0)].state } == [.suspended, .suspended])
+        #expect([a, b].map { sim.model.oomScoreAdj($0) } == [OomAdj.cachedMin, OomAdj.previous])
+    }
+
     @Test("oom_score_adj by state: foreground 0, perceptible 200, service 500, previous 700, cached 900")
     func adj() throws {
         #expect(OomAdj.foreground == 0 && OomAdj.visible == 100 && OomAdj.perceptible == 200 && OomAdj.service == 500)
@@ -313,14 +343,15 @@ struct AndroidTests {
         // At 60 s C's launch compresses A (180 MB). At 70 s A comes back: 180 MiB
         // swapped in, over a 1 % page cache (20 MiB). In the same second Y's launch
         // finds memory low: X (cached) dies as a thrashing kill. lmkd then starts its
-        // thrashing count again (lmkd.cpp:2776-2785), so C (service, 500) is not a
-        // thrashing victim: memory is only low, which spares adj <= 700.
+        // thrashing count again (lmkd.cpp:2776-2785), so C (a service, 500, while its
+        // background task runs) is not a thrashing victim: memory is only low, which
+        // spares adj <= 700.
         let text = """
-            device ram=2GB reserve=512MB os=android policy=android-lmk page-cache-pct=1
+            device ram=2GB reserve=512MB os=android policy=android-lmk page-cache-pct=1 bg-allowance=1h
             app A footprint=600MB
             app X footprint=300MB
             app P footprint=300MB mode=audio:1h
-            app C footprint=1100MB
+            app C footprint=1100MB bg-task=1h
             app Y footprint=500MB
             0s    launch A
             5s    home

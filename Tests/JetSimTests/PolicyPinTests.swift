@@ -47,12 +47,15 @@ struct PolicyPinTests {
     /// same law): the relaunches are unchanged; kills rise for every policy but
     /// android-lmk (jetsam-bands 270 -> 353, its cold launches 78 -> 91, on 6 devices
     /// for a day; on 500 devices x 7 days its cold share moved 28.60 -> 28.86 %), cold
-    /// launches move by up to 13.
+    /// launches move by up to 13; and again when android-lmk stopped treating an app
+    /// in the background grace as a service (issue 29: ActivityManager gives it the
+    /// previous or a cached adj; only background work is SERVICE_ADJ): android-lmk
+    /// kills 2 fewer here, its cold launches unchanged.
     static let pinned: [String: Pin] = [
         "largest-first": Pin(relaunches: 192, cold: 75, killsPressure: 78, kills: 291, dataLossEvents: 27, dataLossUnits: 200),
         "lru": Pin(relaunches: 192, cold: 103, killsPressure: 239, kills: 461, dataLossEvents: 34, dataLossUnits: 277),
         "jetsam-bands": Pin(relaunches: 192, cold: 91, killsPressure: 95, kills: 353, dataLossEvents: 32, dataLossUnits: 265),
-        "android-lmk": Pin(relaunches: 192, cold: 100, killsPressure: 200, kills: 445, dataLossEvents: 32, dataLossUnits: 262),
+        "android-lmk": Pin(relaunches: 192, cold: 100, killsPressure: 199, kills: 443, dataLossEvents: 32, dataLossUnits: 262),
         "cost-aware": Pin(relaunches: 192, cold: 76, killsPressure: 96, kills: 323, dataLossEvents: 20, dataLossUnits: 196),
         "random": Pin(relaunches: 192, cold: 100, killsPressure: 192, kills: 426, dataLossEvents: 32, dataLossUnits: 267),
         "oracle": Pin(relaunches: 192, cold: 73, killsPressure: 117, kills: 353, dataLossEvents: 25, dataLossUnits: 219),

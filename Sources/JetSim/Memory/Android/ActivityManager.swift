@@ -4,15 +4,22 @@ import SimKernel
 extension Device {
     /// The oom_score_adj ActivityManager gives a resident app now (ProcessList):
     /// foreground 0, perceptible 200 (an active background mode), service 500
-    /// (executing in the background), previous 700, cached 900 and up (the policy
-    /// orders cached apps by recency, as lmkd's adj slots do).
+    /// (background work: a task, or the run after a system wake), previous 700,
+    /// cached 900 and up (the policy orders cached apps by recency, as lmkd's adj slots
+    /// do). An app in the background grace with no work is not a service: its
+    /// activity is stopped, so OomAdjuster.computeOomAdjLSP gives it PREVIOUS_APP_ADJ
+    /// if it is the previous process with activities (adj type "previous") and a
+    /// cached adj otherwise, as when suspended (frameworks/base at 02978520,
+    /// services/core/java/com/android/server/am/OomAdjuster.java).
     @inline(__always) public func oomScoreAdj(_ app: Int32) -> Int {
         let a = Int(app)
         if app == front { return OomAdj.foreground }
         switch apps[a].state {
         case .active, .inactive: return OomAdj.foreground
         case .background:
-            return apps[a].lifecycle.contains(.modeActive) ? OomAdj.perceptible : OomAdj.service
+            if apps[a].lifecycle.contains(.modeActive) { return OomAdj.perceptible }
+            if apps[a].lifecycle.contains(.bgTask) { return OomAdj.service }
+            return app == previousApp ? OomAdj.previous : OomAdj.cachedMin
         case .suspended:
             return app == previousApp ? OomAdj.previous : OomAdj.cachedMin
         case .notRunning: return OomAdj.cachedMax + 1
