@@ -119,14 +119,50 @@ struct AndroidTests {
         #expect(quiet.metrics.totalKills == 0)
     }
 
-    @Test("a request that cannot be met is a complete stall: one not-responding kill, then perceptible apps too")
-    func psiComplete() throws {
-        // 1320 MB does not fit after X dies: the full stall (1 s) passes 700 ms. One
-        // not-responding kill (Y, previous), then low-memory kills may reach adj 0 (P).
+    @Test("a request still unmet right after a kill: pressure after kill, at any adj; low memory alone then spares the perceptible app")
+    func pressureAfterKill() throws {
+        // 1320 MB does not fit after X dies (1,296 MB): the next decision is the cycle
+        // after a kill below the watermark, PRESSURE_AFTER_KILL (lmkd.cpp:2896-2904, any
+        // adj): Y (previous, 700) dies. 1,386 MB then meets the request but not the
+        // watermark: low memory alone takes adj > 700 only, so P (200) lives.
         let (sc, r) = try run(Self.pressure("zram-pct=5 swap-low-pct=0 app-limit-pct=100", big: "1320MB"))
-        #expect(Self.kills(r, sc) == ["X lmkd-psi-partial", "Y lmkd-psi-complete", "P lmkd-psi-partial"])
-        #expect(r.metrics[.killsPsiComplete] == 1)
+        #expect(Self.kills(r, sc) == ["X lmkd-psi-partial", "Y lmkd-pressure-after-kill"])
+        #expect(r.metrics[.killsPressureAfterKill] == 1 && r.metrics[.killsPsiComplete] == 0)
         #expect(r.metrics[.launchFailures] == 0)
+    }
+
+    @Test("a request lmkd cannot meet without a kill it may not make is a complete stall: one not-responding kill at any adj")
+    func notResponding() throws {
+        // lru's victim is P (perceptible, 200): low memory may not take it, so no kill,
+        // and 1,320 MB is not met: the request stalls every task for a whole window
+        // (android_oom_stall_ms), over psi_complete_stall_ms: NOT_RESPONDING takes P
+        // whatever its adj (lmkd.cpp:2905-2912). 1,411 MB then meets the request, not the
+        // watermark: low memory takes X (cached, lru's next), and 1,501 MB is enough.
+        let text = Self.pressure("zram-pct=5 swap-low-pct=0 app-limit-pct=100", big: "1320MB")
+            .replacingOccurrences(of: "policy=android-lmk", with: "policy=lru")
+        let (sc, r) = try run(text)
+        #expect(Self.kills(r, sc) == ["P lmkd-psi-complete", "X lmkd-psi-partial"])
+        #expect(r.metrics[.launchFailures] == 0)
+    }
+
+    @Test("PSI's full avg10 (lmkd's critical_stall) follows the windows' full stall, and is not kept at its default limit of 100")
+    func fullAverage() throws {
+        let e = 0.904_837_418_035_959_6
+        let sc = try Scenario.parse("device os=android stall-critical-pct=5\napp A\n0s launch A\n1s end\n", source: "test")
+        var d = scenarioDevice(sc, AndroidLMK.self, trace: NoTrace())
+        d.psiWindow(.zero)
+        d.android.fullStallUs = 900_000
+        d.psiWindow(.seconds(1))  // window 0's 90 % enters the average
+        #expect(abs(d.android.fullAvg10 - 90 * (1 - e)) < 1e-9)
+        d.psiWindow(.seconds(3))  // window 1 (no stall) and window 2 (no event) decay it
+        #expect(abs(d.android.fullAvg10 - 90 * (1 - e) * e * e) < 1e-9)
+        #expect(d.android.fullAvg10 > 5 && d.android.fullAvg10 < 100)
+        // At the default limit (100) the average can never exceed it: not computed.
+        var plain = scenarioDevice(try Scenario.parse("device os=android\napp A\n0s launch A\n1s end\n", source: "test"), AndroidLMK.self, trace: NoTrace())
+        plain.psiWindow(.zero)
+        plain.android.fullStallUs = 900_000
+        plain.psiWindow(.seconds(1))
+        #expect(plain.android.fullAvg10 == 0)
     }
 
     @Test("lru picks the perceptible app first: lmkd will not kill it until the stall is critical")
@@ -164,7 +200,8 @@ struct AndroidTests {
             """
         }
         let (sc, byOrder) = try run(text(false))
-        #expect(Self.kills(byOrder, sc) == ["X lmkd-psi-partial", "Z lmkd-psi-partial"])
+        // (Z dies right after X with the request still unmet: pressure after kill.)
+        #expect(Self.kills(byOrder, sc) == ["X lmkd-psi-partial", "Z lmkd-pressure-after-kill"])
         let (sc2, heaviest) = try run(text(true))
         #expect(Self.kills(heaviest, sc2) == ["Z lmkd-psi-partial"])
         #expect(heaviest.metrics[.launchFailures] == 0)
@@ -347,7 +384,7 @@ struct AndroidTests {
         // background task runs) is not a thrashing victim: memory is only low, which
         // spares adj <= 700.
         let text = """
-            device ram=2GB reserve=512MB os=android policy=android-lmk page-cache-pct=1 bg-allowance=1h
+            device ram=2GB reserve=512MB os=android policy=android-lmk page-cache-pct=1 thrashing-swap-ins=true bg-allowance=1h
             app A footprint=600MB
             app X footprint=300MB
             app P footprint=300MB mode=audio:1h
@@ -369,7 +406,7 @@ struct AndroidTests {
         #expect(r.metrics[.swapIns] == 1)
         #expect(Self.kills(r, sc) == ["X lmkd-thrashing"])
         // No page cache to measure against: plain low memory, cached apps only.
-        let (sc2, off) = try run(text.replacingOccurrences(of: "page-cache-pct=1", with: "page-cache-pct=0"))
+        let (sc2, off) = try run(text.replacingOccurrences(of: "page-cache-pct=1 thrashing-swap-ins=true", with: "page-cache-pct=0 thrashing-swap-ins=true"))
         #expect(Self.kills(off, sc2) == ["X lmkd-psi-partial"])
     }
 
@@ -378,7 +415,7 @@ struct AndroidTests {
     /// finds memory low; at 70.5 s R2 comes back (12 MiB: 58 %) and L2's launch finds
     /// memory low again, in the same PSI window (96 ms of stall: lmkd is awake).
     static let thrashingBursts = """
-        device ram=2GB reserve=512MB os=android policy=android-lmk page-cache-pct=1 thrashing-decay-pct=50
+        device ram=2GB reserve=512MB os=android policy=android-lmk page-cache-pct=1 thrashing-swap-ins=true thrashing-decay-pct=50
         app V1 footprint=600MB
         app V2 footprint=600MB
         app R2 footprint=40MB
@@ -424,7 +461,7 @@ struct AndroidTests {
         // lru's oldest is P (audio, adj 200). 878 % >= 300: the thrashing kill may take
         // adj 200 (lmkd.cpp:2951), then low memory alone takes V1 (cached).
         let text = """
-            device ram=2GB reserve=512MB os=android policy=lru page-cache-pct=1
+            device ram=2GB reserve=512MB os=android policy=lru page-cache-pct=1 thrashing-swap-ins=true
             app P footprint=40MB mode=audio:1h
             app V1 footprint=600MB
             app V2 footprint=600MB
@@ -448,7 +485,7 @@ struct AndroidTests {
         let (sc, r) = try run(text)
         #expect(Self.kills(r, sc) == ["P lmkd-thrashing", "V1 lmkd-psi-partial"])
         // A critical level of 1000 %: P is protected, and lmkd stops at lru's victim.
-        let (scP, spared) = try run(text.replacingOccurrences(of: "page-cache-pct=1", with: "page-cache-pct=1 thrashing-critical-pct=1000"))
+        let (scP, spared) = try run(text.replacingOccurrences(of: "page-cache-pct=1 thrashing-swap-ins=true", with: "page-cache-pct=1 thrashing-swap-ins=true thrashing-critical-pct=1000"))
         #expect(Self.kills(spared, scP) == [])
     }
 

@@ -30,6 +30,8 @@ public enum Counter: Int, CaseIterable, Sendable {
     case bgExpiryEnded, cachedRelaunches, systemLaunches, systemWakes
     // Issue 14, iOS 15 prewarming (kept in one block).
     case prewarms, prewarmedLaunches, prewarmsKilled
+    // Issue 29, lmkd's pressure-after-kill reason.
+    case killsPressureAfterKill
 
     /// What one counter is.
     public struct Declaration: Sendable {
@@ -125,6 +127,7 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .prewarms: .init("prewarms", "iOS 15 prewarms: not-running apps the system created and stopped before main (no delegate message)")
         case .prewarmedLaunches: .init("prewarmed_launches", "user launches of a prewarmed app: didFinishLaunching then, cold minus the pre-main part (included in launches, and in cold_relaunches when a relaunch)")
         case .prewarmsKilled: .init("prewarms_killed", "prewarmed apps terminated before any launch used them (silently: wasted prewarms; included in the kill columns)")
+        case .killsPressureAfterKill: .init("kills_pressure_after_kill", kill: .lmkdPressureAfterKill, "Android lmkd: a request still unmet right after a kill (PRESSURE_AFTER_KILL, any adj)")
         case .cachedRelaunches: .init("cached_relaunches", "cold relaunches within page_cache_window_s of a kill: files still cached, faster (Apple's warm launch; included in cold_relaunches)")
         }
     }
@@ -152,6 +155,7 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .lmkdLowSwap: .killsLowSwap
         case .lmkdMinfree: .killsMinfree
         case .cachedCap: .killsCachedCap
+        case .lmkdPressureAfterKill: .killsPressureAfterKill
         }
     }
 

@@ -56,6 +56,9 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     case lmkdPsiPartial, lmkdPsiComplete, lmkdThrashing, lmkdLowSwap, lmkdMinfree
     /// ActivityManager killed the oldest cached process beyond its cap.
     case cachedCap
+    /// Android lmkd, PSI mode: PRESSURE_AFTER_KILL, a request still unmet right after
+    /// a kill (lmkd.cpp:2896-2904; any adj by default).
+    case lmkdPressureAfterKill
 
     /// What a reason is, declared once per reason.
     public struct Properties: Sendable {
@@ -106,6 +109,7 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
         case .lmkdLowSwap:             .init("lmkd-low-swap",                .android,    false,   true)
         case .lmkdMinfree:             .init("lmkd-minfree",                 .android,    false,   true)
         case .cachedCap:               .init("cached-cap",                   .android,    false,   true)
+        case .lmkdPressureAfterKill:   .init("lmkd-pressure-after-kill",     .android,    false,   true)
         }
     }
 

@@ -237,7 +237,7 @@ extension Device {
         case .reaper: pickReaper(&c, now)
         case .highWater: pickHighWater(&c)
         case .cachedCap: pickCachedCap(&c)
-        case .lmkd(let need): pickLmkd(needKB: need, now)
+        case .lmkd(let need): pickLmkd(needKB: need, &c, now)
         case .minfree(let need): pickMinfree(needKB: need)
         case .app(let app, let reason): pickOneApp(app, reason, &c)
         }

@@ -29,7 +29,8 @@ extension Device {
     }
 
     /// A resume of a cached app from zram: its pages come back (a swap-in), which
-    /// stalls and counts as refaults for lmkd's thrashing measure. Returns the time.
+    /// stalls, and counts as refaults for lmkd's thrashing measure only when asked
+    /// (`thrashingCountsSwapIns`: lmkd counts file refaults). Returns the time.
     mutating func androidSwapIn(_ app: Int32, fromFlash: Bool = false, _ now: SimTime) -> SimTime {
         // From flash: the cached footprint, read back at `thawPerMB`.
         let plain = fromFlash ? profiles[pi(app)].suspendedKB
@@ -37,8 +38,10 @@ extension Device {
         let perMB = fromFlash ? params.thawPerMB : params.android.swapInPerMB
         psiWindow(now)
         stall(plain, perMB: perMB)
-        thrashingWindow(now)
-        android.refaultKB = .saturatingSum(android.refaultKB, plain)
+        if params.android.measuresThrashing {
+            thrashingWindow(now)
+            android.refaultKB = .saturatingSum(android.refaultKB, plain)
+        }
         let t = SimTime(saturatingMicroseconds: Double(perMB.microseconds) * Double(plain) / 1_024)
         metrics[.swapIns] += 1
         metrics[.swapInLatencySumMicros] = .saturatingSum(metrics[.swapInLatencySumMicros], Int(t.microseconds))
