@@ -114,7 +114,7 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .killsThrashing: .init("kills_thrashing", kill: .lmkdThrashing, "Android lmkd: low memory and thrashing (refaults over the limit)")
         case .killsLowSwap: .init("kills_low_swap", kill: .lmkdLowSwap, "Android lmkd: zram nearly full, with low memory or thrashing")
         case .killsMinfree: .init("kills_minfree", kill: .lmkdMinfree, "Android lmkd, legacy minfree levels")
-        case .killsCachedCap: .init("kills_cached_cap", kill: .cachedCap, "Android ActivityManager: oldest cached app beyond the cached-process cap")
+        case .killsCachedCap: .init("kills_cached_cap", kill: .cachedCap, "Android ActivityManager: the oldest cached (with activities) or empty process beyond its limit, or an empty one unused too long")
         case .androidColdLaunches: .init("android_cold_launches", "Android: launches that created the process without saved state")
         case .androidWarmLaunches: .init("android_warm_launches", "Android: launches that re-created the process with saved state")
         case .androidHotLaunches: .init("android_hot_launches", "Android: launches that brought a live process's activity to the front")

@@ -39,6 +39,7 @@ extension Device {
         }
         if prior == .notRunning {
             metrics[.systemLaunches] += 1
+            apps[a].lifecycle.insert(.systemStarted)
             trace.record(time: now, app: app, event: .systemLaunch(kind), detail: .none, state: .notRunning)
         } else {
             metrics[.systemWakes] += 1

@@ -34,6 +34,7 @@ public struct AndroidClass: Sendable, Equatable {
     public var swapFreeLowPct = 10.0
     public var highWatermarkKB: Int64 = 100 * 1_024
     public var maxCachedProcesses = 32
+    public var maxEmptyTimeMin = 30.0
     public var killHeaviestTask = false
     public var vitalsColdS = 5.0
     public var vitalsWarmS = 2.0
@@ -83,6 +84,7 @@ extension AndroidParameters {
         swapFreeLowPct = c.swapFreeLowPct
         highWatermarkKB = c.highWatermarkKB
         maxCachedProcesses = c.maxCachedProcesses
+        maxEmptyTime = SimTime(seconds: c.maxEmptyTimeMin * 60)
         killHeaviestTask = c.killHeaviestTask
         vitalsCold = SimTime(seconds: c.vitalsColdS)
         vitalsWarm = SimTime(seconds: c.vitalsWarmS)
@@ -154,7 +156,11 @@ extension Schema {
               source: "AOSP lmkd.cpp:3902-3903 ro.lmk.kill_heaviest_task, default false; find_and_kill_process, lmkd.cpp:2480-2500",
               "android: lmkd kills the heaviest app of the victim's adj level, not the policy's victim (always so at adj <= 200, as lmkd does)"),
         .integer("android_max_cached_processes", \.android.maxCachedProcesses, 0...1_000_000, alias: "max-cached",
-                 source: "ActivityManagerConstants DEFAULT_MAX_CACHED_PROCESSES 32 (Android 10-13; 1024 later)", "android: cached apps kept at most; the oldest beyond dies (0: no cap)"),
+                 source: "ActivityManagerConstants DEFAULT_MAX_CACHED_PROCESSES 32 (Android 10-13; 1024 later)",
+                 "android: ActivityManager's MAX_CACHED_PROCESSES: at most max - max/2 cached apps with activities and max/2 empty ones (started by the system, no UI shown); the oldest beyond die (0: no limit)"),
+        .number("android_max_empty_time_min", \.android.maxEmptyTimeMin, 0...5_256_000, unit: "min", alias: "max-empty-time",
+                source: "ProcessList.MAX_EMPTY_TIME 30 min (Android 10-12), ActivityManagerConstants max_empty_time_millis default 30 min (Android 13)",
+                "android: an empty process unused this long dies once more than max/4 + 1 newer empty ones are kept (0: never)"),
         .number("android_vitals_cold_s", \.android.vitalsColdS, 0...86_400, unit: "s", alias: "vitals-cold",
                 source: "Android vitals: cold >= 5 s excessive", "android: a cold launch this slow counts in cold_over_vitals"),
         .number("android_vitals_warm_s", \.android.vitalsWarmS, 0...86_400, unit: "s", alias: "vitals-warm",

@@ -83,8 +83,18 @@ public struct AndroidParameters: Sendable, Equatable {
     public var swapFreeLowPct: Double
     /// The high watermark: reclaim and lmkd keep this much free above a request.
     public var highWatermarkKB: Int64
-    /// ActivityManager's cached-process cap (0: none).
+    /// ActivityManager's MAX_CACHED_PROCESSES (0: no limit, no trim).
     public var maxCachedProcesses: Int
+    /// How long an empty process may stay unused before it is trimmed, beyond the
+    /// newest CUR_TRIM_EMPTY_PROCESSES + 1 (0: never).
+    public var maxEmptyTime: SimTime
+    /// ActivityManagerConstants: CUR_MAX_EMPTY_PROCESSES = computeEmptyProcessLimit(max)
+    /// = max / 2; the cached processes with activities get the rest,
+    /// CUR_MAX_CACHED_PROCESSES - CUR_MAX_EMPTY_PROCESSES; CUR_TRIM_EMPTY_PROCESSES =
+    /// computeEmptyProcessLimit(max) / 2 (updateMaxCachedProcesses).
+    @inline(__always) var emptyProcessLimit: Int { maxCachedProcesses / 2 }
+    @inline(__always) var cachedProcessLimit: Int { maxCachedProcesses - maxCachedProcesses / 2 }
+    @inline(__always) var trimEmptyProcesses: Int { maxCachedProcesses / 2 / 2 }
     /// ro.lmk.kill_heaviest_task: the heaviest app of the victim's adj level dies.
     public var killHeaviestTask: Bool
     /// Vitals thresholds: launches at or over these are excessive.
@@ -123,6 +133,11 @@ public struct AndroidState: Sendable {
     /// The window in which lmkd last acted on a complete stall (PSI reports an event
     /// at most once per window).
     var notRespondingWindow: Int64 = -1
+    /// Android's empty processes now (cached, no activity: `MemoryFlags.emptyProcess`)
+    /// and the one cached longest ago (-1: none); the other cached apps have
+    /// activities (suspended apps less these).
+    var emptyCount: Int32 = 0
+    var oldestEmpty: Int32 = -1
     /// PSI's full-stall average over 10 s (avg10), % of the time: lmkd's critical_stall
     /// reads it (`psiAverage`).
     var fullAvg10: Double = 0
@@ -136,5 +151,6 @@ public struct AndroidState: Sendable {
         refaultKB = 0; thrashResetUs = 0; prevThrashPct = 0; thrashingLimit = limit
         notRespondingWindow = -1
         fullAvg10 = 0
+        emptyCount = 0; oldestEmpty = -1
     }
 }

@@ -8,12 +8,17 @@ extension Device {
         let a = Int(app)
         setResident(app, min(apps[a].residentKB, profiles[pi(app)].suspendedKB))
         android.uncompressed.append(app, to: 0)
+        // Cached since now: ActivityManager's lastActivityTime for the empty-process
+        // trim (`processTrimDue`).
+        apps[a].stateTime = now
+        if apps[a].lifecycle.contains(.systemStarted) { androidEmptyCached(app) }
     }
 
     /// The app leaves the cached set (resumed or killed): out of reclaim's order; if
     /// its memory was in zram, a swap-in (resume) or a free (kill) follows.
-    mutating func androidForget(_ app: Int32) {
+    @inline(__always) mutating func androidForget(_ app: Int32) {
         android.uncompressed.remove(app)
+        if apps[Int(app)].memory.contains(.emptyProcess) { androidEmptyForgotten(app) }
     }
 
     /// A cached app resumes (a user's launch, or a system wake): out of reclaim's
