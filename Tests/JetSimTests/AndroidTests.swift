@@ -71,6 +71,36 @@ struct AndroidTests {
         #expect(d.policy.held == -1 && d.policy.heaps.heap(of: y) == AndroidLMK.cached)
     }
 
+    @Test("in the background grace an app is the previous one (700) or cached (900), not a service; a background task makes it one (500)")
+    func graceAdj() throws {
+        // T runs a background task from 1 s; A leaves the front at 2 s, B at 3 s (the
+        // previous app). All three are in the background, not suspended, at 4 s.
+        let text = """
+            device os=android app-limit-pct=60 policy=android-lmk bg-allowance=1h
+            app T bg-task=1m
+            app A
+            app B
+            0s    launch T
+            1s    launch A
+            2s    launch B
+            3s    home
+            20s   end
+            """
+        let sc = try Scenario.parse(text, source: "test")
+        let (t, a, b) = (sc.app(named: "T")!, sc.app(named: "A")!, sc.app(named: "B")!)
+        var sim = Simulation(model: scenarioDevice(sc, AndroidLMK.self, trace: NoTrace()))
+        sim.run(until: .seconds(4))
+        #expect([t, a, b].map { sim.model.apps[Int($0)].state } == [.background, .background, .background])
+        #expect([t, a, b].map { sim.model.oomScoreAdj($0) } == [OomAdj.service, OomAdj.cachedMin, OomAdj.previous])
+        // android-lmk agrees: A (cached) first, B held at 700, T behind them.
+        #expect(sim.model.policy.victim() == a && sim.model.policy.held == b)
+        #expect(sim.model.policy.heaps.heap(of: t) == AndroidLMK.service)
+        // Suspended at 12 and 13 s: the same adjs.
+        sim.run(until: .seconds(14))
+        #expect([a, b].map { sim.model.apps[Int($0)].state } == [.suspended, .suspended])
+        #expect([a, b].map { sim.model.oomScoreAdj($0) } == [OomAdj.cachedMin, OomAdj.previous])
+    }
+
     @Test("oom_score_adj by state: foreground 0, perceptible 200, service 500, previous 700, cached 900")
     func adj() throws {
         #expect(OomAdj.foreground == 0 && OomAdj.visible == 100 && OomAdj.perceptible == 200 && OomAdj.service == 500)
@@ -91,14 +121,50 @@ struct AndroidTests {
         #expect(quiet.metrics.totalKills == 0)
     }
 
-    @Test("a request that cannot be met is a complete stall: one not-responding kill, then perceptible apps too")
-    func psiComplete() throws {
-        // 1320 MB does not fit after X dies: the full stall (1 s) passes 700 ms. One
-        // not-responding kill (Y, previous), then low-memory kills may reach adj 0 (P).
+    @Test("a request still unmet right after a kill: pressure after kill, at any adj; low memory alone then spares the perceptible app")
+    func pressureAfterKill() throws {
+        // 1320 MB does not fit after X dies (1,296 MB): the next decision is the cycle
+        // after a kill below the watermark, PRESSURE_AFTER_KILL (lmkd.cpp:2896-2904, any
+        // adj): Y (previous, 700) dies. 1,386 MB then meets the request but not the
+        // watermark: low memory alone takes adj > 700 only, so P (200) lives.
         let (sc, r) = try run(Self.pressure("zram-pct=5 swap-low-pct=0 app-limit-pct=100", big: "1320MB"))
-        #expect(Self.kills(r, sc) == ["X lmkd-psi-partial", "Y lmkd-psi-complete", "P lmkd-psi-partial"])
-        #expect(r.metrics[.killsPsiComplete] == 1)
+        #expect(Self.kills(r, sc) == ["X lmkd-psi-partial", "Y lmkd-pressure-after-kill"])
+        #expect(r.metrics[.killsPressureAfterKill] == 1 && r.metrics[.killsPsiComplete] == 0)
         #expect(r.metrics[.launchFailures] == 0)
+    }
+
+    @Test("a request lmkd cannot meet without a kill it may not make is a complete stall: one not-responding kill at any adj")
+    func notResponding() throws {
+        // lru's victim is P (perceptible, 200): low memory may not take it, so no kill,
+        // and 1,320 MB is not met: the request stalls every task for a whole window
+        // (android_oom_stall_ms), over psi_complete_stall_ms: NOT_RESPONDING takes P
+        // whatever its adj (lmkd.cpp:2905-2912). 1,411 MB then meets the request, not the
+        // watermark: low memory takes X (cached, lru's next), and 1,501 MB is enough.
+        let text = Self.pressure("zram-pct=5 swap-low-pct=0 app-limit-pct=100", big: "1320MB")
+            .replacingOccurrences(of: "policy=android-lmk", with: "policy=lru")
+        let (sc, r) = try run(text)
+        #expect(Self.kills(r, sc) == ["P lmkd-psi-complete", "X lmkd-psi-partial"])
+        #expect(r.metrics[.launchFailures] == 0)
+    }
+
+    @Test("PSI's full avg10 (lmkd's critical_stall) follows the windows' full stall, and is not kept at its default limit of 100")
+    func fullAverage() throws {
+        let e = 0.904_837_418_035_959_6
+        let sc = try Scenario.parse("device os=android app-limit-pct=60 stall-critical-pct=5\napp A\n0s launch A\n1s end\n", source: "test")
+        var d = scenarioDevice(sc, AndroidLMK.self, trace: NoTrace())
+        d.psiWindow(.zero)
+        d.android.fullStallUs = 900_000
+        d.psiWindow(.seconds(1))  // window 0's 90 % enters the average
+        #expect(abs(d.android.fullAvg10 - 90 * (1 - e)) < 1e-9)
+        d.psiWindow(.seconds(3))  // window 1 (no stall) and window 2 (no event) decay it
+        #expect(abs(d.android.fullAvg10 - 90 * (1 - e) * e * e) < 1e-9)
+        #expect(d.android.fullAvg10 > 5 && d.android.fullAvg10 < 100)
+        // At the default limit (100) the average can never exceed it: not computed.
+        var plain = scenarioDevice(try Scenario.parse("device os=android app-limit-pct=60\napp A\n0s launch A\n1s end\n", source: "test"), AndroidLMK.self, trace: NoTrace())
+        plain.psiWindow(.zero)
+        plain.android.fullStallUs = 900_000
+        plain.psiWindow(.seconds(1))
+        #expect(plain.android.fullAvg10 == 0)
     }
 
     @Test("lru picks the perceptible app first: lmkd will not kill it until the stall is critical")
@@ -136,7 +202,8 @@ struct AndroidTests {
             """
         }
         let (sc, byOrder) = try run(text(false))
-        #expect(Self.kills(byOrder, sc) == ["X lmkd-psi-partial", "Z lmkd-psi-partial"])
+        // (Z dies right after X with the request still unmet: pressure after kill.)
+        #expect(Self.kills(byOrder, sc) == ["X lmkd-psi-partial", "Z lmkd-pressure-after-kill"])
         let (sc2, heaviest) = try run(text(true))
         #expect(Self.kills(heaviest, sc2) == ["Z lmkd-psi-partial"])
         #expect(heaviest.metrics[.launchFailures] == 0)
@@ -186,7 +253,7 @@ struct AndroidTests {
         #expect(off.metrics[.swapIns] == 0 && off.metrics[.compressorPeakKB] == 0)
     }
 
-    @Test("ActivityManager's cap kills the oldest cached app beyond it, whatever memory says")
+    @Test("ActivityManager's limit on cached apps with activities (max - max/2) kills the oldest beyond it, whatever memory says")
     func cachedCap() throws {
         let text = """
             device os=android app-limit-pct=60 policy=android-lmk max-cached=2
@@ -205,10 +272,13 @@ struct AndroidTests {
             2m    end
             """
         let (sc, r) = try run(text)
-        // At 75 s D is cached and previous; A, B, C are cached: one over the cap.
-        #expect(Self.kills(r, sc) == ["A cached-cap"])
-        #expect(r.records.first { if case .terminated = $0.event { return true } else { return false } }?.time == .seconds(75))
-        #expect(r.metrics[.killsCachedCap] == 1)
+        // max-cached=2: one cached app with activities (2 - 2/2), one empty. At 55 s C
+        // is suspended and previous; A and B are cached: A dies. At 75 s D is the
+        // previous app; B and C are cached: B dies.
+        #expect(Self.kills(r, sc) == ["A cached-cap", "B cached-cap"])
+        let times: [SimTime] = r.records.compactMap { if case .terminated = $0.event { return $0.time } else { return nil } }
+        #expect(times == [SimTime.seconds(55), SimTime.seconds(75)])
+        #expect(r.metrics[.killsCachedCap] == 2)
         let (_, off) = try run(text.replacingOccurrences(of: "max-cached=2", with: "max-cached=0"))
         #expect(off.metrics.totalKills == 0)
     }
@@ -315,14 +385,15 @@ struct AndroidTests {
         // At 60 s C's launch compresses A (180 MB). At 70 s A comes back: 180 MiB
         // swapped in, over a 1 % page cache (20 MiB). In the same second Y's launch
         // finds memory low: X (cached) dies as a thrashing kill. lmkd then starts its
-        // thrashing count again (lmkd.cpp:2776-2785), so C (service, 500) is not a
-        // thrashing victim: memory is only low, which spares adj <= 700.
+        // thrashing count again (lmkd.cpp:2776-2785), so C (a service, 500, while its
+        // background task runs) is not a thrashing victim: memory is only low, which
+        // spares adj <= 700.
         let text = """
-            device ram=2GB reserve=512MB os=android app-limit-pct=60 policy=android-lmk page-cache-pct=1
+            device ram=2GB reserve=512MB os=android app-limit-pct=60 policy=android-lmk page-cache-pct=1 thrashing-swap-ins=true bg-allowance=1h
             app A footprint=600MB
             app X footprint=300MB
             app P footprint=300MB mode=audio:1h
-            app C footprint=1100MB
+            app C footprint=1100MB bg-task=1h
             app Y footprint=500MB
             0s    launch A
             5s    home
@@ -340,7 +411,7 @@ struct AndroidTests {
         #expect(r.metrics[.swapIns] == 1)
         #expect(Self.kills(r, sc) == ["X lmkd-thrashing"])
         // No page cache to measure against: plain low memory, cached apps only.
-        let (sc2, off) = try run(text.replacingOccurrences(of: "page-cache-pct=1", with: "page-cache-pct=0"))
+        let (sc2, off) = try run(text.replacingOccurrences(of: "page-cache-pct=1 thrashing-swap-ins=true", with: "page-cache-pct=0 thrashing-swap-ins=true"))
         #expect(Self.kills(off, sc2) == ["X lmkd-psi-partial"])
     }
 
@@ -349,7 +420,7 @@ struct AndroidTests {
     /// finds memory low; at 70.5 s R2 comes back (12 MiB: 58 %) and L2's launch finds
     /// memory low again, in the same PSI window (96 ms of stall: lmkd is awake).
     static let thrashingBursts = """
-        device ram=2GB reserve=512MB os=android app-limit-pct=60 policy=android-lmk page-cache-pct=1 thrashing-decay-pct=50
+        device ram=2GB reserve=512MB os=android app-limit-pct=60 policy=android-lmk page-cache-pct=1 thrashing-swap-ins=true thrashing-decay-pct=50
         app V1 footprint=600MB
         app V2 footprint=600MB
         app R2 footprint=40MB
@@ -395,7 +466,7 @@ struct AndroidTests {
         // lru's oldest is P (audio, adj 200). 878 % >= 300: the thrashing kill may take
         // adj 200 (lmkd.cpp:2951), then low memory alone takes V1 (cached).
         let text = """
-            device ram=2GB reserve=512MB os=android app-limit-pct=60 policy=lru page-cache-pct=1
+            device ram=2GB reserve=512MB os=android app-limit-pct=60 policy=lru page-cache-pct=1 thrashing-swap-ins=true
             app P footprint=40MB mode=audio:1h
             app V1 footprint=600MB
             app V2 footprint=600MB
@@ -419,7 +490,7 @@ struct AndroidTests {
         let (sc, r) = try run(text)
         #expect(Self.kills(r, sc) == ["P lmkd-thrashing", "V1 lmkd-psi-partial"])
         // A critical level of 1000 %: P is protected, and lmkd stops at lru's victim.
-        let (scP, spared) = try run(text.replacingOccurrences(of: "page-cache-pct=1", with: "page-cache-pct=1 thrashing-critical-pct=1000"))
+        let (scP, spared) = try run(text.replacingOccurrences(of: "page-cache-pct=1 thrashing-swap-ins=true", with: "page-cache-pct=1 thrashing-swap-ins=true thrashing-critical-pct=1000"))
         #expect(Self.kills(spared, scP) == [])
     }
 

@@ -13,7 +13,7 @@ struct DevicePartsTests {
     @Test("each kill reason declares its decider and effects beside its name")
     func killReasons() {
         let android = KillReason.allCases.filter { $0.properties.decider == .android }
-        #expect(android == [.lmkdPsiPartial, .lmkdPsiComplete, .lmkdThrashing, .lmkdLowSwap, .lmkdMinfree, .cachedCap])
+        #expect(android == [.lmkdPsiPartial, .lmkdPsiComplete, .lmkdThrashing, .lmkdLowSwap, .lmkdMinfree, .cachedCap, .lmkdPressureAfterKill])
         #expect(KillReason.allCases.filter { $0.properties.decider == .xnu }
                 == [.idleExit, .longIdleExit, .highWater, .sustainedPressure, .compressorSpaceShortage])
         // Only the kills the user or the app chose, and a shutdown, keep the user's place.

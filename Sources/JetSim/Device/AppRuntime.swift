@@ -146,6 +146,10 @@ public struct LifecycleFlags: OptionSet, Sendable, Equatable {
     /// A prewarmed process (iOS 15, `Device.prewarm`): state `suspended`, stopped
     /// before main, no delegate message yet.
     @inlinable static var prewarmed: Self { Self(rawValue: 32) }
+    /// The system started this process in the background (a system launch) and the
+    /// user has not brought it to the front since: it has shown no UI. A user's launch
+    /// clears it. (Android: cached, it is an empty process, `MemoryFlags.emptyProcess`.)
+    @inlinable static var systemStarted: Self { Self(rawValue: 64) }
 }
 
 /// The memory managers' marks on an app record (Memory/). A termination resets them
@@ -175,6 +179,9 @@ public struct MemoryFlags: OptionSet, Sendable, Equatable {
     /// Resumed since it was frozen, its state still on flash: XNU's
     /// P_MEMSTAT_REFREEZE_ELIGIBLE (bsd/kern/kern_memorystatus.c:3793-3796).
     @inlinable static var refreezeEligible: Self { Self(rawValue: 256) }
+    /// Android: cached with no activity, an empty process (started by the system, no UI
+    /// shown: `LifecycleFlags.systemStarted`), counted in `AndroidState.emptyCount`.
+    @inlinable static var emptyProcess: Self { Self(rawValue: 512) }
     /// The marks the freezer must forget when the app exits (`Device.forgetFrozen`).
     @inlinable static var freezerKnows: Self { [.frozen, .hasFlashCopy, .demoted, .compressing, .refreezeEligible] }
 }

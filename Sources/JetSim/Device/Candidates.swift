@@ -84,7 +84,8 @@ extension Device {
             return EvictionCandidate(
                 state: state, mode: apps[a].lifecycle.contains(.modeActive) ? profiles[p].mode : .none,
                 residentKB: residentNowKB(app), lastUsed: apps[a].lastUsed, launchCount: 0,
-                preservesUIState: false, nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == previousApp, band: apps[a].band)
+                preservesUIState: false, nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == previousApp,
+                runsTask: state == .background && apps[a].lifecycle.contains(.bgTask), band: apps[a].band)
         }
         return EvictionCandidate(
             state: state, mode: apps[a].lifecycle.contains(.modeActive) ? profiles[p].mode : .none,
@@ -93,6 +94,7 @@ extension Device {
             coldLaunchCost: coldLatency(p),
             residentLaunchCost: state == .suspended ? (apps[a].isPrewarmed ? prewarmedLatency(p) : apps[a].memory.contains(.frozen) ? thawLatency(p) : warmLatency(p, compressedKB: suspendedPlainKB(app))) : profiles[p].hotLaunch,
             unsavedEdits: unsavedEdits(app), preservesUIState: profiles[p].preservesUIState,
-            nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == previousApp, band: apps[a].band)
+            nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == previousApp,
+            runsTask: state == .background && apps[a].lifecycle.contains(.bgTask), band: apps[a].band)
     }
 }

@@ -30,6 +30,8 @@ public enum Counter: Int, CaseIterable, Sendable {
     case bgExpiryEnded, cachedRelaunches, systemLaunches, systemWakes
     // Issue 14, iOS 15 prewarming (kept in one block).
     case prewarms, prewarmedLaunches, prewarmsKilled
+    // Issue 29, lmkd's pressure-after-kill reason.
+    case killsPressureAfterKill
 
     /// What one counter is.
     public struct Declaration: Sendable {
@@ -112,7 +114,7 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .killsThrashing: .init("kills_thrashing", kill: .lmkdThrashing, "Android lmkd: low memory and thrashing (refaults over the limit)")
         case .killsLowSwap: .init("kills_low_swap", kill: .lmkdLowSwap, "Android lmkd: zram nearly full, with low memory or thrashing")
         case .killsMinfree: .init("kills_minfree", kill: .lmkdMinfree, "Android lmkd, legacy minfree levels")
-        case .killsCachedCap: .init("kills_cached_cap", kill: .cachedCap, "Android ActivityManager: oldest cached app beyond the cached-process cap")
+        case .killsCachedCap: .init("kills_cached_cap", kill: .cachedCap, "Android ActivityManager: the oldest cached (with activities) or empty process beyond its limit, or an empty one unused too long")
         case .androidColdLaunches: .init("android_cold_launches", "Android: launches that created the process without saved state")
         case .androidWarmLaunches: .init("android_warm_launches", "Android: launches that re-created the process with saved state")
         case .androidHotLaunches: .init("android_hot_launches", "Android: launches that brought a live process's activity to the front")
@@ -125,6 +127,7 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .prewarms: .init("prewarms", "iOS 15 prewarms: not-running apps the system created and stopped before main (no delegate message)")
         case .prewarmedLaunches: .init("prewarmed_launches", "user launches of a prewarmed app: didFinishLaunching then, cold minus the pre-main part (included in launches, and in cold_relaunches when a relaunch)")
         case .prewarmsKilled: .init("prewarms_killed", "prewarmed apps terminated before any launch used them (silently: wasted prewarms; included in the kill columns)")
+        case .killsPressureAfterKill: .init("kills_pressure_after_kill", kill: .lmkdPressureAfterKill, "Android lmkd: a request still unmet right after a kill (PRESSURE_AFTER_KILL, any adj)")
         case .cachedRelaunches: .init("cached_relaunches", "cold relaunches within page_cache_window_s of a kill: files still cached, faster (Apple's warm launch; included in cold_relaunches)")
         }
     }
@@ -152,6 +155,7 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .lmkdLowSwap: .killsLowSwap
         case .lmkdMinfree: .killsMinfree
         case .cachedCap: .killsCachedCap
+        case .lmkdPressureAfterKill: .killsPressureAfterKill
         }
     }
 

@@ -54,8 +54,13 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     /// stall; NOT_RESPONDING (complete stall); LOW_MEM_AND_THRASHING;
     /// LOW_SWAP_AND_THRASHING or LOW_MEM_AND_SWAP; and the legacy minfree levels.
     case lmkdPsiPartial, lmkdPsiComplete, lmkdThrashing, lmkdLowSwap, lmkdMinfree
-    /// ActivityManager killed the oldest cached process beyond its cap.
+    /// ActivityManager's trim (OomAdjuster.updateAndTrimProcessLSP): the oldest cached
+    /// process with activities or empty process beyond its limit, or an empty one
+    /// unused for longer than the maximum empty time.
     case cachedCap
+    /// Android lmkd, PSI mode: PRESSURE_AFTER_KILL, a request still unmet right after
+    /// a kill (lmkd.cpp:2896-2904; any adj by default).
+    case lmkdPressureAfterKill
 
     /// What a reason is, declared once per reason.
     public struct Properties: Sendable {
@@ -106,6 +111,7 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
         case .lmkdLowSwap:             .init("lmkd-low-swap",                .android,    false,   true)
         case .lmkdMinfree:             .init("lmkd-minfree",                 .android,    false,   true)
         case .cachedCap:               .init("cached-cap",                   .android,    false,   true)
+        case .lmkdPressureAfterKill:   .init("lmkd-pressure-after-kill",     .android,    false,   true)
         }
     }
 

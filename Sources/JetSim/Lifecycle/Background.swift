@@ -40,10 +40,12 @@ extension Device {
         apps[a].state = .background
         apps[a].lastUsed = now
         // The previous app, on every OS (AndroidLMK reads it from the candidate): the
-        // former one, held at adj 700 while suspended, becomes a cached app.
+        // former one, held at adj 700 while suspended or in the grace, becomes a
+        // cached app.
         let former = previousApp
         previousApp = app
-        if Policy.readsPrevious && former >= 0 && former != app && apps[Int(former)].state == .suspended {
+        if Policy.readsPrevious && former >= 0 && former != app
+            && (apps[Int(former)].state == .suspended || apps[Int(former)].state == .background) {
             policy.update(former, candidate(former))
         }
         apps[a].backgroundEntries &+= 1

@@ -52,7 +52,7 @@ extension Device {
         apps[a].launches &+= 1
         if let nextUse { apps[a].nextUse = nextUse }
         apps[a].cancel(0)
-        apps[a].lifecycle.subtract([.bgTask, .modeActive])
+        apps[a].lifecycle.subtract([.bgTask, .modeActive, .systemStarted])
         dropHeldTimer(app)  // the rest of `cancelTimers(app, family: 0)`
         // No longer a candidate.
         removeCandidate(app)

@@ -41,6 +41,7 @@ extension Device {
             // A prewarmed process started at its prewarm.
             if !wasPrewarmed { policy.processStarted(app) }
             metrics[.systemLaunches] += 1
+            apps[a].lifecycle.insert(.systemStarted)
             trace.record(time: now, app: app, event: .systemLaunch(kind), detail: .none, state: .notRunning)
         } else {
             metrics[.systemWakes] += 1

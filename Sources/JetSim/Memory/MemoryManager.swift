@@ -151,8 +151,8 @@ extension Device {
     @inline(__always) mutating func memoryChanged(_ now: SimTime) {
         switch memoryManager {
         case .android:
-            // The cap kills only cached (suspended) apps, so not while there are no more.
-            if suspendedCount > params.android.maxCachedProcesses { cachedCap(now) }
+            // ActivityManager's trim of cached and empty processes, when it would kill.
+            if processTrimDue(now) { cachedCap(now) }
         case .xnu: memoryFellXNU(now)
         case .plain: break
         }
@@ -224,8 +224,7 @@ extension Device {
         switch trigger {
         case .sustainedPressure: startSustainedPressure(&c)
         case .reaper: c.app = idleOrder.head(0)
-        case .cachedCap: startCachedCap(&c)
-        case .untilAvailable, .belowForeground, .idleUntilAvailable, .compressorShortage, .highWater, .lmkd, .minfree, .app: break
+        case .untilAvailable, .belowForeground, .idleUntilAvailable, .compressorShortage, .highWater, .cachedCap, .lmkd, .minfree, .app: break
         }
         return c
     }
@@ -241,8 +240,8 @@ extension Device {
         case .sustainedPressure: pickSustainedPressure(&c)
         case .reaper: pickReaper(&c, now)
         case .highWater(let target): pickHighWater(target, &c)
-        case .cachedCap: pickCachedCap(&c)
-        case .lmkd(let need): pickLmkd(needKB: need, now)
+        case .cachedCap: pickCachedCap(now)
+        case .lmkd(let need): pickLmkd(needKB: need, &c, now)
         case .minfree(let need): pickMinfree(needKB: need)
         case .app(let app, let reason): pickOneApp(app, reason, &c)
         }

@@ -6,9 +6,9 @@ import SimKernel
 ///
 /// | adj | class | candidates here | order within |
 /// |---|---|---|---|
-/// | 900-999 | cached | suspended apps, except the previous one | least recently used first (older = higher adj) |
-/// | 700 | previous | the app the user was in before the current one, if suspended | - |
-/// | 500 | service | executing in the background (task or grace) | least recently adjusted first |
+/// | 900-999 | cached | suspended apps, and apps in the background grace (no task, no mode), except the previous one | least recently used first (older = higher adj) |
+/// | 700 | previous | the app the user was in before the current one, if suspended or in the grace | - |
+/// | 500 | service | executing background work (a task, or the system's run after a wake) | least recently adjusted first |
 /// | 200 | perceptible | an active background mode (audio, location, voip) | largest resident first |
 ///
 /// Index: a heap for cached apps (by last use), a FIFO list for services, a heap for
@@ -45,8 +45,13 @@ public struct AndroidLMK: EvictionPolicy {
 
     @inline(__always)
     public mutating func update(_ app: Int32, _ c: EvictionCandidate) {
-        if c.state == .suspended && c.mode == .none && c.isPrevious {
-            // Suspended and the previous app: adj 700, outside the heaps. Held is
+        // An app out of front with no work and no mode has the previous or a cached
+        // adj, in the grace as when suspended: ActivityManager's adj follows the
+        // process state (OomAdjuster.computeOomAdjLSP: a stopped activity is
+        // PREVIOUS_APP_ADJ or cached; only a running service is SERVICE_ADJ).
+        let idle = c.mode == .none && !c.runsTask
+        if idle && c.isPrevious {
+            // The previous app, idle: adj 700, outside the heaps. Held is
             // this app or none: a held app is suspended and the device's previous
             // one, and the device reports it again (no longer previous, so it leaves
             // `held` below) when another becomes previous (`enterBackground`) or it
@@ -60,7 +65,7 @@ public struct AndroidLMK: EvictionPolicy {
         if app == held { held = -1 }
         if c.mode != .none {
             heaps.set(app, -c.residentKB, in: Self.perceptible)
-        } else if c.state == .background {
+        } else if c.runsTask {
             if heaps.heap(of: app) != Self.service {
                 adjustments += 1
                 heaps.set(app, adjustments, in: Self.service)

@@ -29,6 +29,11 @@ public struct EvictionCandidate: Sendable {
     /// Whether it is the app the user was in before the current one (Android's
     /// PREVIOUS_APP_ADJ). The device keeps it (`AndroidState.previous`), the one owner.
     public var isPrevious: Bool
+    /// Whether it executes background work in the background (a background task, or
+    /// the run after a system launch or wake): Android's SERVICE_ADJ. An app in the
+    /// background grace with no work and no mode is not one (Android gives it the
+    /// previous or a cached adj).
+    public var runsTask: Bool
     /// Its XNU jetsam band (`XNUBand`), as the device assigns it.
     public var band: UInt8
 
@@ -36,7 +41,7 @@ public struct EvictionCandidate: Sendable {
                 residentKB: Int64, lastUsed: SimTime = .zero, launchCount: Int = 1,
                 coldLaunchCost: SimTime = .zero, residentLaunchCost: SimTime = .zero, unsavedEdits: Int = 0,
                 preservesUIState: Bool = true, nextUse: SimTime = .never, leftFront: Bool = false, isPrevious: Bool = false,
-                band: UInt8? = nil) {
+                runsTask: Bool? = nil, band: UInt8? = nil) {
         self.state = state
         self.mode = mode
         self.residentKB = residentKB
@@ -49,6 +54,7 @@ public struct EvictionCandidate: Sendable {
         self.nextUse = nextUse
         self.leftFront = leftFront
         self.isPrevious = isPrevious
+        self.runsTask = runsTask ?? (state == .background && mode == .none)
         self.band = band ?? (state == .suspended ? XNUBand.idle : mode == .voip ? XNUBand.phone
             : mode == .none ? XNUBand.background : XNUBand.audioAndAccessory)
     }

@@ -23,8 +23,10 @@ public struct AndroidClass: Sendable, Equatable {
     public var lmkdPsi = true
     public var psiPartialStallMs = 70.0
     public var psiCompleteStallMs = 700.0
+    public var stallLimitCriticalPct = 100.0
     public var psiFullStallShare = 0.25
     public var oomStallMs = 1_000.0
+    public var thrashingCountsSwapIns = false
     public var thrashingLimitPct = 100
     public var thrashingDecayPct = 10
     public var thrashingCriticalPct = 300
@@ -32,6 +34,7 @@ public struct AndroidClass: Sendable, Equatable {
     public var swapFreeLowPct = 10.0
     public var highWatermarkKB: Int64 = 100 * 1_024
     public var maxCachedProcesses = 32
+    public var maxEmptyTimeMin = 30.0
     public var killHeaviestTask = false
     public var vitalsColdS = 5.0
     public var vitalsWarmS = 2.0
@@ -70,8 +73,10 @@ extension AndroidParameters {
         psi = c.lmkdPsi
         partialStall = SimTime(seconds: c.psiPartialStallMs / 1_000)
         completeStall = SimTime(seconds: c.psiCompleteStallMs / 1_000)
+        stallLimitCriticalPct = c.stallLimitCriticalPct
         fullStallShare = c.psiFullStallShare
         oomStall = SimTime(seconds: c.oomStallMs / 1_000)
+        thrashingCountsSwapIns = c.thrashingCountsSwapIns
         thrashingLimitPct = Int64(c.thrashingLimitPct)
         thrashingDecayPct = Int64(c.thrashingDecayPct)
         thrashingCriticalPct = Int64(c.thrashingCriticalPct)
@@ -79,6 +84,7 @@ extension AndroidParameters {
         swapFreeLowPct = c.swapFreeLowPct
         highWatermarkKB = c.highWatermarkKB
         maxCachedProcesses = c.maxCachedProcesses
+        maxEmptyTime = SimTime(seconds: c.maxEmptyTimeMin * 60)
         killHeaviestTask = c.killHeaviestTask
         vitalsCold = SimTime(seconds: c.vitalsColdS)
         vitalsWarm = SimTime(seconds: c.vitalsWarmS)
@@ -116,13 +122,19 @@ extension Schema {
         .number("android_psi_partial_stall_ms", \.android.psiPartialStallMs, 0...1_000, unit: "ms", alias: "psi-partial-ms",
                 source: "AOSP lmkd.cpp:157-158 DEF_PARTIAL_STALL 70 (200 low-RAM)", "android: some-stall per 1 s window that wakes lmkd"),
         .number("android_psi_complete_stall_ms", \.android.psiCompleteStallMs, 0...1_000, unit: "ms", alias: "psi-complete-ms",
-                source: "AOSP lmkd.cpp:160 DEF_COMPLETE_STALL 700", "android: full-stall per 1 s window at which the device is not responding"),
+                source: "AOSP lmkd.cpp:160 DEF_COMPLETE_STALL 700", "android: full-stall per 1 s window at which the device is not responding (one kill at any adj)"),
+        .number("android_stall_limit_critical_pct", \.android.stallLimitCriticalPct, 0...100, unit: "%", alias: "stall-critical-pct",
+                source: "AOSP lmkd.cpp:3928 stall_limit_critical 100 (read at 2889-2891, applied at 3000-3002)",
+                "android: PSI full-stall 10 s average (avg10) above which lmkd kills down to adj 0 for any reason (100: never)"),
         .number("android_psi_full_stall_share", \.android.psiFullStallShare, 0...1, alias: "psi-full-share",
                 source: "assumption (no published split of some and full stall)", "android: share of reclaim work during which every task stalls (PSI full)")
             .plausible(.factors(0.4, 2), "10-50%: no published split of some and full stall"),
         .number("android_oom_stall_ms", \.android.oomStallMs, 0...86_400_000, unit: "ms", alias: "oom-stall-ms",
                 source: "assumption (a request reclaim cannot meet stalls a whole window)", "android: full stall when reclaim cannot meet a request")
             .plausible(.factors(0.5, 2), "half to two PSI windows"),
+        .flag("android_thrashing_counts_swap_ins", \.android.thrashingCountsSwapIns, alias: "thrashing-swap-ins",
+              source: "off: lmkd counts refaults of the file page cache (workingset_refault_file over the file LRU, AOSP lmkd.cpp:2768-2769, 2836-2837, 2855), which jetsim does not model; zram swap-ins are anonymous pages that counter leaves out",
+              "android: lmkd's thrashing measure counts zram swap-ins as refaults (a stand-in for file refaults); false: no thrashing is measured"),
         .integer("android_thrashing_limit_pct", \.android.thrashingLimitPct, 0...100_000, alias: "thrashing-pct",
                  source: "AOSP lmkd.cpp:151-152 DEF_THRASHING 100 (30 low-RAM); whole percent, as lmkd's int",
                  "android: refaults per window (swap-ins here) as % of the page cache above which lmkd sees thrashing"),
@@ -133,7 +145,7 @@ extension Schema {
                  source: "AOSP lmkd.cpp:3924-3925 thrashing_limit_critical, default 3 x thrashing_limit (set both)",
                  "android: thrashing at or above it lets lmkd kill perceptible apps (adj 200) too"),
         .number("android_page_cache_pct", \.android.pageCachePct, 0...100, unit: "%", alias: "page-cache-pct",
-                source: "assumption", "android: the file page cache thrashing is measured against, share of RAM (0: no thrashing trigger)")
+                source: "assumption", "android: the file page cache thrashing is measured against, share of RAM (0: no thrashing trigger; read only with android_thrashing_counts_swap_ins)")
             .plausible(.factors(0.5, 2), "5-20% of RAM: the file cache's size under pressure is not published"),
         .number("android_swap_free_low_pct", \.android.swapFreeLowPct, 0...100, unit: "%", alias: "swap-low-pct",
                 source: "AOSP lmkd.cpp:149 DEF_LOW_SWAP 10", "android: swap (zram) is low below this share free"),
@@ -144,7 +156,11 @@ extension Schema {
               source: "AOSP lmkd.cpp:3902-3903 ro.lmk.kill_heaviest_task, default false; find_and_kill_process, lmkd.cpp:2480-2500",
               "android: lmkd kills the heaviest app of the victim's adj level, not the policy's victim (always so at adj <= 200, as lmkd does)"),
         .integer("android_max_cached_processes", \.android.maxCachedProcesses, 0...1_000_000, alias: "max-cached",
-                 source: "ActivityManagerConstants DEFAULT_MAX_CACHED_PROCESSES 32 (Android 10-13; 1024 later)", "android: cached apps kept at most; the oldest beyond dies (0: no cap)"),
+                 source: "ActivityManagerConstants DEFAULT_MAX_CACHED_PROCESSES 32 (Android 10-13; 1024 later)",
+                 "android: ActivityManager's MAX_CACHED_PROCESSES: at most max - max/2 cached apps with activities and max/2 empty ones (started by the system, no UI shown); the oldest beyond die (0: no limit)"),
+        .number("android_max_empty_time_min", \.android.maxEmptyTimeMin, 0...5_256_000, unit: "min", alias: "max-empty-time",
+                source: "ProcessList.MAX_EMPTY_TIME 30 min (Android 10-12), ActivityManagerConstants max_empty_time_millis default 30 min (Android 13)",
+                "android: an empty process unused this long dies once more than max/4 + 1 newer empty ones are kept (0: never)"),
         .number("android_vitals_cold_s", \.android.vitalsColdS, 0...86_400, unit: "s", alias: "vitals-cold",
                 source: "Android vitals: cold >= 5 s excessive", "android: a cold launch this slow counts in cold_over_vitals"),
         .number("android_vitals_warm_s", \.android.vitalsWarmS, 0...86_400, unit: "s", alias: "vitals-warm",

@@ -4,47 +4,107 @@ import SimKernel
 extension Device {
     /// The oom_score_adj ActivityManager gives a resident app now (ProcessList):
     /// foreground 0, perceptible 200 (an active background mode), service 500
-    /// (executing in the background), previous 700, cached 900 and up (the policy
-    /// orders cached apps by recency, as lmkd's adj slots do).
+    /// (background work: a task, or the run after a system wake), previous 700,
+    /// cached 900 and up (the policy orders cached apps by recency, as lmkd's adj slots
+    /// do). An app in the background grace with no work is not a service: its
+    /// activity is stopped, so OomAdjuster.computeOomAdjLSP gives it PREVIOUS_APP_ADJ
+    /// if it is the previous process with activities (adj type "previous") and a
+    /// cached adj otherwise, as when suspended (frameworks/base at 02978520,
+    /// services/core/java/com/android/server/am/OomAdjuster.java).
     @inline(__always) public func oomScoreAdj(_ app: Int32) -> Int {
         let a = Int(app)
         if app == front { return OomAdj.foreground }
         switch apps[a].state {
         case .active, .inactive: return OomAdj.foreground
         case .background:
-            return apps[a].lifecycle.contains(.modeActive) ? OomAdj.perceptible : OomAdj.service
+            if apps[a].lifecycle.contains(.modeActive) { return OomAdj.perceptible }
+            if apps[a].lifecycle.contains(.bgTask) { return OomAdj.service }
+            return app == previousApp ? OomAdj.previous : OomAdj.cachedMin
         case .suspended:
             return app == previousApp ? OomAdj.previous : OomAdj.cachedMin
         case .notRunning: return OomAdj.cachedMax + 1
         }
     }
 
-    /// ActivityManager's cap on cached processes (ActivityManagerConstants
-    /// DEFAULT_MAX_CACHED_PROCESSES; OomAdjuster trims the oldest beyond it):
-    /// whatever memory says, the oldest cached apps beyond the cap are killed.
+    // ActivityManager's trim of cached processes (frameworks/base at 02978520,
+    // services/core/java/com/android/server/am/OomAdjuster.java,
+    // updateAndTrimProcessLSP): walking the LRU list from the most recent process, it
+    // kills a cached process with activities (PROCESS_STATE_CACHED_ACTIVITY) beyond
+    // CUR_MAX_CACHED_PROCESSES - CUR_MAX_EMPTY_PROCESSES ("too many cached"), an empty
+    // one (PROCESS_STATE_CACHED_EMPTY) beyond CUR_MAX_EMPTY_PROCESSES ("too many
+    // empty"), and an empty one whose lastActivityTime is older than the maximum empty
+    // time once more than CUR_TRIM_EMPTY_PROCESSES were kept before it ("empty for too
+    // long"). The previous app is PROCESS_STATE_LAST_ACTIVITY, not cached. Here a
+    // cached app is a suspended one, ordered by when it was cached (`idleOrder`'s list
+    // 0), and the trim runs when the set changes (a suspension, a band change:
+    // `memoryChanged`), as OomAdjuster runs on process-state changes; an app in the
+    // background grace, cached in Android's adj, is counted from its suspension.
+    // Walking from the oldest instead, the kills are the same: the empty ones unused
+    // too long beyond the newest trim + 1, then the oldest beyond each limit.
+
+    /// Cached apps with activities now (the previous app is not cached).
+    @inline(__always) var cachedWithActivities: Int {
+        suspendedCount - Int(android.emptyCount)
+            - (previousApp >= 0 && apps[Int(previousApp)].state == .suspended ? 1 : 0)
+    }
+
+    /// Whether the oldest empty process was cached longer ago than the maximum empty
+    /// time (AOSP: lastActivityTime < now - max).
+    @inline(__always) func emptyTooLong(_ app: Int32, _ now: SimTime) -> Bool {
+        let max = params.android.maxEmptyTime
+        return max > .zero && apps[Int(app)].stateTime < now - max
+    }
+
+    /// Whether ActivityManager's trim would kill now. O(1).
+    @inline(__always) func processTrimDue(_ now: SimTime) -> Bool {
+        let ap = params.android
+        guard ap.maxCachedProcesses > 0 else { return false }
+        let empty = Int(android.emptyCount)
+        return empty > ap.emptyProcessLimit || cachedWithActivities > ap.cachedProcessLimit
+            || (empty > ap.trimEmptyProcesses + 1 && emptyTooLong(android.oldestEmpty, now))
+    }
+
+    /// ActivityManager's trim: whatever memory says, the cached and empty processes
+    /// beyond their limits die (`.cachedCap`).
     mutating func cachedCap(_ now: SimTime) {
-        guard params.android.maxCachedProcesses > 0 else { return }
         reclaim(.cachedCap, now)
     }
 
-    /// `.cachedCap`'s start: the cached apps now (the previous app is not one), and the
-    /// walk from the oldest.
-    func startCachedCap(_ c: inout ReclaimCursor) {
-        c.budget = suspendedCount - (previousApp >= 0 && apps[Int(previousApp)].state == .suspended ? 1 : 0)
-        c.app = idleOrder.head(0)
+    /// `.cachedCap`'s next kill: the oldest empty process while it is unused too long
+    /// beyond the trim count or more than their limit are cached; then the oldest
+    /// cached app with activities (not the previous one) while more than theirs are.
+    /// Each kill removes the app from the set, so the next pick starts afresh.
+    func pickCachedCap(_ now: SimTime) -> ReclaimAction {
+        let ap = params.android
+        let empty = Int(android.emptyCount)
+        if empty > ap.emptyProcessLimit || (empty > ap.trimEmptyProcesses + 1 && emptyTooLong(android.oldestEmpty, now)) {
+            return .kill(app: android.oldestEmpty, victim: -1, reason: .cachedCap)
+        }
+        guard cachedWithActivities > ap.cachedProcessLimit else { return .none }
+        var app = idleOrder.head(0)
+        while app >= 0 && (app == previousApp || apps[Int(app)].memory.contains(.emptyProcess)) {
+            app = idleOrder.next(app)
+        }
+        return app >= 0 ? .kill(app: app, victim: -1, reason: .cachedCap) : .none
     }
 
-    /// `.cachedCap`'s next kill: the oldest cached app while more than the cap are cached.
-    func pickCachedCap(_ c: inout ReclaimCursor) -> ReclaimAction {
-        while c.budget > params.android.maxCachedProcesses && c.app >= 0 {
-            let app = c.app
-            c.app = idleOrder.next(app)
-            if app != previousApp && apps[Int(app)].state == .suspended {
-                c.budget -= 1
-                return .kill(app: app, victim: -1, reason: .cachedCap)
-            }
-        }
-        return .none
+    /// An empty process was cached (`androidCached`): counted, and the oldest if none was.
+    mutating func androidEmptyCached(_ app: Int32) {
+        apps[Int(app)].memory.insert(.emptyProcess)
+        android.emptyCount += 1
+        if android.oldestEmpty < 0 { android.oldestEmpty = app }
+    }
+
+    /// An empty process left the cached set (resumed or killed; already out of
+    /// `idleOrder`): uncounted; if it was the oldest, the next oldest is the first
+    /// empty one in the cached order.
+    mutating func androidEmptyForgotten(_ app: Int32) {
+        apps[Int(app)].memory.remove(.emptyProcess)
+        android.emptyCount -= 1
+        guard app == android.oldestEmpty else { return }
+        var next = android.emptyCount > 0 ? idleOrder.head(0) : -1
+        while next >= 0 && !apps[Int(next)].memory.contains(.emptyProcess) { next = idleOrder.next(next) }
+        android.oldestEmpty = next
     }
 
     /// Counts a launch by Android's kind and against the Vitals thresholds.

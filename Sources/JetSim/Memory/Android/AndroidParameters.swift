@@ -53,10 +53,21 @@ public struct AndroidParameters: Sendable, Equatable {
     /// "full" stall that means the device is not responding (psi_complete_stall_ms).
     public var partialStall: SimTime
     public var completeStall: SimTime
+    /// stall_limit_critical: PSI's full-stall 10 s average (avg10, % of the time) above
+    /// which lmkd may kill down to adj 0 for any reason (critical_stall, lmkd.cpp:2889-2891,
+    /// 3000-3002; default 100, lmkd.cpp:3928, which an average of at most 100 % never
+    /// exceeds).
+    public var stallLimitCriticalPct: Double
     /// Share of reclaim work during which every task is stalled (PSI full).
     public var fullStallShare: Double
     /// Full stall an allocation that reclaim cannot satisfy causes.
     public var oomStall: SimTime
+    /// Whether lmkd's thrashing measure counts zram swap-ins as refaults. lmkd counts
+    /// refaults of the file page cache (workingset_refault_file over the file LRU,
+    /// lmkd.cpp:2768-2769, 2836-2837, 2855), which jetsim does not model; a swap-in
+    /// brings back anonymous pages, which that counter leaves out. Off: no thrashing
+    /// is measured (`measuresThrashing`), so lmkd's thrashing reasons never fire.
+    public var thrashingCountsSwapIns: Bool
     /// thrashing_limit_pct: refaults (swap-ins) per window as % of the page cache.
     public var thrashingLimitPct: Int64
     /// thrashing_limit_decay_pct: each thrashing kill cuts the window's limit by this
@@ -66,12 +77,24 @@ public struct AndroidParameters: Sendable, Equatable {
     /// apps (lmkd.cpp:2920, 2931, 2951; default 3 x the limit, 3924-3925).
     public var thrashingCriticalPct: Int64
     public var pageCacheKB: Int64
+    /// Whether lmkd's thrashing is measured: swap-ins counted, against a page cache.
+    @inline(__always) var measuresThrashing: Bool { thrashingCountsSwapIns && pageCacheKB > 0 }
     /// swap_free_low_percentage: swap is low below this share of zram free.
     public var swapFreeLowPct: Double
     /// The high watermark: reclaim and lmkd keep this much free above a request.
     public var highWatermarkKB: Int64
-    /// ActivityManager's cached-process cap (0: none).
+    /// ActivityManager's MAX_CACHED_PROCESSES (0: no limit, no trim).
     public var maxCachedProcesses: Int
+    /// How long an empty process may stay unused before it is trimmed, beyond the
+    /// newest CUR_TRIM_EMPTY_PROCESSES + 1 (0: never).
+    public var maxEmptyTime: SimTime
+    /// ActivityManagerConstants: CUR_MAX_EMPTY_PROCESSES = computeEmptyProcessLimit(max)
+    /// = max / 2; the cached processes with activities get the rest,
+    /// CUR_MAX_CACHED_PROCESSES - CUR_MAX_EMPTY_PROCESSES; CUR_TRIM_EMPTY_PROCESSES =
+    /// computeEmptyProcessLimit(max) / 2 (updateMaxCachedProcesses).
+    @inline(__always) var emptyProcessLimit: Int { maxCachedProcesses / 2 }
+    @inline(__always) var cachedProcessLimit: Int { maxCachedProcesses - maxCachedProcesses / 2 }
+    @inline(__always) var trimEmptyProcesses: Int { maxCachedProcesses / 2 / 2 }
     /// ro.lmk.kill_heaviest_task: the heaviest app of the victim's adj level dies.
     public var killHeaviestTask: Bool
     /// Vitals thresholds: launches at or over these are excessive.
@@ -110,6 +133,14 @@ public struct AndroidState: Sendable {
     /// The window in which lmkd last acted on a complete stall (PSI reports an event
     /// at most once per window).
     var notRespondingWindow: Int64 = -1
+    /// Android's empty processes now (cached, no activity: `MemoryFlags.emptyProcess`)
+    /// and the one cached longest ago (-1: none); the other cached apps have
+    /// activities (suspended apps less these).
+    var emptyCount: Int32 = 0
+    var oldestEmpty: Int32 = -1
+    /// PSI's full-stall average over 10 s (avg10), % of the time: lmkd's critical_stall
+    /// reads it (`psiAverage`).
+    var fullAvg10: Double = 0
 
     init() {}
 
@@ -119,5 +150,7 @@ public struct AndroidState: Sendable {
         someStallUs = 0; fullStallUs = 0
         refaultKB = 0; thrashResetUs = 0; prevThrashPct = 0; thrashingLimit = limit
         notRespondingWindow = -1
+        fullAvg10 = 0
+        emptyCount = 0; oldestEmpty = -1
     }
 }

@@ -7,29 +7,41 @@ extension Device {
     /// is measured (`thrashingPct`) only when lmkd is woken, as mp_event_psi runs only then.
     /// - woken only by a PSI event: some stall over psi_partial_stall_ms, full stall
     ///   over psi_complete_stall_ms, or a request reclaim cannot meet (lmkd.cpp:3381-3383);
+    /// - the decision right after a kill (`afterKill`) with the request still unmet:
+    ///   PRESSURE_AFTER_KILL, down to pressure_after_kill_min_score, 0 by default
+    ///   (lmkd.cpp:2896-2904, 3907-3908). lmkd asks for the low watermark; jetsim has
+    ///   none, and a request still unmet (below min) stands for it;
     /// - complete stall: "device is not responding", any adj, once per window
-    ///   (lmkd.cpp:2906-2913; PSI events at most once per window, lmkd.cpp:131-137);
+    ///   (lmkd.cpp:2905-2912; the critical level's PSI event, at most once per window,
+    ///   lmkd.cpp:131-137, 3383);
     /// - swap low (free zram below swap_free_low_percentage, lmkd.cpp:2792-2793) and
     ///   thrashing over thrashing_limit_pct, or below the high watermark: adj > 200
     ///   unless below min or thrashing at the critical level (2913-2933);
     /// - below the high watermark and thrashing over this window's (cut) limit: adj > 200
     ///   unless thrashing at the critical level (2944-2953);
-    /// - below the high watermark: adj > 700 (LOW_MEM, 2983-2987);
-    /// - a critical full stall lets any of these go down to adj 0 (lmkd.cpp:3000-3001).
-    @inline(__always) mutating func lmkdDecision(needKB: Int64, _ now: SimTime) -> (reason: KillReason, minAdj: Int)? {
+    /// - below the high watermark: adj > 700 (LOW_MEM, 2983-2988);
+    /// - critical_stall, PSI's full avg10 over stall_limit_critical, lets any of these go
+    ///   down to adj 0 (lmkd.cpp:2889-2891, 3000-3002); at its default of 100 it never
+    ///   holds. (A full stall over psi_complete_stall_ms in the window is not
+    ///   critical_stall: it is the one not-responding kill above.)
+    @inline(__always) mutating func lmkdDecision(needKB: Int64, afterKill: Bool, _ now: SimTime) -> (reason: KillReason, minAdj: Int)? {
         let ap = params.android
         let belowMin = availableKB < needKB
         let belowHigh = availableKB < needKB + ap.highWatermarkKB
-        let critical = android.fullStallUs > ap.completeStall.microseconds
+        let notResponding = android.fullStallUs > ap.completeStall.microseconds
+        let critical = android.fullAvg10 > ap.stallLimitCriticalPct
         guard lmkdWoken(needKB: needKB) else { return nil }
         let thrashing = thrashingPct(now)
         // No page cache, no measure (thrashing is 0): not critical even at a 0 % level.
-        let thrashingCritical = ap.pageCacheKB > 0 && thrashing >= ap.thrashingCriticalPct
+        let thrashingCritical = ap.measuresThrashing && thrashing >= ap.thrashingCriticalPct
         let swapLow = ap.zram && ap.zramKB > 0
             && Double(ap.zramKB - zramStoredKB) * 100 < ap.swapFreeLowPct * Double(ap.zramKB)
         var reason: KillReason? = nil
         var minAdj = 0
-        if critical && android.notRespondingWindow != android.window {
+        if afterKill && belowMin {
+            reason = .lmkdPressureAfterKill
+            minAdj = OomAdj.foreground  // pressure_after_kill_min_score's default
+        } else if notResponding && android.notRespondingWindow != android.window {
             reason = .lmkdPsiComplete
         } else if swapLow && (thrashing > ap.thrashingLimitPct || belowHigh) {
             reason = .lmkdLowSwap
@@ -60,7 +72,8 @@ extension Device {
         if availableKB < needKB {
             // The request still cannot be met: direct reclaim makes no progress and
             // every task waits (PSI full; assumption: `oomStall`), so lmkd sees a
-            // critical stall and may go down to adj 0.
+            // complete stall: one not-responding kill at any adj (once per window),
+            // then pressure-after-kill while the request stays unmet.
             android.someStallUs = .saturatingSum(android.someStallUs, ap.oomStall.microseconds)
             android.fullStallUs = .saturatingSum(android.fullStallUs, ap.oomStall.microseconds)
             reclaim(.lmkd(needKB: needKB), now)
@@ -78,14 +91,17 @@ extension Device {
 
     /// lmkd's next decision (`.lmkd`), one kill each, until no trigger holds or the
     /// policy's next victim is below the lowest adj the trigger may kill. After each
-    /// kill the reclaim loop restarts the thrashing measure (`thrashingAfterKill`).
-    mutating func pickLmkd(needKB: Int64, _ now: SimTime) -> ReclaimAction {
-        guard let d = lmkdDecision(needKB: needKB, now) else { return .none }
+    /// kill the reclaim loop restarts the thrashing measure (`thrashingAfterKill`), and
+    /// the next decision is the cycle after a kill (`c.acted`: every decision of the
+    /// loop after its first follows a kill, since one that kills nothing ends it).
+    mutating func pickLmkd(needKB: Int64, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
+        guard let d = lmkdDecision(needKB: needKB, afterKill: c.acted, now) else { return .none }
         if d.reason == .lmkdPsiComplete { android.notRespondingWindow = android.window }
         guard let victim = nextVictim() else { return .none }
         // The policy's next victim is protected at this level.
         let adj = oomScoreAdj(victim)
         if adj < d.minAdj { return .none }
+        c.acted = true
         return .kill(app: lmkdPick(victim, adj: adj), victim: victim, reason: d.reason)
     }
 

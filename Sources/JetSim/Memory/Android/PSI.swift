@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SimKernel
 
 // Android lmkd: PSI windows, stall and the thrashing measure.
@@ -10,9 +15,26 @@ extension Device {
     mutating func psiWindow(_ now: SimTime) {
         let w = now.microseconds / 1_000_000
         guard w != android.window else { return }
+        if params.android.stallLimitCriticalPct < 100 { psiAverage(movingTo: w) }
         android.window = w
         android.someStallUs = 0
         android.fullStallUs = 0
+    }
+
+    /// PSI's full-stall avg10 as the window moves to `w`: the kernel averages every
+    /// 2 s, avg = avg x e + sample x (1 - e) with e = exp(-2 s / 10 s)
+    /// (kernel/sched/psi.c, calc_avgs; EXP_10s); here every 1 s window is a sample
+    /// (e = exp(-1/10)), the finished window's full stall its value (at most 100 %), and
+    /// each window with no event since decays the average. Only kept when lmkd reads it
+    /// (`stallLimitCriticalPct` under 100; at 100 it can never exceed the limit).
+    mutating func psiAverage(movingTo w: Int64) {
+        guard android.window >= 0 else { return }
+        let e = 0.904_837_418_035_959_6  // exp(-0.1)
+        let sample = min(100, Double(android.fullStallUs) / 10_000)
+        var avg = android.fullAvg10 * e + sample * (1 - e)
+        let quiet = w - android.window - 1
+        if quiet > 0 { avg = quiet > 400 ? 0 : avg * pow(e, Double(quiet)) }
+        android.fullAvg10 = avg
     }
 
     /// lmkd's thrashing window on a wake-up at `now` (mp_event_psi, lmkd.cpp:2832-2856):
@@ -26,7 +48,7 @@ extension Device {
     /// refaults are counted, as the burst's first poll would.
     mutating func thrashingWindow(_ now: SimTime) {
         let ap = params.android
-        guard ap.pageCacheKB > 0 else { return }
+        guard ap.measuresThrashing else { return }
         let since = now.microseconds - android.thrashResetUs
         guard since > 1_000_000 else { return }
         var prev = refaultPct
@@ -48,7 +70,7 @@ extension Device {
     /// lmkd's thrashing on a wake-up at `now`, % of the page cache: this window's
     /// refaults plus the carried amount (lmkd.cpp:2853-2858).
     mutating func thrashingPct(_ now: SimTime) -> Int64 {
-        guard params.android.pageCacheKB > 0 else { return 0 }
+        guard params.android.measuresThrashing else { return 0 }
         // A wake-up that moves the window counts only the carried amount (2853-2855):
         // the move zeroes the count.
         thrashingWindow(now)

@@ -8,12 +8,17 @@ extension Device {
         let a = Int(app)
         setResident(app, min(apps[a].residentKB, profiles[pi(app)].suspendedKB))
         android.uncompressed.append(app, to: 0)
+        // Cached since now: ActivityManager's lastActivityTime for the empty-process
+        // trim (`processTrimDue`).
+        apps[a].stateTime = now
+        if apps[a].lifecycle.contains(.systemStarted) { androidEmptyCached(app) }
     }
 
     /// The app leaves the cached set (resumed or killed): out of reclaim's order; if
     /// its memory was in zram, a swap-in (resume) or a free (kill) follows.
-    mutating func androidForget(_ app: Int32) {
+    @inline(__always) mutating func androidForget(_ app: Int32) {
         android.uncompressed.remove(app)
+        if apps[Int(app)].memory.contains(.emptyProcess) { androidEmptyForgotten(app) }
     }
 
     /// A cached app resumes (a user's launch, or a system wake): out of reclaim's
@@ -29,7 +34,8 @@ extension Device {
     }
 
     /// A resume of a cached app from zram: its pages come back (a swap-in), which
-    /// stalls and counts as refaults for lmkd's thrashing measure. Returns the time.
+    /// stalls, and counts as refaults for lmkd's thrashing measure only when asked
+    /// (`thrashingCountsSwapIns`: lmkd counts file refaults). Returns the time.
     mutating func androidSwapIn(_ app: Int32, fromFlash: Bool = false, _ now: SimTime) -> SimTime {
         // From flash: the cached footprint, read back at `thawPerMB`.
         let plain = fromFlash ? profiles[pi(app)].suspendedKB
@@ -37,8 +43,10 @@ extension Device {
         let perMB = fromFlash ? params.thawPerMB : params.android.swapInPerMB
         psiWindow(now)
         stall(plain, perMB: perMB)
-        thrashingWindow(now)
-        android.refaultKB = .saturatingSum(android.refaultKB, plain)
+        if params.android.measuresThrashing {
+            thrashingWindow(now)
+            android.refaultKB = .saturatingSum(android.refaultKB, plain)
+        }
         let t = SimTime(saturatingMicroseconds: Double(perMB.microseconds) * Double(plain) / 1_024)
         metrics[.swapIns] += 1
         metrics[.swapInLatencySumMicros] = .saturatingSum(metrics[.swapInLatencySumMicros], Int(t.microseconds))
