@@ -214,11 +214,25 @@ public struct DeviceParameters: Sendable, Equatable {
         return (12, 4, 8)
     }
 
-    /// A default OS reserve: 25 % of RAM, at most 1.5 GiB. Not published; chosen so
-    /// that the app-usable share of RAM matches the per-app crash footprints measured
-    /// on real devices (50-68 % of RAM for one app, with the OS and others beside it).
+    /// The default OS reserve (memory apps cannot use), from public JetsamEvent reports
+    /// (issue 31; docs/evidence-reserve-and-wakes.md, refit by scripts/fit-reserve.py
+    /// from docs/data/): the firmware carve-out and wired memory (fitted: 107 + 0.247 x
+    /// RAM over the iOS 11+ reports) plus the daemons and system processes resident above
+    /// the idle band (0.165 x RAM, from the one complete report), capped where one app
+    /// was measured to reach RAM - cap: 640 / 1024 / 1792 / 2624 MiB at 2 / 3 / 4 /
+    /// 6 GiB, linear between; below 2 GiB the 2 GiB share (31.25 %); above 6 GiB held at
+    /// 2624 (no 8 GB iPhone report: the iPhone fit gives 3493 there, an 8 GB iPad's
+    /// one-app footprint bounds it at 2048). Until issue 31: 25 % of RAM, at most 1536,
+    /// an assumption.
     public static func defaultOSReserveKB(ramKB: Int64) -> Int64 {
-        min(ramKB / 4, 1536 * 1024)
+        let points: [(ramMB: Int64, reserveMB: Int64)] = [(2_048, 640), (3_072, 1_024), (4_096, 1_792), (6_144, 2_624)]
+        let mb = Double(ramKB) / 1_024
+        guard mb > Double(points[0].ramMB) else { return Int64((Double(ramKB) * 640 / 2_048).rounded(.down)) }
+        for (a, b) in zip(points, points.dropFirst()) where mb <= Double(b.ramMB) {
+            let t = (mb - Double(a.ramMB)) / Double(b.ramMB - a.ramMB)
+            return Int64(((Double(a.reserveMB) + t * Double(b.reserveMB - a.reserveMB)) * 1_024).rounded(.down))
+        }
+        return points[points.count - 1].reserveMB * 1_024
     }
 
     /// Thresholds in KiB.

@@ -487,9 +487,9 @@ public enum Schema {
         .mebibytes("ram_mb", \.ramKB, Schema.ramRangeMB, alias: "ram", source: "iPhone 11: 3844 MB total (StackOverflow q 5887248), rounded",
                    "total RAM"),
         .autoMebibytes("os_reserve_mb", \.osReserveKB, 0...Schema.ramRangeMB.upperBound, alias: "reserve",
-                       source: "assumption; sized so one app can reach the measured 50-68% crash footprints",
-                       "memory the OS keeps; auto = 25% of RAM, at most 1536")
-            .plausible(.factors(0.78125, 1.3672), "400-700 MB at 2 GB (issue 30's measured ends): what iOS keeps for itself is not published"),
+                       source: "10 public JetsamEvent reports (carve-out + wired, fitted) plus resident daemons above the idle band, capped by one-app footprints (docs/evidence-reserve-and-wakes.md; scripts/fit-reserve.py)",
+                       "memory the OS keeps; auto = 640 / 1024 / 1792 / 2624 at 2 / 3 / 4 / 6 GB, linear between, 31.25% of RAM below 2 GB, 2624 above 6 GB")
+            .plausible(.factors(0.625, 1.13), "the reports' ranges: 460-652 MB at 2 GB, 867-1032 at 3 GB, 1120-2028 at 4 GB (x0.625 to x1.13 spans them at 2-4 GB)"),
         .autoNumber("warning_available_pct", \.warningAvailablePct, 0...100, unit: "%", alias: "warning-pct", source: "XNU soft-limit fallback",
                     "memory warnings below this share of RAM available; auto = 15% (<=6 GB), 12% (>6 GB)"),
         .autoNumber("critical_available_pct", \.criticalAvailablePct, 0...100, unit: "%", alias: "critical-pct", source: "XNU critical fallback",
@@ -725,16 +725,16 @@ public enum Schema {
         .number("mode_activity_sigma", \.modeActivitySigma, 0...10, "how long the mode's activity lasts (lognormal sigma)")
             .plausible(.factors(0.5, 1.5), "how long mode activity lasts is not published"),
         .number("exits_on_suspend_probability", \.exitsOnSuspendProbability, 0...1, source: "seeds 002, 003", "UIApplicationExitsOnSuspend"),
-        .number("location_wakes_per_day", \.locationWakesPerDay, 0...10_000, unit: "per day", source: "seed 000 (significant location change); rate: assumption",
+        .number("location_wakes_per_day", \.locationWakesPerDay, 0...10_000, unit: "per day", source: "seed 000 (significant location change); rate: assumption within Apple's bounds: a significant change needs >= 500 m and >= 5 min (<= 288 a day), and the Energy Guide says at least one per 15 min (96 a day)",
                 "per app: the system launches or wakes it into the background for a significant location change")
-            .plausible(.factors(0, 4), "no published rate (issue 30 measured the wake rates at x0 and x4)"),
-        .number("voip_pushes_per_day", \.voipPushesPerDay, 0...10_000, unit: "per day", source: "assumption",
+            .plausible(.factors(0, 4), "no published rate; Apple bounds it at 96-288 a day (docs/evidence-reserve-and-wakes.md); x0-x4 around the default"),
+        .number("voip_pushes_per_day", \.voipPushesPerDay, 0...10_000, unit: "per day", source: "assumption within PushKit's rule: every VoIP push is reported to CallKit as an incoming call, so at most the user's calls",
                 "per app with the voip mode: PushKit VoIP pushes that launch or wake it")
             .plausible(.factors(0, 4), "no published rate"),
-        .number("silent_pushes_per_day", \.silentPushesPerDay, 0...10_000, unit: "per day", source: "assumption",
+        .number("silent_pushes_per_day", \.silentPushesPerDay, 0...10_000, unit: "per day", source: "assumption within Apple's bound: \"don't try to send more than two or three per hour\" (<= 72 a day), and the system may throttle",
                 "per app: silent (content-available) pushes that launch or wake it into the background")
             .plausible(.factors(0, 4), "no published rate; the system throttles them"),
-        .number("background_refreshes_per_day", \.backgroundRefreshesPerDay, 0...10_000, unit: "per day", source: "assumption",
+        .number("background_refreshes_per_day", \.backgroundRefreshesPerDay, 0...10_000, unit: "per day", source: "assumption: iOS schedules refreshes from use and publishes no rate (Android's job quota: 1 a day rare, 12 working set)",
                 "per app: background app refreshes that launch or wake it into the background")
             .plausible(.factors(0, 4), "no published rate; the system schedules them by use"),
         .number("prewarms_per_day", \.prewarmsPerDay, 0...10_000, unit: "per day",
