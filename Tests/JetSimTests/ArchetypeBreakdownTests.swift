@@ -37,15 +37,16 @@ struct ArchetypeBreakdownTests {
         // video). Launches are the users' own, the same under every policy (common
         // random numbers); kills are not. Maps is launched 8 times but killed 40 times
         // under jetsam-bands: the reaper and the idle band take the apps the system
-        // launched for location wakes (kills_reaper 19, kills_idle 15).
+        // launched for location wakes (kills_reaper 17; issue 29 moved these figures: the
+        // reaper ages an app by its time in the idle band).
         func column(_ ci: Int, _ c: Counter) -> [Int] { (0..<10).map { groups[ci * 10 + $0][c] } }
         #expect(column(0, .launches) == [35, 16, 48, 8, 3, 0, 4, 0, 37, 16])
         #expect(column(1, .launches) == column(0, .launches))
-        #expect(column(0, .coldRelaunches) == [16, 3, 12, 3, 0, 0, 0, 0, 15, 8])
-        #expect(column(0, .killsReaper) == [16, 23, 11, 19, 0, 2, 2, 2, 10, 8])
-        #expect((0..<10).map { groups[$0].totals.totalKills } == [36, 50, 44, 40, 2, 6, 2, 6, 36, 18])
-        #expect(column(0, .dataLossUnits) == [0, 4, 73, 0, 0, 0, 0, 0, 148, 1])
-        #expect(column(1, .killsPressure) == [27, 31, 24, 31, 7, 2, 3, 4, 23, 6])
+        #expect(column(0, .coldRelaunches) == [16, 2, 12, 3, 0, 0, 0, 0, 16, 8])
+        #expect(column(0, .killsReaper) == [16, 21, 10, 17, 0, 3, 1, 1, 9, 8])
+        #expect((0..<10).map { groups[$0].totals.totalKills } == [37, 51, 44, 40, 2, 6, 2, 6, 37, 18])
+        #expect(column(0, .dataLossUnits) == [0, 4, 73, 0, 0, 0, 0, 0, 111, 1])
+        #expect(column(1, .killsPressure) == [26, 27, 27, 28, 7, 2, 3, 4, 22, 6])
         let text = try #require(Breakdown.csv(workload: w, result: r))
         #expect(text.contains("\ndefault,jetsam-bands,2048,archetype,maps,3,8,5,3,0.600000,0.894362,40,"))
     }

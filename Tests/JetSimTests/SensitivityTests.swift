@@ -28,18 +28,20 @@ struct SensitivityTests {
                                 ends: try variations.map { ($0, try outcomes($0.low), try outcomes($0.high)) })
     }
 
-    @Test("halving the suspended footprints flips random ahead of jetsam-bands clearly; an Android key on an iPhone moves nothing")
+    @Test("halving the suspended footprints flips random ahead of jetsam-bands, within the intervals; an Android key on an iPhone moves nothing")
     func flipAndNoFlip() throws {
         let rows = try Self.rows(["catalog.archetypes.suspended_share", "device_classes.android_oom_stall_ms"])
         #expect(rows.count == 2)  // one policy besides the baseline, two keys
         let flips = try #require(rows.first { $0.variation.name == "catalog.archetypes.suspended_share" })
-        // random - jetsam-bands, cold-relaunch ratio: +2.87 points (± 2.82) as shipped,
-        // -3.16 (± 3.13) at x0.5: both intervals exclude 0.
-        #expect(Summary.fixed(flips.center.delta, 6) == "0.028694" && Summary.fixed(flips.center.ci95, 6) == "0.028234")
-        #expect(Summary.fixed(flips.low.delta, 6) == "-0.031564" && Summary.fixed(flips.low.ci95, 6) == "0.031259")
-        #expect(flips.signFlip == .yes)
-        #expect(flips.rankingFlip == .yes)
-        #expect(flips.reversedLow == [Sensitivity.Reversal(better: "jetsam-bands", worse: "random", clear: true)])
+        // random - jetsam-bands, cold-relaunch ratio: +0.82 points (± 5.65) as shipped,
+        // -4.30 (± 3.18) at x0.5: the sign and the ranking flip, but the interval as
+        // shipped holds 0 (withinCI). Before issue 29's XNU fixes it was +2.87 (± 2.82)
+        // and -3.16 (± 3.13), a clear flip.
+        #expect(Summary.fixed(flips.center.delta, 6) == "0.008177" && Summary.fixed(flips.center.ci95, 6) == "0.056473")
+        #expect(Summary.fixed(flips.low.delta, 6) == "-0.043042" && Summary.fixed(flips.low.ci95, 6) == "0.031826")
+        #expect(flips.signFlip == .withinCI)
+        #expect(flips.rankingFlip == .withinCI)
+        #expect(flips.reversedLow == [Sensitivity.Reversal(better: "jetsam-bands", worse: "random", clear: false)])
         #expect(flips.reversedHigh.isEmpty)
 
         let none = try #require(rows.first { $0.variation.name == "device_classes.android_oom_stall_ms" })
