@@ -358,8 +358,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     public func isCancelled(_ e: DeviceEvent) -> Bool {
-        // The sustained-pressure timer belongs to no app (its handler skips a stale one).
-        return e.kind != .sustainedPressure && apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp)
+        // The sustained-pressure timer belongs to no app (its handler skips a stale one);
+        // its kind is read only when app 0's stamp does not match (not per live timer).
+        return apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp) && e.kind != .sustainedPressure
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
