@@ -29,7 +29,7 @@ struct SensitivityTests {
                                 ends: try variations.map { ($0, try outcomes($0.low), try outcomes($0.high)) })
     }
 
-    @Test("halving the suspended footprints flips random ahead of jetsam-bands clearly; an Android key on an iPhone moves nothing")
+    @Test("halving the suspended footprints flips random ahead of jetsam-bands, within the intervals; an Android key on an iPhone moves nothing")
     func flipAndNoFlip() throws {
         let rows = try Self.rows(["catalog.archetypes.suspended_share", "device_classes.android_oom_stall_ms"])
         #expect(rows.count == 2)  // one policy besides the baseline, two keys

@@ -367,6 +367,9 @@ struct UsageStreamTests {
         let appKB: Int64 = 1_536 * 1_024 / Int64(slots) - 1_024
         sc.params = DeviceParameters(ramKB: 2 * 1_048_576, osReserveKB: 512 * 1_024, warningAvailablePct: 0,
                                      criticalAvailablePct: 0, killTargetAvailablePct: 0, perAppLimitPct: 100)
+        // No inactive limit: apps over it would die to high-water kills first (XNU's
+        // order, issue 29), not to the policy's choice.
+        sc.params.inactiveLimitPct = 100
         for name in usage.appNames[0] {
             sc.appNames.append(name)
             sc.profiles.append(AppProfile(activeKB: appKB, backgroundKB: appKB, suspendedKB: appKB, save: .never, unsavedEditsPerMinute: 0))

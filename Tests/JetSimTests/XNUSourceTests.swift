@@ -83,4 +83,20 @@ struct XNUSourceTests {
         let (sc3, r3) = try run(text.replacingOccurrences(of: "growth=false", with: "growth=false sustained-pressure-kills=false"))
         #expect(Self.killed(sc3, r3).isEmpty)
     }
+
+    @Test("the freezer's budget carries what a day left, and a freeze writes up to what is left")
+    func freezerBudgetCarried() throws {
+        let text = try XNUTests.file("53-freezer-budget-carried.scenario")
+        let frozen = { (sc: Scenario, r: ScenarioRunner.Result) in
+            r.records.filter { $0.event == .frozen }.map { "\(sc.appNames[Int($0.app)]) \($0.time.microseconds / 1_000_000)" }
+        }
+        let (sc, r) = try run(text)
+        #expect(frozen(sc, r) == ["A 15", "C 86415", "D 86420"])
+        // 30 + 30 + 20 MiB (D's partial freeze: the 20 left of day 1's 10 + 40).
+        #expect(r.metrics[.flashWrittenKB] == 80 * 1_024)
+        // 30 MB a day: day 0's budget is spent on A, day 1's on C; nothing is left for D.
+        let (sc2, r2) = try run(text.replacingOccurrences(of: "freeze-daily=40MB", with: "freeze-daily=30MB"))
+        #expect(frozen(sc2, r2) == ["A 15", "C 86415"])
+        #expect(r2.metrics[.flashWrittenKB] == 60 * 1_024)
+    }
 }

@@ -64,13 +64,16 @@ struct XNUThawTests {
         #expect(r.metrics[.thawedRelaunches] == 2)
     }
 
-    @Test("a thaw that touches everything (the whole-app thaw before) holds 200 MiB and cannot be refrozen within the budget")
+    @Test("a thaw that touches everything (the whole-app thaw before) holds 200 MiB and is refrozen only in part within the budget")
     func wholeThaw() throws {
         let text = try XNUTests.file("45-thaw-on-demand.scenario").replacingOccurrences(of: "thaw-touch-share=0.25", with: "thaw-touch-share=1")
         let (_, s) = try Self.states(text)
         #expect(s[20]!.resident == 400 * Self.mib && s[20]!.packed == Int32(200 * Self.mib))
-        // 30 % of 200 MiB = 60 MiB would pass the 215 MiB budget (200 written): no refreeze.
-        #expect(s[35]!.resident == 200 * Self.mib && s[35]!.refreezes == 0 && s[35]!.flashWritten == Int(200 * Self.mib))
+        // 30 % of 200 MiB = 60 MiB would pass the 215 MiB budget (200 written): the
+        // refreeze writes the 15 MiB left (XNU hands task_freeze the budget left as its
+        // page limit, kern_memorystatus_freeze.c:1838), a quarter of what it would
+        // have, so a quarter of the 200 MiB leaves RAM: 150 MiB stay compressed.
+        #expect(s[35]!.resident == 150 * Self.mib && s[35]!.refreezes == 1 && s[35]!.flashWritten == Int(215 * Self.mib))
         let (_, r) = try run(text)
         #expect(r.records.contains { TraceCSV.detail($0) == "thaw 650ms" })
     }

@@ -145,8 +145,12 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     public internal(set) var compressorKB: Int64 = 0
     /// When the pool last changed (for its time integral; its peak is the counter).
     var compressorSince: SimTime = .zero
-    /// What the freezer wrote on its budget day.
+    /// What Android's zram writeback wrote on its budget day.
     var flashTodayKB: Int64 = 0
+    /// XNU's freezer budget left (memorystatus_freeze_budget_pages_remaining, in KiB):
+    /// a day's at the start, then each new budget interval adds a day's to what is
+    /// left (`freezerNewDay`); a freeze takes what it writes, at most what is left.
+    var freezeBudgetKB: Int64 = 0
     /// Apps whose memory is being compressed now (Memory/XNU/Compression.swift),
     /// the last whole second credited to them, and the first second at which one of
     /// them may be done (a lower bound: `.max` when none).
@@ -354,8 +358,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     public func isCancelled(_ e: DeviceEvent) -> Bool {
-        // The sustained-pressure timer belongs to no app (its handler skips a stale one).
-        return e.kind != .sustainedPressure && apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp)
+        // The sustained-pressure timer belongs to no app (its handler skips a stale one);
+        // its kind is read only when app 0's stamp does not match (not per live timer).
+        return apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp) && e.kind != .sustainedPressure
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {

@@ -23,7 +23,8 @@ extension Device {
 
     /// Checks `available + Σ resident + reserve == RAM` and that nothing is negative;
     /// the compressor pool is exactly what compressed apps keep resident, within its
-    /// bound; frozen apps are suspended and keep nothing in RAM.
+    /// bound; frozen apps are suspended and keep in RAM only what a partial freeze
+    /// left in the compressor.
     public func checkMemoryInvariant() {
         var resident: Int64 = 0
         var pool: Int64 = 0
@@ -68,7 +69,8 @@ extension Device {
                 continue
             }
             if a.memory.contains(.compressed) { precondition(a.state == .suspended, "a running app is compressed"); pool += a.residentKB; committed += a.residentKB }
-            if a.memory.contains(.frozen) { precondition(a.state == .suspended && a.residentKB == 0, "a frozen app holds RAM"); frozen += 1 }
+            // A partial freeze leaves what did not fit compressed in RAM; nothing else.
+            if a.memory.contains(.frozen) { precondition(a.state == .suspended && (a.residentKB == 0 || a.memory.contains(.compressed)), "a frozen app holds RAM outside the compressor"); frozen += 1 }
             resident += a.residentKB
         }
         // The soft-limit list is the flagged apps, each once, in index order.

@@ -53,7 +53,7 @@ extension Device {
         compressing.removeAll(keepingCapacity: true)
         for a in 0..<n { apps[a].packedKB = Int32(clamping: suspendedResidentKB(Int(installed[a]))) }
         compressTick = 0; compressNextDone = .max; compressorCommittedKB = 0
-        flashDay = 0; flashTodayKB = 0
+        flashDay = 0; flashTodayKB = 0; freezeBudgetKB = params.freezeDailyKB
         freezerNextRun = .zero; freezerDue = false
         nextReaperSweepS = 0; reaperInfoExpiryS = 0; reaperNoneKnown = false
         pressureLevel = 0; softLimitApps.removeAll(keepingCapacity: true)

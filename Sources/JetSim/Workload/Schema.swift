@@ -609,7 +609,7 @@ public enum Schema {
         .mebibytes("freeze_min_mb", \.freezeMinKB, 0...1_048_576,
                    source: "xnu bsd/sys/kern_memorystatus_freeze.h: FREEZE_PAGES_MIN 8 MB", "smaller apps are not frozen"),
         .mebibytes("freeze_daily_mb", \.freezeDailyKB, 0...16_777_216, alias: "freeze-daily",
-                   source: "xnu bsd/sys/kern_memorystatus_freeze.h:88 (xnu-11417.101.15): FREEZE_DAILY_MB_MAX_DEFAULT 2048 (1024 in older versions)", "flash the freezer may write per day"),
+                   source: "xnu bsd/sys/kern_memorystatus_freeze.h:88 (xnu-11417.101.15): FREEZE_DAILY_MB_MAX_DEFAULT 2048 (1024 in older versions), XNU's fallback when the storage layer supplies no budget (bsd/kern/kern_memorystatus_freeze.c:101, 2512-2518)", "flash the freezer may write per day; what a day leaves unused carries to the next"),
         .number("refreeze_dirty_share", \.refreezeDirtyShare, 0...1, alias: "refreeze-dirty-share",
                 source: "assumption (xnu bsd/kern/kern_memorystatus_freeze.c refreezes write only dirty pages; their share is not published)",
                 "share of a thawed app's memory a refreeze writes to flash (and charges to the budget)")

@@ -51,15 +51,33 @@ extension Device {
         Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
     }
 
-    /// A new budget interval: the budget resets and frozen apps are demoted
-    /// (kern_memorystatus_freeze.c, memorystatus_freeze_start_normal_throttle_interval).
+    /// A new budget interval (memorystatus_freeze_reset_interval,
+    /// bsd/kern/kern_memorystatus_freeze.c:1565-1598, xnu-11417.101.15): the new
+    /// budget is what the old interval left unused plus a day's
+    /// (memorystatus_freeze_calculate_new_budget, :2495-2535; the budget-replenishment
+    /// test, tests/vm/memorystatus_freeze_test.c:763-814), and frozen apps are
+    /// demoted. XNU's reset is a timer at each interval's end, so intervals that pass
+    /// with no event here each add a day's budget and demote as theirs would have
+    /// (the state between events does not change); its extra budget for "days missed"
+    /// covers a timer that fired late, which never happens here.
     @inline(__always) mutating func freezerNewDay(_ now: SimTime) {
         let day = freezerDay(now)
-        if day != flashDay {
-            flashDay = day
-            flashTodayKB = 0
-            demoteFrozen(now)
-        }
+        if day != flashDay { freezerNewIntervals(day, now) }
+    }
+
+    /// `freezerNewDay` when the day changed: one reset per interval passed.
+    @inline(never)
+    mutating func freezerNewIntervals(_ day: Int32, _ now: SimTime) {
+        let intervals = Int64(day) - Int64(flashDay)
+        flashDay = day
+        let left = max(0, freezeBudgetKB)
+        let added = params.freezeDailyKB.multipliedReportingOverflow(by: intervals)
+        let sum = left.addingReportingOverflow(added.partialValue)
+        freezeBudgetKB = added.overflow || sum.overflow ? .max : sum.partialValue
+        // One demotion round per reset; a round that demotes nothing leaves the same
+        // state to the next.
+        var round: Int64 = 0
+        while round < intervals && demoteFrozen(now) { round += 1 }
     }
 
     /// The freezer's runs due since the last event: at its next-run time (the state
@@ -195,7 +213,8 @@ extension Device {
     /// whether it froze or demoted one.
     mutating func freezerPass(_ now: SimTime) -> (froze: Bool, acted: Bool) {
         guard freezerPassMayAct else { return (false, false) }
-        if flashTodayKB >= params.freezeDailyKB {
+        // No budget left: urgent mode (kern_memorystatus_freeze.c:2927-2938).
+        if freezeBudgetKB <= 0 {
             return (false, urgentDemotion(now))
         }
         // The freezer full: refreezes only (kern_memorystatus_policy.c:659-671).
@@ -210,7 +229,6 @@ extension Device {
             if apps[a].state == .suspended && !apps[a].memory.contains(.frozen) && !apps[a].isPrewarmed
                 && apps[a].memory.intersection([.hasFlashCopy, .refreezeEligible]) != .hasFlashCopy
                 && residentSettledKB(app) >= params.freezeMinKB {
-                guard flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
                 freeze(app, now)
                 return (true, true)
             }
@@ -231,7 +249,7 @@ extension Device {
         // (memorystatus_freeze_process, kern_memorystatus_freeze.c:1797-1830), and a
         // thawed app holds only what it touched.
         let app = firstThawedInFrozenBand(suspendedOnly: true)
-        guard app >= 0, flashTodayKB + flashWrite(app) <= params.freezeDailyKB else { return (false, false) }
+        guard app >= 0 else { return (false, false) }
         freeze(app, now)
         return (true, true)
     }
@@ -269,8 +287,9 @@ extension Device {
     /// enters the idle band at its tail (kern_memorystatus_freeze.c:2302-2315, no
     /// aging). Once per freezer day (memorystatus_freeze_start_normal_throttle_interval,
     /// kern_memorystatus_freeze.c:1596-1598). O(apps in the band).
-    mutating func demoteFrozen(_ now: SimTime) {
-        guard flashCopyCount > 0 else { return }
+    @discardableResult
+    mutating func demoteFrozen(_ now: SimTime) -> Bool {
+        guard flashCopyCount > 0 else { return false }
         var demoted = 0
         var app = idleOrder.head(1)
         while app >= 0 && demoted < params.freezeDemotionsMax {
@@ -281,6 +300,7 @@ extension Device {
             }
             app = next
         }
+        return demoted > 0
     }
 
     /// Urgent-mode demotion (kern_memorystatus_freeze.c:2357-2366 and 2378-2381): the
@@ -310,11 +330,18 @@ extension Device {
 
     /// Writes a suspended app's (compressed) memory to flash: it leaves RAM and moves
     /// to the frozen band (elevated again if it had been demoted,
-    /// kern_memorystatus_freeze.c:1912-1918).
+    /// kern_memorystatus_freeze.c:1912-1918). At most the budget left is written: XNU
+    /// hands task_freeze the remaining budget as its page limit (:1838) and the app
+    /// is frozen with what fit; the share of its memory not written stays in RAM,
+    /// compressed (a partial freeze; the budget is then spent, so the next runs demote
+    /// in urgent mode).
     mutating func freeze(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         finishCompressionNow(app, now)
-        let writeKB = flashWrite(app)
+        let fullKB = flashWrite(app)
+        let writeKB = min(fullKB, max(0, freezeBudgetKB))
+        let settledKB = apps[a].residentKB
+        let keepKB = writeKB < fullKB ? settledKB - settledKB * writeKB / fullKB : 0
         if apps[a].memory.contains(.hasFlashCopy) {
             metrics[.refreezes] += 1
         } else {
@@ -323,10 +350,16 @@ extension Device {
         if apps[a].memory.contains(.refreezeEligible) { refreezeEligibleCount -= 1 }
         apps[a].memory = apps[a].memory.subtracting([.demoted, .refreezeEligible]).union(.hasFlashCopy)
         leaveCompressor(app, now)
-        flashTodayKB += writeKB
+        freezeBudgetKB -= writeKB
         metrics[.flashWrittenKB] += Int(writeKB)
         metrics[.freezes] += 1
-        setResident(app, 0)
+        setResident(app, keepKB)
+        if keepKB > 0 {
+            // What did not fit stays compressed in RAM.
+            apps[a].memory.insert(.compressed)
+            compressorCommittedKB += keepKB
+            compressorChange(keepKB, now)
+        }
         apps[a].memory.insert(.frozen)
         frozenCount += 1
         trace.record(time: now, app: app, event: .frozen, detail: .none, state: .suspended)

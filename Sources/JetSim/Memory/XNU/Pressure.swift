@@ -83,7 +83,12 @@ extension Device {
     @inline(never)
     mutating func armSustainedTimer(_ s: inout Scheduler<DeviceEvent>) {
         sustainedArm = false
-        if sustainedDue < .never && !apps.isEmpty { scheduleTimer(.sustainedPressure, 0, at: sustainedDue, &s) }
+        guard sustainedDue < .never && !apps.isEmpty else { return }
+        // A rise found by the freezer's catch-up (memory as it was at a past run time)
+        // may be due before this event already: the timer fires now, as the first
+        // moment the device can act (the state in between did not change).
+        if sustainedDue < s.now { sustainedDue = s.now }
+        scheduleTimer(.sustainedPressure, 0, at: sustainedDue, &s)
     }
 
     /// The sustained-pressure timer fired and is current (`sustainedDue` is its time:
