@@ -60,8 +60,9 @@ struct GrowthTests {
         // until memory is back above the warning level (issue 29: XNU's thread picks
         // one high-water kill per action, kern_memorystatus_policy.c:162-206), and at
         // every band change too (a background task's or audio mode's end, aging).
-        // The per-app limit it was pinned with (60 %: Big, 4700 MB of 8 GB, is under it; not under 54 %).
-        var text = "device ram=8GB app-limit-pct=60 inactive-limit-pct=1 reaper=false freezer=false dock=0\n"
+        // The per-app limit and reserve it was pinned with (60 %: Big, 4700 MB of 8 GB, is under
+        // it, not under 54 %; 1536 MB, the reserve at 8 GB before issue 31).
+        var text = "device ram=8GB reserve=1536MB app-limit-pct=60 inactive-limit-pct=1 reaper=false freezer=false dock=0\n"
         for i in 0..<1_000 {
             let extra = i % 3 == 1 ? " bg-task=10m" : i % 3 == 2 ? " mode=audio:10m" : ""
             text += "app A\(i) footprint=100MB background-footprint=100MB suspended-footprint=100MB\(extra)\n"

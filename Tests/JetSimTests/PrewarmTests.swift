@@ -8,8 +8,10 @@ import SimKernel
 /// the memory and the latency on hand-built devices, and the switch on the fleet.
 @Suite("iOS 15 prewarming")
 struct PrewarmTests {
-    /// Scenario 43's script (Mail prewarmed then launched; Notes prewarmed then killed).
+    /// Scenario 43's script (Mail prewarmed then launched; Notes prewarmed then killed),
+    /// with the reserve it was derived with.
     static let script = """
+        device reserve=1536MB
         app Mail
         app Maps
         app Notes

@@ -61,8 +61,9 @@ struct FixedOverheadTests {
         // it was none, issue 29; the flag that arms the sustained-pressure timer sits
         // in padding); 2,128 with the freezer's budget left (8 bytes: it carries what a
         // day leaves, issue 29); 16 more with `lru` ordering by the user's last use
-        // (issue 29): a heap (three array references) and an arrival count where a list was.
-        #expect(small < 2_152)
+        // (issue 29): a heap (three array references) and an arrival count where a list was;
+        // 2,184 with the parameters' app fit (issue 29) and the Android helpers' state.
+        #expect(small < 2_192)
         print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
     }
 }
