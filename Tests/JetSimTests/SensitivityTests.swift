@@ -34,13 +34,16 @@ struct SensitivityTests {
         let rows = try Self.rows(["catalog.archetypes.suspended_share", "device_classes.android_oom_stall_ms"])
         #expect(rows.count == 2)  // one policy besides the baseline, two keys
         let flips = try #require(rows.first { $0.variation.name == "catalog.archetypes.suspended_share" })
-        // random - jetsam-bands, cold-relaunch ratio: +2.46 points (± 1.90) as shipped,
-        // -1.52 (± 1.21) at x0.5: both intervals exclude 0.
-        #expect(Summary.fixed(flips.center.delta, 6) == "0.024556" && Summary.fixed(flips.center.ci95, 6) == "0.019038")
-        #expect(Summary.fixed(flips.low.delta, 6) == "-0.015152" && Summary.fixed(flips.low.ci95, 6) == "0.012116")
-        #expect(flips.signFlip == .yes)
-        #expect(flips.rankingFlip == .yes)
-        #expect(flips.reversedLow == [Sensitivity.Reversal(better: "jetsam-bands", worse: "random", clear: true)])
+        // random - jetsam-bands, cold-relaunch ratio: +1.41 points (± 1.71) as shipped,
+        // -0.14 (± 0.96) at x0.5: the sign and the ranking flip within the intervals.
+        // Before issue 29 and 31 (apps fit the device, XNU's orders, the reserve from
+        // reports) this was a clear flip; no key flips this pair clearly on a fixture
+        // this small now (the clear case: `clearFlip`, below).
+        #expect(Summary.fixed(flips.center.delta, 6) == "0.014139" && Summary.fixed(flips.center.ci95, 6) == "0.017140")
+        #expect(Summary.fixed(flips.low.delta, 6) == "-0.001418" && Summary.fixed(flips.low.ci95, 6) == "0.009620")
+        #expect(flips.signFlip == .withinCI)
+        #expect(flips.rankingFlip == .withinCI)
+        #expect(flips.reversedLow == [Sensitivity.Reversal(better: "jetsam-bands", worse: "random", clear: false)])
         #expect(flips.reversedHigh.isEmpty)
 
         let none = try #require(rows.first { $0.variation.name == "device_classes.android_oom_stall_ms" })
@@ -69,6 +72,18 @@ struct SensitivityTests {
         #expect(rows.allSatisfy { $0.signFlip == .no })
         #expect(Sensitivity.csv(workload: "w", rows: rows).split(separator: "\n")[1]
                     == "w,2048,k,key,x0.5...x2,1,4,cold_ratio,a,lru,0.250000,-0.050000,0.010000,-0.030000,0.010000,-0.050000,0.010000,0.020000,no,within-ci,a>b?,")
+    }
+
+    @Test("a delta whose intervals exclude 0 on both sides of 0 is a clear flip of sign and ranking")
+    func clearFlip() {
+        let v = Sensitivity.Variation(name: "k", isGroup: false, range: "x0.5...x2", why: "", low: ["k=1"], high: ["k=4"])
+        let center = [Self.outcome("lru", 0.30, 0, 0), Self.outcome("a", 0.33, 0.03, 0.01)]
+        let low = [Self.outcome("lru", 0.30, 0, 0), Self.outcome("a", 0.27, -0.03, 0.01)]
+        let high = [Self.outcome("lru", 0.30, 0, 0), Self.outcome("a", 0.34, 0.04, 0.01)]
+        let rows = Sensitivity.rows(ramLabel: "2048", baseline: "lru", center: center, ends: [(v, low, high)])
+        #expect(rows.count == 1 && rows[0].signFlip == .yes && rows[0].rankingFlip == .yes)
+        #expect(rows[0].reversedLow == [Sensitivity.Reversal(better: "lru", worse: "a", clear: true)])  // the center's order, reversed
+        #expect(rows[0].reversedHigh.isEmpty)
     }
 
     @Test("the screening pairs the strongest variations, leaves out a group with its own key, and measures a corner against the sum of the two moves")

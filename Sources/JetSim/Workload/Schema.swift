@@ -501,7 +501,7 @@ public enum Schema {
         .number("app_fit_pct", \.appFitPct, 1...1_000, unit: "%", alias: "app-fit-pct",
                 source: "assumption: apps fit the devices they support (Apple, Reducing your app's memory use)",
                 "an app's peak footprint on a device is at most this share of its per-app limit; larger apps scale every footprint down to it (above 100: apps may exceed the limit)")
-            .plausible(.factors(75.0 / 90, 100.0 / 90), "how far under the limit apps stay is not published: 75-100% of it"),
+            .plausible(.values("75", "100"), "how far under the limit apps stay is not published: 75-100% of it"),
         .number("memory_warning_free_share", \.memoryWarningFreeShare, 0...1, alias: "warning-free-share",
                 "share of what it can free that an app frees on a warning")
             .plausible(.factors(0.4, 1.6), "apps free from a fifth to most of what they can on a warning; nothing published"),
