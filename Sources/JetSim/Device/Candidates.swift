@@ -74,7 +74,7 @@ extension Device {
         if Policy.readsBandOnly {
             // The band alone (`EvictionPolicy.readsBandOnly`): no profile, no resident size.
             return EvictionCandidate(state: apps[a].state, residentKB: 0, launchCount: 0, preservesUIState: false,
-                                     leftFront: leftFront, band: apps[a].band)
+                                     leftFront: leftFront, runsTask: false, band: apps[a].band)
         }
         let p = pi(app)
         let state = apps[a].state
