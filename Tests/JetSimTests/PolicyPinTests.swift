@@ -65,17 +65,20 @@ struct PolicyPinTests {
     /// 56). The baselines `mru` and `fifo` came in pinned with them. And again when
     /// android-lmk stopped treating an app in the background grace as a service (issue
     /// 29: ActivityManager gives it the previous or a cached adj; only background work
-    /// is SERVICE_ADJ).
+    /// is SERVICE_ADJ). And again, after those merged, with the OS reserve from issue
+    /// 31's reports (640 MB at 2 GB, was 512): every policy kills more (lru 300 -> 341)
+    /// and makes more cold launches (lru 56 -> 68); a launch that would need band 120's
+    /// memory now fails (XNU's order), so some policies' relaunches are 203.
     static let pinned: [String: Pin] = [
-        "largest-first": Pin(relaunches: 204, cold: 52, killsPressure: 18, kills: 219, dataLossEvents: 20, dataLossUnits: 225),
-        "lru": Pin(relaunches: 204, cold: 56, killsPressure: 104, kills: 300, dataLossEvents: 20, dataLossUnits: 252),
-        "jetsam-bands": Pin(relaunches: 204, cold: 52, killsPressure: 19, kills: 225, dataLossEvents: 19, dataLossUnits: 227),
-        "android-lmk": Pin(relaunches: 204, cold: 61, killsPressure: 82, kills: 288, dataLossEvents: 21, dataLossUnits: 250),
-        "cost-aware": Pin(relaunches: 204, cold: 51, killsPressure: 23, kills: 232, dataLossEvents: 20, dataLossUnits: 227),
-        "random": Pin(relaunches: 204, cold: 53, killsPressure: 69, kills: 262, dataLossEvents: 22, dataLossUnits: 254),
-        "oracle": Pin(relaunches: 204, cold: 49, killsPressure: 58, kills: 265, dataLossEvents: 20, dataLossUnits: 121),
-        "mru": Pin(relaunches: 204, cold: 51, killsPressure: 27, kills: 233, dataLossEvents: 18, dataLossUnits: 224),
-        "fifo": Pin(relaunches: 204, cold: 45, killsPressure: 72, kills: 261, dataLossEvents: 22, dataLossUnits: 259),
+        "largest-first": Pin(relaunches: 203, cold: 56, killsPressure: 59, kills: 259, dataLossEvents: 24, dataLossUnits: 203),
+        "lru": Pin(relaunches: 204, cold: 68, killsPressure: 130, kills: 341, dataLossEvents: 27, dataLossUnits: 252),
+        "jetsam-bands": Pin(relaunches: 204, cold: 72, killsPressure: 84, kills: 298, dataLossEvents: 30, dataLossUnits: 254),
+        "android-lmk": Pin(relaunches: 204, cold: 71, killsPressure: 130, kills: 344, dataLossEvents: 27, dataLossUnits: 252),
+        "cost-aware": Pin(relaunches: 204, cold: 62, killsPressure: 70, kills: 284, dataLossEvents: 19, dataLossUnits: 188),
+        "random": Pin(relaunches: 204, cold: 74, killsPressure: 124, kills: 325, dataLossEvents: 29, dataLossUnits: 268),
+        "oracle": Pin(relaunches: 203, cold: 60, killsPressure: 101, kills: 316, dataLossEvents: 22, dataLossUnits: 252),
+        "mru": Pin(relaunches: 203, cold: 63, killsPressure: 70, kills: 279, dataLossEvents: 24, dataLossUnits: 199),
+        "fifo": Pin(relaunches: 203, cold: 73, killsPressure: 114, kills: 325, dataLossEvents: 27, dataLossUnits: 255),
     ]
 
     /// The run every test here reads (computed once): the default workload, 6 devices,
@@ -112,8 +115,11 @@ struct PolicyPinTests {
         let results = Self.results
         #expect(results.allSatisfy { $0.1.killsPressure > 0 })
         #expect(Set(results.map { $0.1.cold }).count > 1)
-        // The same users in every cell: the same relaunches, cold or not.
-        #expect(Set(results.map { $0.1.relaunches }).count == 1)
+        // The same users in every cell: the same relaunches, cold or not, but for a
+        // launch that fails (XNU's order: one that would need band 120's memory), which
+        // depends on the policy: here at most one a cell.
+        let relaunches = results.map { $0.1.relaunches }
+        #expect(relaunches.max()! - relaunches.min()! <= 1, "\(relaunches)")
     }
 
     /// The one golden `swift test` keeps (the rest run against the release binary:
