@@ -204,13 +204,14 @@ struct TimeSeriesCLITests {
             // reserve is free: 2048 - 512 MB (os_reserve_mb: auto, 25% of RAM).
             let first = mine[0]
             #expect(first[h.firstIndex(of: "cold_relaunches")!] == "0")
-            #expect(Double(first[h.firstIndex(of: "available_mb_mean")!])! <= 1536)
-            #expect(Double(first[h.firstIndex(of: "available_mb_min")!])! < 1536, "the system launches an app in the first hour on one of 12 devices (seed 1)")
+            // RAM - reserve: 2048 - 640 (issue 31's reserve at 2 GB).
+            #expect(Double(first[h.firstIndex(of: "available_mb_mean")!])! <= 1408)
+            #expect(Double(first[h.firstIndex(of: "available_mb_min")!])! < 1408, "the system launches an app in the first hour on one of 12 devices (seed 1)")
             #expect(first[h.firstIndex(of: "devices")!] == "12")
             // Resident + available = RAM - reserve in every hour (means over the same devices).
             for row in mine {
                 let a = Double(row[h.firstIndex(of: "available_mb_mean")!])!, res = Double(row[h.firstIndex(of: "resident_mb_mean")!])!
-                #expect(abs(a + res - 1536) < 0.002)
+                #expect(abs(a + res - 1408) < 0.002)
                 #expect(Double(row[h.firstIndex(of: "available_mb_min")!])! <= a)
             }
         }
@@ -219,10 +220,11 @@ struct TimeSeriesCLITests {
     @Test("a series that would take more than 1 GiB is refused before any work (exit 2, nothing written)")
     func tooLarge() throws {
         let tmp = try CLI.tempDir()
-        // 21 cells x 144,000 hours x 26 fields x 8 bytes x 3 buffers: 1,799 MiB.
+        // 21 cells x 144,000 hours x 27 fields x 8 bytes x 3 buffers: 1,868 MiB (27 with
+        // kills_pressure_after_kill, issue 29).
         let r = try CLI.run(["run", "--devices", "1", "--duration", "6000d", "--policy", "all", "--ram", "2GB,3GB,4GB", "--quiet",
                              "--threads", "2", "--timeseries", tmp + "/ts.csv", "--out", tmp + "/s.csv"])
-        #expect(r.status == 2 && r.stderr.contains("--timeseries") && r.stderr.contains("1799 MiB"), "\(r.stderr)")
+        #expect(r.status == 2 && r.stderr.contains("--timeseries") && r.stderr.contains("1868 MiB"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: tmp + "/s.csv") && !FileManager.default.fileExists(atPath: tmp + "/ts.csv"))
         let sw = try CLI.run(["sweep", "--out", tmp + "/sw", "--set", "fleet.duration_days=1,6000", "--devices", "1", "--policy", "all",
                               "--ram", "2GB,3GB,4GB", "--quiet", "--threads", "2", "--timeseries"])
