@@ -70,11 +70,11 @@ struct SensitivityCLITests {
         #expect(String(decoding: pairs, as: UTF8.self).split(separator: "\n").count == 1 + 4)
         #expect(try data(a + "/sensitivity.csv") == csv)
 
-        // Point 3 (the OS reserve's high end, 700 MB at 2 GB) is what `jetsim run` writes with its --set.
+        // Point 3 (the OS reserve's high end, 723 MB at 2 GB) is what `jetsim run` writes with its --set.
         let point3 = try #require(CLI.files(in: a + "/points").first { $0.hasPrefix("3-") && $0.hasSuffix(".csv") })
         #expect(point3 == "3-2048-device_classes.os_reserve_mb-high.csv")
         let run = try CLI.run(["run", "--baseline", "lru", "--policy", "lru,random", "--ram", "2GB", "--devices", "2", "--duration", "1d",
-                               "--set", "catalog.apps=300", "--set", "device_classes.0.os_reserve_mb=700", "--quiet", "--out", a + "/run.csv"])
+                               "--set", "catalog.apps=300", "--set", "device_classes.0.os_reserve_mb=723", "--quiet", "--out", a + "/run.csv"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try data(a + "/run.csv") == data(a + "/points/" + point3))
     }
