@@ -9,8 +9,8 @@
 #                      exactly the lines that follow it.
 #   ``` blocks after a line `<!-- output of: COMMAND -->`: every line shown (except a
 #                      line starting with `...`) must appear in COMMAND's output, in order.
-# Outputs the examples write go where they say (they write under /tmp); a sweep's
-# directory is removed first, since a sweep resumes from what it finds there.
+# Outputs the examples write go where they say (they write under /tmp); a sweep's or a
+# sensitivity run's directory is removed first, since they resume from what they find.
 #
 # Usage: scripts/test-readme.sh [--jetsim PATH] [FILE.md ...]
 set -euo pipefail
@@ -82,9 +82,10 @@ for md in "${files[@]}"; do
         [ -n "$bare" ] || continue
         case "$bare" in 'swift test'|'scripts/test-e2e.sh'*|'scripts/install.sh'*) continue ;; esac
         ran=$((ran + 1))
-        # A sweep resumes in its directory: one left by an earlier run (another
-        # binary) would be reused, not re-run. Examples sweep under /tmp only.
-        case "$bare" in 'jetsim sweep '*'--out /tmp/'*)
+        # A sweep or sensitivity run resumes in its directory: one left by an earlier
+        # run (another binary) would be reused, or refused once the built-in workload
+        # changed. Examples write under /tmp only.
+        case "$bare" in 'jetsim sweep '*'--out /tmp/'*|'jetsim sensitivity '*'--out /tmp/'*)
           d=${bare#*--out }; d=${d%% *}
           case "$d" in /tmp/?*) [ "${d%/}" != /tmp ] && rm -rf "$d" ;; esac ;;
         esac
