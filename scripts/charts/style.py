@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 # The policies in the order `jetsim policies` prints them (scripts/test-charts.sh checks
 # this list against it), each with its colour for good: the Okabe-Ito palette, which
 # colour-blind readers can tell apart, and a marker, so print in grey still works.
-POLICY_ORDER = ["largest-first", "lru", "jetsam-bands", "android-lmk", "cost-aware", "random", "oracle"]
+POLICY_ORDER = ["largest-first", "lru", "jetsam-bands", "android-lmk", "cost-aware", "random", "oracle", "mru", "fifo"]
 _FIXED = {
     "largest-first": ("#E69F00", "s"),  # orange
     "lru":           ("#000000", "o"),  # black: the usual baseline
@@ -22,11 +22,13 @@ _FIXED = {
     "cost-aware":    ("#D55E00", "D"),  # vermillion
     "random":        ("#999999", "x"),  # grey
     "oracle":        ("#CC79A7", "P"),  # reddish purple
+    "mru":           ("#56B4E9", "<"),  # sky blue (the baselines, run only when named)
+    "fifo":          ("#F0E442", ">"),  # yellow
 }
 # Policies jetsim does not ship (an external policy, say) take a colour and a marker
 # from their name: the same in every chart, though two such names may share a colour
 # (their markers then most likely differ).
-_SPARE_COLOURS = ["#56B4E9", "#8C564B", "#BCBD22", "#17BECF", "#7F7F7F", "#9467BD", "#F0E442",
+_SPARE_COLOURS = ["#8C564B", "#BCBD22", "#17BECF", "#7F7F7F", "#9467BD",
                   "#2CA02C", "#D62728", "#1F3A93", "#A65628"]
 _SPARE_MARKERS = ["<", ">", "h", "*", "p", "d", "8", "H"]
 
