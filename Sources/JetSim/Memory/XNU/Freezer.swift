@@ -98,9 +98,8 @@ extension Device {
     /// now, and memory above the freeze level or too few unfrozen suspended apps
     /// (`freezerPassMayAct`). `freezerIdleRun` makes that run without the loop and
     /// without calling `freezerPass`, exactly as the loop's first pass would (the
-    /// thread stops waiting, or its next run is the first after now). (Inlined into the
-    /// top of a timer's event it saved 4 instructions an event of the default run, 0.6 %:
-    /// not kept, docs/performance.md.)
+    /// thread stops waiting, or its next run is the first after now). Not inlined into
+    /// the top of a timer's event: that saved under 1 % (docs/performance.md).
     @inline(never)
     mutating func freezerCatchUp(_ now: SimTime) {
         if freezerIdleRun(now) { return }

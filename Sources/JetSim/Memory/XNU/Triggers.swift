@@ -109,8 +109,8 @@ extension Device {
     /// size (`physFootprintKB`). Lowest band first (XNU kills high-water victims in
     /// ascending priority): per band that holds a flagged app, the flagged apps in index order
     /// (`softLimitApps`: what a scan of every app that skips the unflagged ones
-    /// visits, without the scan, which cost O(apps) a high-water episode: about 1,600
-    /// instructions a kill at 8,000 installed apps, 13,700 at 32,000). Runs only
+    /// visits, without the scan, which cost O(apps) a high-water episode:
+    /// docs/performance.md, "Costs behind the code's shapes"). Runs only
     /// while some app is flagged and memory is below the soft-limit level.
     func pickHighWater(_ target: Int64, _ c: inout ReclaimCursor) -> ReclaimAction {
         guard availableKB < target else { return .none }
