@@ -6,6 +6,7 @@ extension Device {
     /// Tells the policy about a candidate (new, or an attribute changed), with its band;
     /// keeps the idle-band order.
     mutating func refreshCandidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) {
+        if app == launching { return }
         let b = memoryBand(app, now)
         if apps[Int(app)].band != b {
             // An entry into band b (XNU's p_memstat_prio_start: `AppRuntime.bandSince`).

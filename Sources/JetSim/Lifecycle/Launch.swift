@@ -54,8 +54,10 @@ extension Device {
         apps[a].cancel(0)
         apps[a].lifecycle.subtract([.bgTask, .modeActive, .systemStarted])
         dropHeldTimer(app)  // the rest of `cancelTimers(app, family: 0)`
-        // No longer a candidate.
+        // No longer a candidate, through to the front (or its failure).
         removeCandidate(app)
+        launching = app
+        defer { launching = -1 }
         memoryAppLaunching(app, now)
 
         // Room for its active footprint, which it reaches during launch. An app over
