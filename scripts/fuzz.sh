@@ -6,7 +6,10 @@
 # issue 34's classes: piped inputs and special outputs, sweeps edited, truncated or run
 # twice between runs, ids by bytes (CRLF, Unicode normalisation, bytes that are not
 # UTF-8), names at NAME_MAX, line breaks in what a shard state records, descriptor
-# limits, a large app count (costs that grow faster than the input: 20 s a case).
+# limits, a large app count (costs that grow faster than the input: 20 s a case);
+# and the model at the corners of its assumptions: three plausible-range ends at once
+# (from `jetsim sensitivity --list`), a random seed, every policy (a trap found there
+# by `sensitivity --interactions` is what this class is for).
 # Fails on a trap (exit 132/134/139), a hang (time limit), a leftover
 # temporary file, an exit code other than 0, 1 or 2, or a broken property (a piped
 # input giving other bytes than the file, a sweep that combines what it should
@@ -17,6 +20,7 @@
 # CI runs it for 60 s; run it longer by hand (--seconds 1800).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+repo=$PWD
 jetsim="$PWD/.build/release/jetsim"; seconds=60; seed=$$
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -79,7 +83,7 @@ run() {  # run jetsim with a time limit
 start=$(date +%s)
 base=(run --devices 3 --quiet --policy lru --ram 2GB)
 while [ $(( $(date +%s) - start )) -lt "$seconds" ]; do
-  case $((RANDOM % 14)) in
+  case $((RANDOM % 15)) in
   0|1)  # a workload key at an end of its range, inside it, just outside it, or hostile
     i=$((RANDOM % ${#keys[@]})); k=${keys[$i]}; v=$(value_for "$i")
     extra=(); [ $((RANDOM % 3)) = 0 ] && { j=$((RANDOM % ${#keys[@]})); extra=(--set "${keys[$j]}=$(value_for "$j")"); }
@@ -224,6 +228,23 @@ lines\"")
     else timeout -s KILL 20 "$jetsim" scenario g13.scenario --out o13.csv >/dev/null 2>"$work/err"; rc=$?; fi
     check $rc "$what (20 s)"
     rm -f g13.scenario g13.csv o13.csv o13.csv.provenance.json
+    ;;
+  14)  # three plausible-range ends at once, a random seed, every policy: exit 0
+    wl=$( [ $((RANDOM % 2)) = 0 ] && echo default || echo android )
+    if [ ! -s "ends-$wl.txt" ]; then
+      ram=(); [ "$wl" = default ] && ram=(--ram 2GB)
+      "$jetsim" sensitivity --baseline lru --workload "$repo/Workloads/$wl.yaml" "${ram[@]}" --list --out "sl-$wl" 2>/dev/null \
+        | awk -F'\t' '$3 != ""' > "ends-$wl.txt"; rm -rf "sl-$wl"
+    fi
+    n=$(wc -l < "ends-$wl.txt")
+    if [ "$n" -gt 0 ]; then
+      args=(); picked=""
+      for _ in 1 2 3; do l=$((RANDOM % n + 1)); line=$(sed -n "${l}p" "ends-$wl.txt"); picked="$picked $(cut -f2 <<< "$line")"
+        while IFS= read -r a; do [ -n "$a" ] && args+=(--set "$a"); done < <(cut -f3 <<< "$line" | sed 's/^--set //; s/ --set /\n/g'); done
+      ram=(); [ "$wl" = default ] && ram=(--ram 2GB)
+      run run --workload "$repo/Workloads/$wl.yaml" "${ram[@]}" --devices 20 --duration 7d --seed "$RANDOM" --policy all --quiet "${args[@]}" --out o14.csv
+      check $? "$wl at$picked"
+    fi
     ;;
   esac
 done
