@@ -34,13 +34,16 @@ public struct AppRuntime: Sendable, Equatable {
     /// Its suspended footprint after compression (`Device.suspendedResidentKB`, clamped
     /// to 32 bits as `resident` is), set at reset and kept across kills: compression
     /// reads it per event, and recomputing it cost a division and a libm `round`.
-    /// In the padding before `stateTime` (the record stayed 96 bytes).
+    /// In the padding before `stateClock` (the record stayed 96 bytes).
     @usableFromInline var packedKB: Int32 = 0
-    /// When the current state's clock started: when it became active (unsaved work
-    /// accrues while active), or, in the background, the time before which it is not
-    /// suspended (didEnterBackground + the grace); while not running, when it was
-    /// killed (`Device.filesCached`). One field: the three never overlap.
-    @usableFromInline var stateTime: SimTime = .zero
+    /// The storage of five times, each meaningful in one state only and read and
+    /// written only through its own name: `activeSince` (active), `suspendNotBefore`
+    /// (background), `compressingSince` (suspended, being compressed: XNU),
+    /// `cachedSince` (suspended, cached: Android), `filesCachedSince` (not running, or
+    /// prewarmed). One field
+    /// because the states never overlap: five would add 32 bytes to every app record
+    /// (`StateBytesTests` bounds it).
+    @usableFromInline var stateClock: SimTime = .zero
     /// Active time whose edits are not saved yet, in microseconds.
     public var unsavedMicros: Int64 = 0
     /// The unsaved amount the save in flight will clear when it completes.
@@ -63,7 +66,7 @@ public struct AppRuntime: Sendable, Equatable {
 
     /// Being compressed since `t` (`Device.startCompressing`).
     @inlinable mutating func markCompressing(since t: SimTime) {
-        stateTime = t
+        compressingSince = t
         memory.insert(.compressing)
     }
     /// Out of the compressor, holding `kb` (`Device.leaveCompressorNow`): one access.
@@ -92,13 +95,31 @@ public struct AppRuntime: Sendable, Equatable {
     }
     /// When it last became active (meaningful while active).
     @inlinable var activeSince: SimTime {
-        get { stateTime }
-        set { stateTime = newValue }
+        get { stateClock }
+        set { stateClock = newValue }
     }
     /// Not suspended before this (meaningful while in the background).
     @inlinable var suspendNotBefore: SimTime {
-        get { stateTime }
-        set { stateTime = newValue }
+        get { stateClock }
+        set { stateClock = newValue }
+    }
+    /// When XNU's compressor started on it (meaningful while `.compressing`).
+    @inlinable var compressingSince: SimTime {
+        get { stateClock }
+        set { stateClock = newValue }
+    }
+    /// When it became cached: ActivityManager's lastActivityTime (meaningful while
+    /// suspended on Android).
+    @inlinable var cachedSince: SimTime {
+        get { stateClock }
+        set { stateClock = newValue }
+    }
+    /// When the page cache last took its files as far as a cold launch goes: its kill
+    /// (the files outlive the process) or its prewarm (meaningful while not running,
+    /// or prewarmed: `Device.filesCached`).
+    @inlinable var filesCachedSince: SimTime {
+        get { stateClock }
+        set { stateClock = newValue }
     }
 
     public init() {}
@@ -122,7 +143,7 @@ public struct AppRuntime: Sendable, Equatable {
             && a.resident == b.resident && a.launches == b.launches && a.broadcastMark == b.broadcastMark
             && a.backgroundEntries == b.backgroundEntries && a.generations == b.generations
             && a.thaws == b.thaws && a.memory == b.memory && a.packedKB == b.packedKB
-            && a.stateTime == b.stateTime && a.unsavedMicros == b.unsavedMicros && a.saveSnapshot == b.saveSnapshot
+            && a.stateClock == b.stateClock && a.unsavedMicros == b.unsavedMicros && a.saveSnapshot == b.saveSnapshot
             && a.lastUsed == b.lastUsed && a.nextUse == b.nextUse && a.bandSince == b.bandSince
     }
 }
@@ -162,7 +183,7 @@ public struct MemoryFlags: OptionSet, Sendable, Equatable {
     /// Its memory is in the compressor (XNU) or zram (Android).
     @inlinable static var compressed: Self { Self(rawValue: 2) }
     /// Its memory is still being compressed (`Device.compressing`); `resident` then
-    /// holds its uncompressed size at suspension and `stateTime` when it was suspended
+    /// holds its uncompressed size at suspension and `compressingSince` when it was suspended
     /// (Memory/XNU/Compression.swift).
     @inlinable static var compressing: Self { Self(rawValue: 4) }
     /// In the dock (XNU's band 30 when idle).

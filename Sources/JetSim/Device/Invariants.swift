@@ -87,7 +87,7 @@ extension Device {
             let i = Int(entry.app)
             precondition(listed.insert(entry.app).inserted, "app \(i) is listed twice as compressing")
             precondition(apps[i].memory.contains(.compressing), "app \(i) is listed as compressing and is not")
-            let due = apps[i].stateTime.microseconds / 1_000_000 + compressionProgress(entry.app).total
+            let due = apps[i].compressingSince.microseconds / 1_000_000 + compressionProgress(entry.app).total
             precondition(entry.doneTick == due, "app \(i) is listed as done at second \(entry.doneTick), its figures say \(due)")
         }
         precondition(pool == compressorKB, "compressor pool \(compressorKB) KiB != compressed apps' \(pool) KiB")

@@ -3,14 +3,14 @@ import SimKernel
 // The lifecycle: what each kind of launch costs.
 extension Device {
     /// Whether a launch of a not-running app finds its files still in the page cache:
-    /// it was killed (not by a power-off, which empties the cache) less than
-    /// `pageCacheWindow` ago. The kill time is kept in `stateTime`, unused while not
-    /// running (`terminate`).
+    /// it was killed once (not by a power-off, which empties the cache), and its files
+    /// were last read less than `pageCacheWindow` ago (`filesCachedSince`: its kill,
+    /// `terminate`, or its prewarm, `prewarm`).
     @inline(__always) func filesCached(_ app: Int32, _ now: SimTime) -> Bool {
         let a = Int(app)
         let k = apps[a].lastKill
         return params.pageCacheWindow > .zero && k != AppRuntime.noKill && k != KillReason.powerOff.rawValue
-            && now - apps[a].stateTime < params.pageCacheWindow
+            && now - apps[a].filesCachedSince < params.pageCacheWindow
     }
 
     /// A launch of a prewarmed app: cold, less the pre-main part the prewarm did.

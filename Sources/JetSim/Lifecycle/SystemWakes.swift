@@ -85,7 +85,7 @@ extension Device {
         apps[a].state = .suspended
         apps[a].lifecycle.insert(.prewarmed)
         apps[a].broadcastMark = broadcastCount
-        apps[a].stateTime = now  // in the idle band since (the reaper's age)
+        apps[a].filesCachedSince = now  // its files are read (`filesCached`)
         setResident(app, need)
         metrics[.prewarms] += 1
         trace.record(time: now, app: app, event: .systemLaunch(.prewarm), detail: .none, state: .suspended)

@@ -53,7 +53,7 @@ extension Device {
         apps[a].nextUse = nextUse
         apps[a].lastUsed = lastUsed
         apps[a].lastKill = lastKill
-        apps[a].stateTime = now  // when it was killed (`filesCached`)
+        apps[a].filesCachedSince = now  // `filesCached`
         apps[a].memory = dock
         // Timer generations outlive the process, or a timer of the dead one could
         // match a timer of the next one: carry them over, then make every pending

@@ -52,7 +52,7 @@ extension Device {
     /// time (AOSP: lastActivityTime < now - max).
     @inline(__always) func emptyTooLong(_ app: Int32, _ now: SimTime) -> Bool {
         let max = params.android.maxEmptyTime
-        return max > .zero && apps[Int(app)].stateTime < now - max
+        return max > .zero && apps[Int(app)].cachedSince < now - max
     }
 
     /// Whether ActivityManager's trim would kill now. O(1).

@@ -10,7 +10,7 @@ extension Device {
         android.uncompressed.append(app, to: 0)
         // Cached since now: ActivityManager's lastActivityTime for the empty-process
         // trim (`processTrimDue`).
-        apps[a].stateTime = now
+        apps[a].cachedSince = now
         if apps[a].lifecycle.contains(.systemStarted) { androidEmptyCached(app) }
     }
 

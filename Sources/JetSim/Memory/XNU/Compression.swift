@@ -7,7 +7,7 @@ import SimKernel
 /// needs (`Device.compressionSeconds`). Stored when it starts, so finding the apps
 /// that are done costs no division per app. The figures it follows from cannot change
 /// while it is compressed: its uncompressed size (`resident`) and suspension time
-/// (`stateTime`) are written only where it enters or leaves the compressor (every
+/// (`compressingSince`) are written only where it enters or leaves the compressor (every
 /// other writer acts on a running app, or on a suspended one after
 /// `leaveCompressor`), its `packedKB` only where it is frozen or thawed (after
 /// `finishCompressionNow`, or not compressed), and the rate and chunk are the
@@ -37,7 +37,7 @@ extension Device {
     // few apps being compressed, only then). Available memory, the pool, the pressure
     // level and every kill trigger read the same credited figures; an app's own
     // figures follow from its uncompressed size at suspension (kept in `resident`),
-    // its suspension time (`stateTime`) and the credited second (`compressionProgress`).
+    // its suspension time (`compressingSince`) and the credited second (`compressionProgress`).
 
     /// Whole seconds an app of `plainKB` needs to reach `finalKB`: full chunks only,
     /// never past its memory, its final size or what it frees (the rest at the end).
@@ -60,7 +60,7 @@ extension Device {
         let plain = apps[a].residentKB
         let final = min(plain, Int64(apps[a].packedKB))
         let c = params.compressionKBPerS, pk = kb.compressionChunkPackedKB
-        let ticks = compressTick - apps[a].stateTime.microseconds / 1_000_000
+        let ticks = compressTick - apps[a].compressingSince.microseconds / 1_000_000
         return (ticks, compressionSeconds(plainKB: plain, finalKB: final), ticks * pk, plain - ticks * (c - pk), final, ticks * c)
     }
 
