@@ -42,6 +42,9 @@ public struct UsageReplay: Sendable {
     public var rows = 0
     /// A pause longer than this between uses locks the device.
     public static let lockGap = SimTime.seconds(60)
+    /// Rows a run feeds a replayed device at a time (`ReplayFeed`, `RunPlan.replayChunkRows`):
+    /// about 3 MB of timeline (two or three actions a row, 24 bytes each).
+    public static let chunkRows = 1 << 16
 
     public init() {}
 
@@ -106,18 +109,24 @@ public struct UsageReplay: Sendable {
         return busyUntil
     }
 
+    /// Device `d`'s installed apps: catalog indices, by `AppMap.profile`.
+    func installedApps(device d: Int, catalog: AppCatalog, map: AppMap?, into installed: inout ContiguousArray<Int32>) {
+        installed.removeAll(keepingCapacity: true)
+        for name in appNames(ofDevice: d) {
+            installed.append(Int32(AppMap.profile(of: name, catalog: catalog, map: map).index))
+        }
+    }
+
     /// Fills a device's installed apps (catalog indices, by `AppMap.profile`) and timeline, with the
     /// actions before `duration`, and its next uses if `nextUses` (else none: every
     /// app's next use is then `.never`, which only the oracle reads). Returns when the device is free after the last row
     /// replayed: with `duration` `.never`, its span less `lockGap` (no action of the
     /// device is at or after its span, so the timeline is the same as with the span).
+    /// The actions are `ReplayCursor`'s, as a run fed chunk by chunk (`ReplayFeed`) has them.
     @discardableResult
     func build(device d: Int, catalog: AppCatalog, map: AppMap? = nil, duration: SimTime,
                installed: inout ContiguousArray<Int32>, timeline: inout Timeline, nextUses: Bool = true) -> SimTime {
-        installed.removeAll(keepingCapacity: true)
-        for name in appNames(ofDevice: d) {
-            installed.append(Int32(AppMap.profile(of: name, catalog: catalog, map: map).index))
-        }
+        installedApps(device: d, catalog: catalog, map: map, into: &installed)
         let rows = uses(ofDevice: d)
         // At most 5 actions a row (unlock, home, launch, home, lock) and the first lock:
         // written in place into the timeline's own storage (an output span over room
@@ -125,33 +134,12 @@ public struct UsageReplay: Sendable {
         // through a scratch buffer, the copy into the timeline cost a copy a row:
         // docs/performance.md, "Costs behind the code's shapes").
         let bound = 5 * rows.count + 1
-        var free = SimTime.zero
-        timeline.actions.removeAll(keepingCapacity: true)
+        var cursor = ReplayCursor(duration: duration)
+        timeline.removeAll()
         timeline.actions.append(addingCapacity: bound) { out in
             rows.withUnsafeBufferPointer { rows in
-                out.append(UserAction(time: .zero, kind: .lock))  // the device starts locked
-                @inline(__always) func add(_ kind: UserAction.Kind, _ t: SimTime, _ app: Int32 = -1) {
-                    if t < duration { out.append(UserAction(time: t, kind: kind, app: app)) }
-                }
-                var front: Int32 = -1
-                var locked = true
-                free = Self.walk(rows) { i, t, end, locks in
-                    if t >= duration { return false }
-                    if locked { add(.unlock, t); locked = false }
-                    let app = rows[i].app
-                    if front != app {
-                        if front >= 0 { add(.home, t) }
-                        add(.launch, t, app)
-                        front = app
-                    }
-                    if locks {
-                        add(.home, end)
-                        add(.lock, end + .seconds(1))
-                        front = -1
-                        locked = true
-                    }
-                    return true
-                }
+                out.append(ReplayCursor.firstAction)  // the device starts locked
+                cursor.walk(rows, to: rows.count) { kind, t, app in out.append(UserAction(time: t, kind: kind, app: app)) }
             }
         }
         if nextUses {
@@ -160,6 +148,6 @@ public struct UsageReplay: Sendable {
             timeline.nextUseAfter.removeAll(keepingCapacity: true)
             timeline.firstUse.removeAll(keepingCapacity: true)
         }
-        return free
+        return cursor.busyUntil
     }
 }
