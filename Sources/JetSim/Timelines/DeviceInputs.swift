@@ -60,7 +60,7 @@ public struct DeviceInputs {
     var likelyMaxActions: Int {
         // A replayed row gives at most unlock, home, launch, home, lock.
         if let usage = plan.usage {
-            let rows = usage.uses.map(\.count).max() ?? 0
+            let rows = (usage.firstDevice..<usage.endDevice).map { usage.rowCount(ofDevice: $0) }.max() ?? 0
             return min(Self.maxReservedActions, 5 * (feed == nil ? rows : min(rows, feed!.chunkRows)) + 16)
         }
         return min(Self.maxReservedActions, Int(saturating: 2 * plan.workload.expectedActionsPerDevice) + 256)
@@ -91,13 +91,12 @@ public struct DeviceInputs {
         let device = UInt64(d)
         switch source {
         case .usage(let usage):
-            feeding = feed != nil && ReplayFeed.fits(rows: usage.uses(ofDevice: d).count)
+            feeding = feed != nil && ReplayFeed.fits(rows: usage.rowCount(ofDevice: d))
             if feeding, let feed {
                 // Fed to each run chunk by chunk; its span is known at its end.
                 usage.installedApps(device: d, catalog: catalog, map: plan.appMap, into: &installed)
                 timeline.removeAll()
-                feed.prepare(rows: usage.uses(ofDevice: d), appCount: installed.count, duration: plan.usageUntil ?? .never,
-                             nextUses: nextUses)
+                feed.prepare(usage, device: d, appCount: installed.count, duration: plan.usageUntil ?? .never, nextUses: nextUses)
                 until = plan.usageUntil ?? .zero
             } else if let fixed = plan.usageUntil {
                 until = fixed

@@ -55,6 +55,17 @@ struct ReplayCursor {
         if i >= rows.count || max(rows[i].time, busyUntil) >= duration { done = true }
     }
 
+    /// `walk`'s timing of one row whose next row starts at `next` (`.never`: none),
+    /// without its actions: `body(start, end)`.
+    @inline(__always)
+    mutating func step(_ u: UsageReplay.Use, next: SimTime, _ body: (_ start: SimTime, _ end: SimTime) -> Void) {
+        let t = max(u.time, busyUntil)
+        let e = t + u.duration
+        body(t, e)
+        let locks = next == .never || next - e > UsageReplay.lockGap
+        busyUntil = locks ? e + .seconds(1) : e
+    }
+
     /// A lower bound of the time of the next action (not `done`): the next row's start.
     func nextStart(_ rows: UnsafeBufferPointer<UsageReplay.Use>) -> SimTime { max(rows[row].time, busyUntil) }
 }
@@ -70,8 +81,14 @@ struct ReplayCursor {
 /// position a launch. One per worker, reused device after device.
 final class ReplayFeed {
     let chunkRows: Int
-    /// The device's rows (the batch's, shared), and where its replay stops.
-    private(set) var rows = ContiguousArray<UsageReplay.Use>()
+    /// The device's rows: `window` holds rows `windowStart..<windowStart + window.count`
+    /// (all of them for a device read into memory, shared with the batch; a chunk and
+    /// the next row for a spilled one, read back as the walk goes: `RowSpill`).
+    private(set) var replay = UsageReplay()
+    private(set) var device = 0
+    private(set) var rowCount = 0
+    var window = ContiguousArray<UsageReplay.Use>()
+    var windowStart = 0
     private(set) var duration = SimTime.never
     /// With the oracle: for each launch of the device, in order, the position (action
     /// index) of the same app's next launch, `UInt32.max` for none; each app's first
@@ -81,7 +98,7 @@ final class ReplayFeed {
     var firstUse = ContiguousArray<SimTime>()
     /// Scratch of the walk that finds the next uses: each app's last launch.
     var lastLaunch = ContiguousArray<Int32>()
-    /// The walk of the run in progress, and the launches it has fed.
+    /// The walk of the run in progress (its `row` within `window`), and the launches it has fed.
     var cursor = ReplayCursor(duration: .never)
     var launchesFed = 0
     /// The chunk's storage between runs (lent to the device during one).
@@ -95,43 +112,78 @@ final class ReplayFeed {
     /// Whether a device of `rows` rows can be fed: its action positions fit in 32 bits.
     static func fits(rows: Int) -> Bool { rows < (Int(UInt32.max) - 2) / 5 }
 
-    /// Takes device's rows (`appCount` apps), replayed before `duration`; finds each
-    /// launch's next use if `nextUses`.
-    func prepare(rows: ContiguousArray<UsageReplay.Use>, appCount: Int, duration: SimTime, nextUses: Bool) {
-        precondition(Self.fits(rows: rows.count))
-        self.rows = rows
+    /// Takes device `d`'s rows (`appCount` apps), replayed before `duration`; finds
+    /// each launch's next use if `nextUses`.
+    func prepare(_ replay: UsageReplay, device d: Int, appCount: Int, duration: SimTime, nextUses: Bool) {
+        self.replay = replay
+        device = d
+        rowCount = replay.rowCount(ofDevice: d)
+        precondition(Self.fits(rows: rowCount))
         self.duration = duration
         withNextUses = nextUses
         nextLaunch.removeAll(keepingCapacity: true)
         firstUse.removeAll(keepingCapacity: true)
+        if replay.inMemory(device: d) {
+            window = replay.uses[d - replay.firstDevice]
+            windowStart = 0
+        } else {
+            loadWindow(from: 0)
+        }
         guard nextUses else { return }
         firstUse.append(contentsOf: repeatElement(.never, count: appCount))
         lastLaunch.removeAll(keepingCapacity: true)
         lastLaunch.append(contentsOf: repeatElement(-1, count: appCount))
         var c = ReplayCursor(duration: duration)
         var position: UInt32 = 1  // after the first lock
-        rows.withUnsafeBufferPointer { r in
-            c.walk(r, to: r.count) { kind, _, app in
-                if kind == .launch {
-                    precondition(app >= 0 && Int(app) < appCount, "a launch names app \(app) of \(appCount)")
-                    let last = lastLaunch[Int(app)]
-                    if last >= 0 { nextLaunch[Int(last)] = position } else { firstUse[Int(app)] = SimTime(microseconds: Int64(position)) }
-                    lastLaunch[Int(app)] = Int32(nextLaunch.count)
-                    nextLaunch.append(.max)
+        while !c.done {
+            advanceWindow(&c)
+            let end = walkEnd(c)
+            window.withUnsafeBufferPointer { r in
+                c.walk(r, to: end) { kind, _, app in
+                    if kind == .launch {
+                        precondition(app >= 0 && Int(app) < appCount, "a launch names app \(app) of \(appCount)")
+                        let last = lastLaunch[Int(app)]
+                        if last >= 0 { nextLaunch[Int(last)] = position } else { firstUse[Int(app)] = SimTime(microseconds: Int64(position)) }
+                        lastLaunch[Int(app)] = Int32(nextLaunch.count)
+                        nextLaunch.append(.max)
+                    }
+                    position &+= 1
                 }
-                position &+= 1
             }
         }
+    }
+
+    /// A spilled device: the window moved on to the cursor's row (a chunk's rows and
+    /// the next one, which says whether the chunk's last use locks).
+    func advanceWindow(_ c: inout ReplayCursor) {
+        if c.row > 0 && !replay.inMemory(device: device) {
+            loadWindow(from: windowStart + c.row)
+            c.row = 0
+        }
+    }
+
+    /// A spilled device's window from row `from`.
+    func loadWindow(from: Int) {
+        replay.readRows(ofDevice: device, from: from, count: min(chunkRows + 1, rowCount - from), into: &window)
+        windowStart = from
+    }
+
+    /// Where the cursor's next walk ends within `window`: a chunk on, short of the
+    /// window's look-ahead row unless that is the device's last.
+    func walkEnd(_ c: ReplayCursor) -> Int {
+        min(c.row + chunkRows, rowCount - windowStart, window.count)
     }
 
     /// Starts a run: `timeline` emptied, with the first chunk.
     func begin(_ timeline: inout Timeline) {
         cursor = ReplayCursor(duration: duration)
+        if !replay.inMemory(device: device) && windowStart != 0 { loadWindow(from: 0) }
         launchesFed = 0
         timeline.removeAll()
         timeline.firstUse.append(contentsOf: firstUse)
         timeline.actions.append(ReplayCursor.firstAction)
         if withNextUses { timeline.nextUseAfter.append(.never) }
+        if rowCount == 0 { cursor.done = true; return }
         fill(&timeline)
     }
 
@@ -139,7 +191,7 @@ final class ReplayFeed {
     var more: Bool { !cursor.done }
 
     /// Where the next chunk's actions start at the earliest (`more` only).
-    var nextStart: SimTime { rows.withUnsafeBufferPointer { cursor.nextStart($0) } }
+    var nextStart: SimTime { window.withUnsafeBufferPointer { cursor.nextStart($0) } }
 
     /// Where the device's replay ends (once `more` is false): `duration` if given,
     /// else the end of its last use plus `lockGap` (`UsageReplay.span`).
@@ -148,11 +200,12 @@ final class ReplayFeed {
     /// Appends the next chunk's actions (and their next uses) to `timeline`.
     func fill(_ timeline: inout Timeline) {
         var c = cursor
-        let end = min(rows.count, c.row + chunkRows)
+        advanceWindow(&c)
+        let end = walkEnd(c)
         let first = timeline.actions.count
         // At most 5 actions a row, written in place (`UsageReplay.build`).
         let bound = 5 * (end - c.row)
-        rows.withUnsafeBufferPointer { r in
+        window.withUnsafeBufferPointer { r in
             timeline.actions.append(addingCapacity: bound) { out in
                 c.walk(r, to: end) { kind, t, app in out.append(UserAction(time: t, kind: kind, app: app)) }
             }

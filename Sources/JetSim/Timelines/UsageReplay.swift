@@ -32,7 +32,13 @@ public struct UsageReplay: Sendable {
 
     /// The trace's device ids, in file order.
     public var devices: [String] = []
+    /// Each device's rows: those spilled to a file (`spills`, the first rows of a long
+    /// device), then these.
     var uses: [ContiguousArray<Use>] = []
+    /// Each device's first rows, spilled to a temporary file as it was read (nil:
+    /// none): a long device's rows are read back chunk by chunk (`readRows`), so a
+    /// device of any length holds a bounded part of them in memory.
+    var spills: [RowSpill?] = []
     /// Each device's app names (index = app index on the device).
     public var appNames: [[String]] = []
     /// The run index of `devices[0]` (a batch of a streamed trace starts after the
@@ -58,8 +64,46 @@ public struct UsageReplay: Sendable {
     /// The run index of the last device of this batch, plus one.
     public var endDevice: Int { firstDevice + devices.count }
 
-    /// Device `d`'s (run index) uses.
-    func uses(ofDevice d: Int) -> ContiguousArray<Use> { uses[d - firstDevice] }
+    /// Device `d`'s (run index) uses, whole (a spilled device's read back).
+    func uses(ofDevice d: Int) -> ContiguousArray<Use> {
+        guard let spill = spills[d - firstDevice] else { return uses[d - firstDevice] }
+        var all = ContiguousArray<Use>()
+        readRows(ofDevice: d, from: 0, count: spill.count + uses[d - firstDevice].count, into: &all)
+        return all
+    }
+
+    /// The number of device `d`'s rows.
+    func rowCount(ofDevice d: Int) -> Int { (spills[d - firstDevice]?.count ?? 0) + uses[d - firstDevice].count }
+
+    /// Whether device `d`'s rows are all in memory (`uses`).
+    func inMemory(device d: Int) -> Bool { spills[d - firstDevice] == nil }
+
+    /// Replaces `buffer` with device `d`'s rows `from..<from + count` (within its rows).
+    func readRows(ofDevice d: Int, from: Int, count: Int, into buffer: inout ContiguousArray<Use>) {
+        buffer.removeAll(keepingCapacity: true)
+        let spilled = spills[d - firstDevice]?.count ?? 0
+        if from < spilled {
+            let n = min(count, spilled - from)
+            buffer.append(contentsOf: repeatElement(Use(time: .zero, app: 0, duration: .zero), count: n))
+            buffer.withUnsafeMutableBufferPointer { spills[d - firstDevice]!.read(into: UnsafeMutableRawBufferPointer($0), row: from) }
+        }
+        let tail = uses[d - firstDevice]
+        let start = max(0, from - spilled), end = from + count - spilled
+        if end > start { buffer.append(contentsOf: tail[start..<end]) }
+    }
+
+    /// Calls `body` with device `d`'s rows in order, a chunk at a time.
+    func forEachChunk(ofDevice d: Int, _ body: (UnsafeBufferPointer<Use>) -> Void) {
+        guard !inMemory(device: d) else { uses[d - firstDevice].withUnsafeBufferPointer(body); return }
+        var buffer = ContiguousArray<Use>()
+        let n = rowCount(ofDevice: d)
+        var from = 0
+        while from < n {
+            readRows(ofDevice: d, from: from, count: min(Self.chunkRows, n - from), into: &buffer)
+            buffer.withUnsafeBufferPointer(body)
+            from += buffer.count
+        }
+    }
 
     /// Device `d`'s app names.
     public func appNames(ofDevice d: Int) -> [String] { appNames[d - firstDevice] }
@@ -71,19 +115,31 @@ public struct UsageReplay: Sendable {
     /// use (after the shifts of overlapping uses) plus `lockGap`.
     public func span(ofDevice d: Int, fixed: SimTime?) -> SimTime {
         if let fixed { return fixed }
-        return uses(ofDevice: d).withUnsafeBufferPointer { Self.walk($0) { _, _, _, _ in true } } + Self.lockGap
+        return walkRows(ofDevice: d) { _, _ in } + Self.lockGap
     }
 
     /// Rows of device `d` that start at or after `until` (not replayed).
     public func rowsPast(_ until: SimTime, device d: Int) -> Int {
         var n = 0
-        _ = uses(ofDevice: d).withUnsafeBufferPointer {
-            Self.walk($0) { _, start, _, _ in
-                if start >= until { n += 1 }
-                return true
+        _ = walkRows(ofDevice: d) { start, _ in if start >= until { n += 1 } }
+        return n
+    }
+
+    /// `walk` over all of device `d`'s rows, a chunk at a time (a spilled device is
+    /// read back chunk by chunk): `body(start, end)` for each; returns when the device
+    /// is free after the last.
+    func walkRows(ofDevice d: Int, _ body: (_ start: SimTime, _ end: SimTime) -> Void) -> SimTime {
+        var c = ReplayCursor(duration: .never)
+        var previous: Use? = nil
+        forEachChunk(ofDevice: d) { rows in
+            // Each row is walked once the next one's time is known (whether it locks).
+            for u in rows {
+                if let p = previous { c.step(p, next: u.time, body) }
+                previous = u
             }
         }
-        return n
+        if let p = previous { c.step(p, next: .never, body) }
+        return c.busyUntil
     }
 
     /// The lock-gap walk, the one definition of when each use happens (for the span,
