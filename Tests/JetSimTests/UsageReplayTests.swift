@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SimKernel
+import Synchronization
 @testable import JetSim
 
 /// The usage trace reader: RFC 4180 CSV read as bytes, the grouping rule, and
@@ -485,6 +486,87 @@ struct UsageStreamTests {
             #expect(a[.launches] - a[.relaunches] + a[.coldRelaunches] == want, "\(policy.name)")
             #expect(a[.memoryWarnings] == 0 && a[.killsPressure] == want - 3 * 4, "\(policy.name): one kill a miss once 4 are in")
         }
+    }
+
+    /// The outcome of a replay of `csv` on `w` with every policy, fed to the
+    /// simulation `chunkRows` rows at a time (0: the timeline built whole): the
+    /// accumulators, the hourly series and the per-device rows.
+    static func replayOutcome(_ w: Workload, _ csv: String, chunkRows: Int, spillRows: Int = 0,
+                              until: SimTime?) throws -> ([CellAccumulator], [Int], String) {
+        var stream = try UsageStream(reader: DelimitedReader(bytes: Array(csv.utf8)), source: "t")
+        stream.spillRows = spillRows
+        var plan = RunPlan(workload: w, cells: PolicyID.all.map { Cell(policy: $0, ramKB: 2 * 1_048_576) }, threads: 1)
+        plan.replayChunkRows = chunkRows
+        plan.usageUntil = until
+        plan.timeSeries = true
+        let rows = Mutex("")
+        let sink = PerDeviceSink { r in rows.withLock { $0 += r } }
+        let o = try UsageRunner.run(plan, stream: &stream, catalog: AppCatalog(w), perDeviceSink: sink, batchRows: 400)
+        return (o.result.accumulators, o.result.series?.values ?? [], rows.withLock { $0 })
+    }
+
+    @Test("a replay fed to the simulation a few rows at a time runs as one built whole: every policy (the oracle's next uses, prewarm targets drawn from the past actions), the hourly series, the spans")
+    func chunkedReplay() throws {
+        // The default workload (system arrivals, prewarms, XNU bands) on 2 GB, so
+        // apps are killed and prewarmed; 3 devices of 500 rows over 30 apps, with
+        // locking pauses, overlapping uses and uses of no length (actions at one time
+        // across rows, where a chunk may start).
+        // Prewarms a few times an hour, so that many are drawn from actions of earlier chunks.
+        let w = try WorkloadDecoder.load(defaultWorkloadText, source: "t",
+                                         overrides: ["fleet.duration_days=1"] + (0..<10).map { "catalog.archetypes.\($0).prewarms_per_day=48" })
+        var csv = "device,time_s,app,duration_s\n"
+        var x: UInt64 = 99
+        func unit() -> Double { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return Double(x >> 11) / 9_007_199_254_740_992 }
+        for d in 0..<3 {
+            var t = 0
+            for _ in 0..<500 {
+                let a = Int(30 * unit() * unit())
+                let length = unit() < 0.2 ? 0 : Int(200 * unit())
+                csv += "dev\(d),\(t),app\(a),\(length)\n"
+                t += unit() < 0.15 ? 1_800 : (unit() < 0.3 ? 0 : Int(120 * unit()))
+            }
+        }
+        // A device whose rows are out of order near its end (sorted once read whole).
+        // (A quoted name now and then: the general reader, after which rows may spill.)
+        for i in 0..<300 { csv += "dev3,\(i < 290 ? i * 100 : 50_000 - i * 7),\(i % 40 == 0 ? "\"app\(i % 11)\"" : "app\(i % 11)"),30\n" }
+        for until in [nil, SimTime.hours(6)] {
+            let whole = try Self.replayOutcome(w, csv, chunkRows: 0, until: until)
+            #expect(whole.0.contains { $0[.killsPressure] > 0 } && whole.0.contains { $0[.prewarms] > 20 })
+            // Rows spilled to a file past 50 (read back a chunk at a time), or in memory.
+            for (chunk, spill) in [(1, 0), (2, 50), (7, 0), (7, 50), (64, 50), (1 << 16, 0)] {
+                let fed = try Self.replayOutcome(w, csv, chunkRows: chunk, spillRows: spill, until: until)
+                #expect(fed.0 == whole.0, "chunks of \(chunk) rows, spilled past \(spill), until \(String(describing: until))")
+                #expect(fed.1 == whole.1, "hourly series, chunks of \(chunk) rows, spilled past \(spill)")
+                #expect(fed.2 == whole.2, "per-device rows, chunks of \(chunk) rows, spilled past \(spill)")
+            }
+        }
+    }
+
+    @Test("a long device's rows spilled to a file as they are read are the rows read into memory: in order, read back in any piece, out of order, walked")
+    func spilledRows() throws {
+        var csv = "device,time_s,app,duration_s\n"
+        for i in 0..<1_000 { csv += "a,\(i * 50),x\(i % 13),\(i % 70)\n" }
+        // Out of order at its end, after rows have spilled (a quoted name now and then:
+        // the general reader, after which rows may spill).
+        for i in 0..<400 { csv += "b,\(i == 399 ? 5 : i * 10),\(i % 30 == 0 ? "\"y\(i % 5)\"" : "y\(i % 5)"),1\n" }
+        func read(_ spill: Int) throws -> UsageReplay {
+            var stream = try UsageStream(reader: DelimitedReader(bytes: Array(csv.utf8)), source: "t")
+            stream.spillRows = spill
+            return try stream.nextBatch(rows: .max)!
+        }
+        let memory = try read(0), spilled = try read(100)
+        #expect(!spilled.inMemory(device: 0) && spilled.inMemory(device: 1) && memory.inMemory(device: 0))
+        #expect(spilled.rows == memory.rows && spilled.rowCount(ofDevice: 0) == 1_000)
+        for d in 0..<2 {
+            #expect(spilled.uses(ofDevice: d).map(\.time) == memory.uses(ofDevice: d).map(\.time))
+            #expect(spilled.uses(ofDevice: d).map(\.app) == memory.uses(ofDevice: d).map(\.app))
+            #expect(spilled.uses(ofDevice: d).map(\.duration) == memory.uses(ofDevice: d).map(\.duration))
+            #expect(spilled.span(ofDevice: d, fixed: nil) == memory.span(ofDevice: d, fixed: nil))
+            #expect(spilled.rowsPast(.seconds(20_000), device: d) == memory.rowsPast(.seconds(20_000), device: d))
+        }
+        var piece = ContiguousArray<UsageReplay.Use>()
+        spilled.readRows(ofDevice: 0, from: 980, count: 20, into: &piece)  // across the spill's end
+        #expect(piece.map(\.time) == Array(memory.uses(ofDevice: 0)[980..<1_000].map(\.time)))
     }
 
     @Test("workload comments that say how many apps fit say what the device does at the critical level")

@@ -102,12 +102,20 @@ extension Device {
     /// is there already). *Assumption*: Apple does not publish its predictor. O(1): up
     /// to 8 draws for a launch among the past actions; keyed by the arrival's number
     /// like the arrivals.
+    /// A replay fed chunk by chunk (`ReplayFeed`) has dropped the actions below
+    /// `timeline.base`: their apps are in `timeline.pastUses` (the same draw).
     mutating func prewarmTarget() -> Int32 {
-        guard nextAction > 0 else { return -1 }
+        let past = timeline.base + nextAction
+        guard past > 0 else { return -1 }
         var g = deviceDraws(Self.drawPrewarmTarget, wakeCount)
         for _ in 0..<8 {
-            let i = min(nextAction - 1, Int(g.nextUnit() * Double(nextAction)))
-            let action = timeline.actions[i]
+            let i = min(past - 1, Int(g.nextUnit() * Double(past)))
+            if i < timeline.base {
+                let app = timeline.pastUses[i]
+                if app >= 0 { return apps[Int(app)].state == .notRunning ? app : -1 }
+                continue
+            }
+            let action = timeline.actions[i - timeline.base]
             if action.kind == .launch || action.kind == .switcherPick {
                 return apps[Int(action.app)].state == .notRunning ? action.app : -1
             }

@@ -35,7 +35,7 @@ public struct DeviceWorker {
 
     public init(shared: FleetRunner.Shared) {
         self.shared = shared
-        inputs = DeviceInputs(plan: shared.plan, catalog: shared.catalog)
+        inputs = DeviceInputs(plan: shared.plan, catalog: shared.catalog, chunked: true)
         accumulators = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count)
         seconds = [Double](repeating: 0, count: shared.plan.cells.count)
         baselineCells = shared.plan.baselineCells
@@ -63,10 +63,8 @@ public struct DeviceWorker {
 
     mutating func runDevice(_ d: Int, rows: inout String?, reusingInputs: Bool = false) -> Int {
         let plan = shared.plan
-        if !reusingInputs || lastClass < 0 {
-            lastClass = inputs.build(device: d)
-            spanSum = spanSum + inputs.until
-        }
+        let built = !reusingInputs || lastClass < 0
+        if built { lastClass = inputs.build(device: d) }
         let classIndex = lastClass
         var context = shared.context
         context.device = UInt64(d)
@@ -77,6 +75,8 @@ public struct DeviceWorker {
             let start = clock.now
             let (metrics, e) = runCell(cell.policy, params: params, profiles: shared.classProfiles[classIndex][ci], context: context, cell: ci)
             let elapsed = start.duration(to: clock.now)
+            // A device fed chunk by chunk knows its span once it has run.
+            if inputs.feeding { inputs.until = inputs.feed!.until }
             seconds[ci] += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             accumulators[ci].add(metrics, events: e)
             if baselineCells != nil { deviceMetrics[ci] = metrics }
@@ -94,6 +94,7 @@ public struct DeviceWorker {
                                            deviceName: plan.usage?.name(ofDevice: d) ?? "")
             }
         }
+        if built { spanSum = spanSum + inputs.until }
         if let baselineCells {
             for ci in baselineCells.indices { accumulators[ci].paired!.add(deviceMetrics[ci], deviceMetrics[baselineCells[ci]]) }
             if !tallies.isEmpty {
@@ -165,7 +166,7 @@ public struct DeviceWorker {
                           cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
         let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params,
                             profiles: profiles, context: context,
-                            until: inputs.until, cell: cell, series: series, tally: tally)
+                            until: inputs.until, feed: inputs.feeding ? inputs.feed : nil, cell: cell, series: series, tally: tally)
         guard let name = policy.external else { return runners[policy.index].run(io, &accumulators[cell], &pending) }
         let r = externalRunners[shared.external.firstIndex { $0.name == name }!].run(io, &accumulators[cell], &pending)
         checkProcesses()
@@ -180,8 +181,10 @@ public struct DeviceWorker {
         /// The catalog's profiles fitted to this device (`FleetRunner.Shared.classProfiles`).
         let profiles: ContiguousArray<AppProfile>
         let context: PolicyContext
-        /// How long the device runs.
+        /// How long the device runs (a device fed chunk by chunk: `feed.until`, known at its end).
         let until: SimTime
+        /// A replayed device fed chunk by chunk (nil: `timeline` is whole).
+        let feed: ReplayFeed?
         /// The cell, and the hourly series to add to (nil: none).
         let cell: Int
         let series: HourlySeries?
@@ -195,8 +198,17 @@ public struct DeviceWorker {
         sim.reset()
         // Lend the device this worker's buffers for the run, and take them back
         // after, so that they stay uniquely owned (no copy-on-write next device).
-        sim.model.reset(profiles: io.profiles, installed: io.installed, params: io.params,
-                        timeline: io.timeline, context: io.context)
+        if let feed = io.feed {
+            // The feed's chunk storage, held by the device alone (each chunk is
+            // appended in place).
+            var first = Timeline()
+            swap(&first, &feed.buffer)
+            feed.begin(&first)
+            sim.model.reset(profiles: io.profiles, installed: io.installed, params: io.params, timeline: first, context: io.context)
+        } else {
+            sim.model.reset(profiles: io.profiles, installed: io.installed, params: io.params,
+                            timeline: io.timeline, context: io.context)
+        }
         swap(&sim.model.relaunchLatencyByKind, &kindLatency)
         if let tally = io.tally {
             for g in tally.values.indices { tally.values[g] = DeviceMetrics() }
@@ -207,11 +219,20 @@ public struct DeviceWorker {
             // Hour by hour: the same events as one run (events at or before each end).
             var previous = DeviceMetrics()
             for h in 0..<series.hours {
-                sim.run(until: min(SimTime.hours(Int64(h + 1)), io.until), observer: &observer)
+                if let feed = io.feed {
+                    ReplayFeed.run(&sim, feed, to: SimTime.hours(Int64(h + 1)), observer: &observer)
+                } else {
+                    sim.run(until: min(SimTime.hours(Int64(h + 1)), io.until), observer: &observer)
+                }
                 series.sample(sim.model, cell: io.cell, hour: h, previous: &previous)
             }
         }
-        sim.run(until: io.until, observer: &observer)
+        if let feed = io.feed {
+            ReplayFeed.run(&sim, feed, to: nil, observer: &observer)
+            swap(&feed.buffer, &sim.model.timeline)
+        } else {
+            sim.run(until: io.until, observer: &observer)
+        }
         swap(&sim.model.relaunchLatencyByKind, &kindLatency)
         if let tally = io.tally { swap(&sim.model.byArchetype, &tally.values) }
         sim.model.releaseInputs()

@@ -17,6 +17,10 @@ public struct RunPlan: Sendable {
     /// With `usage`: the simulated time per device when given (`--duration`); nil: each
     /// device runs for its own span (`UsageReplay.span`).
     public var usageUntil: SimTime? = nil
+    /// Rows of a replayed device fed to its simulation at a time (`ReplayFeed`): its
+    /// timeline is held a chunk at a time, not whole (0: built whole). Any size gives the
+    /// same outcome.
+    public var replayChunkRows = UsageReplay.chunkRows
     /// With `usage`: which archetype each app name is (`--app-map`); nil: catalog names
     /// and the hash rule only (`AppMap.profile`).
     public var appMap: AppMap? = nil

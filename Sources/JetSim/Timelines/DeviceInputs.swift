@@ -24,13 +24,21 @@ public struct DeviceInputs {
     /// Whether a policy of the run reads next uses (`EvictionPolicy.readsNextUse`):
     /// a replay computes them only then.
     let nextUses: Bool
+    /// With `chunked`, a replayed device's timeline is fed to its runs chunk by chunk
+    /// (`ReplayFeed`), not built here: `feeding` says the current device is, and its
+    /// `until` is known once it has run (`ReplayFeed.until`).
+    let feed: ReplayFeed?
+    public internal(set) var feeding = false
 
-    public init(plan: RunPlan, catalog: AppCatalog) {
+    /// `chunked`: replayed devices are fed chunk by chunk (fleet runs); else their
+    /// timelines are built whole (`jetsim trace`, `usage-stats`).
+    public init(plan: RunPlan, catalog: AppCatalog, chunked: Bool = false) {
         self.plan = plan
         self.catalog = catalog
         classChoice = AliasTable(weights: plan.workload.deviceClasses.map(\.share))
         source = TimelineSource(plan)
         nextUses = plan.cells.contains { $0.policy.type.readsNextUse }
+        feed = chunked && plan.usage != nil && plan.replayChunkRows > 0 ? ReplayFeed(chunkRows: plan.replayChunkRows) : nil
     }
 
     /// A generous bound on the apps a device installs (the 99.99th percentile of
@@ -51,7 +59,10 @@ public struct DeviceInputs {
     /// very active user does not reserve gigabytes up front.
     var likelyMaxActions: Int {
         // A replayed row gives at most unlock, home, launch, home, lock.
-        if let usage = plan.usage { return min(Self.maxReservedActions, 5 * (usage.uses.map(\.count).max() ?? 0) + 16) }
+        if let usage = plan.usage {
+            let rows = (usage.firstDevice..<usage.endDevice).map { usage.rowCount(ofDevice: $0) }.max() ?? 0
+            return min(Self.maxReservedActions, 5 * (feed == nil ? rows : min(rows, feed!.chunkRows)) + 16)
+        }
         return min(Self.maxReservedActions, Int(saturating: 2 * plan.workload.expectedActionsPerDevice) + 256)
     }
 
@@ -60,9 +71,17 @@ public struct DeviceInputs {
 
     /// Reserves room for a device of `apps` apps and `actions` timeline actions.
     mutating func reserve(apps: Int, actions: Int) {
-        timeline.actions.reserveCapacity(actions)
-        timeline.nextUseAfter.reserveCapacity(actions)
-        timeline.firstUse.reserveCapacity(apps)
+        if let feed {
+            feed.buffer.actions.reserveCapacity(actions)
+            if nextUses {
+                feed.buffer.nextUseAfter.reserveCapacity(actions)
+                feed.buffer.firstUse.reserveCapacity(apps)
+            }
+        } else {
+            timeline.actions.reserveCapacity(actions)
+            timeline.nextUseAfter.reserveCapacity(actions)
+            timeline.firstUse.reserveCapacity(apps)
+        }
         scratch.reserveCapacity(actions / 2)
         installed.reserveCapacity(apps)
     }
@@ -72,7 +91,14 @@ public struct DeviceInputs {
         let device = UInt64(d)
         switch source {
         case .usage(let usage):
-            if let fixed = plan.usageUntil {
+            feeding = feed != nil && ReplayFeed.fits(rows: usage.rowCount(ofDevice: d))
+            if feeding, let feed {
+                // Fed to each run chunk by chunk; its span is known at its end.
+                usage.installedApps(device: d, catalog: catalog, map: plan.appMap, into: &installed)
+                timeline.removeAll()
+                feed.prepare(usage, device: d, appCount: installed.count, duration: plan.usageUntil ?? .never, nextUses: nextUses)
+                until = plan.usageUntil ?? .zero
+            } else if let fixed = plan.usageUntil {
                 until = fixed
                 usage.build(device: d, catalog: catalog, map: plan.appMap, duration: fixed, installed: &installed, timeline: &timeline,
                             nextUses: nextUses)

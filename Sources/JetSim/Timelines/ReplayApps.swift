@@ -127,8 +127,10 @@ public struct ReplayAppCensus: Sendable {
                 }
                 hashedApp.append(match == .hashed)
             }
-            rows += batch.uses[d].count
-            if hashedApp.contains(true) { for u in batch.uses[d] where hashedApp[Int(u.app)] { hashedRows += 1 } }
+            rows += batch.rowCount(ofDevice: batch.firstDevice + d)
+            if hashedApp.contains(true) {
+                batch.forEachChunk(ofDevice: batch.firstDevice + d) { uses in for u in uses where hashedApp[Int(u.app)] { hashedRows += 1 } }
+            }
         }
     }
 

@@ -15,6 +15,13 @@ public struct Timeline: Sendable {
     public var nextUseAfter: ContiguousArray<SimTime> = []
     /// Each app's first use (as a rank, like `nextUseAfter`), or `SimTime.never`.
     public var firstUse: ContiguousArray<SimTime> = []
+    /// The device's index of `actions[0]`: 0 for a timeline built whole; a replay fed
+    /// chunk by chunk (`ReplayFeed`) drops the actions performed and counts them here.
+    public internal(set) var base = 0
+    /// For a chunked replay whose device prewarms: the app of each dropped action
+    /// below `base` that is a use, else -1 (4 bytes an action, what the prewarm
+    /// target's draw over past actions reads: `Device.prewarmTarget`). Empty otherwise.
+    var pastUses = ContiguousArray<Int32>()
 
     public init() {}
 
@@ -28,6 +35,24 @@ public struct Timeline: Sendable {
         actions.removeAll(keepingCapacity: true)
         nextUseAfter.removeAll(keepingCapacity: true)
         firstUse.removeAll(keepingCapacity: true)
+        pastUses.removeAll(keepingCapacity: true)
+        base = 0
+    }
+
+    /// Drops the first `k` actions (performed), keeping storage: `base` counts them,
+    /// and, if `recordUses`, `pastUses` keeps their apps (uses) or -1.
+    mutating func dropFirst(_ k: Int, recordUses: Bool) {
+        guard k > 0 else { return }
+        if recordUses {
+            precondition(pastUses.count == base, "the past uses of a chunked timeline start at its first action")
+            for i in 0..<k {
+                let a = actions[i]
+                pastUses.append(a.kind.isUse && a.app >= 0 ? a.app : -1)
+            }
+        }
+        actions.removeSubrange(0..<k)
+        if !nextUseAfter.isEmpty { nextUseAfter.removeSubrange(0..<min(k, nextUseAfter.count)) }
+        base += k
     }
 
     /// Fills `nextUseAfter` and `firstUse` by one backward pass. O(actions + apps).

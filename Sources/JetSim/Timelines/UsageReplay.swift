@@ -32,7 +32,13 @@ public struct UsageReplay: Sendable {
 
     /// The trace's device ids, in file order.
     public var devices: [String] = []
+    /// Each device's rows: those spilled to a file (`spills`, the first rows of a long
+    /// device), then these.
     var uses: [ContiguousArray<Use>] = []
+    /// Each device's first rows, spilled to a temporary file as it was read (nil:
+    /// none): a long device's rows are read back chunk by chunk (`readRows`), so a
+    /// device of any length holds a bounded part of them in memory.
+    var spills: [RowSpill?] = []
     /// Each device's app names (index = app index on the device).
     public var appNames: [[String]] = []
     /// The run index of `devices[0]` (a batch of a streamed trace starts after the
@@ -42,6 +48,9 @@ public struct UsageReplay: Sendable {
     public var rows = 0
     /// A pause longer than this between uses locks the device.
     public static let lockGap = SimTime.seconds(60)
+    /// Rows a run feeds a replayed device at a time (`ReplayFeed`, `RunPlan.replayChunkRows`):
+    /// about 3 MB of timeline (two or three actions a row, 24 bytes each).
+    public static let chunkRows = 1 << 16
 
     public init() {}
 
@@ -55,8 +64,46 @@ public struct UsageReplay: Sendable {
     /// The run index of the last device of this batch, plus one.
     public var endDevice: Int { firstDevice + devices.count }
 
-    /// Device `d`'s (run index) uses.
-    func uses(ofDevice d: Int) -> ContiguousArray<Use> { uses[d - firstDevice] }
+    /// Device `d`'s (run index) uses, whole (a spilled device's read back).
+    func uses(ofDevice d: Int) -> ContiguousArray<Use> {
+        guard let spill = spills[d - firstDevice] else { return uses[d - firstDevice] }
+        var all = ContiguousArray<Use>()
+        readRows(ofDevice: d, from: 0, count: spill.count + uses[d - firstDevice].count, into: &all)
+        return all
+    }
+
+    /// The number of device `d`'s rows.
+    func rowCount(ofDevice d: Int) -> Int { (spills[d - firstDevice]?.count ?? 0) + uses[d - firstDevice].count }
+
+    /// Whether device `d`'s rows are all in memory (`uses`).
+    func inMemory(device d: Int) -> Bool { spills[d - firstDevice] == nil }
+
+    /// Replaces `buffer` with device `d`'s rows `from..<from + count` (within its rows).
+    func readRows(ofDevice d: Int, from: Int, count: Int, into buffer: inout ContiguousArray<Use>) {
+        buffer.removeAll(keepingCapacity: true)
+        let spilled = spills[d - firstDevice]?.count ?? 0
+        if from < spilled {
+            let n = min(count, spilled - from)
+            buffer.append(contentsOf: repeatElement(Use(time: .zero, app: 0, duration: .zero), count: n))
+            buffer.withUnsafeMutableBufferPointer { spills[d - firstDevice]!.read(into: UnsafeMutableRawBufferPointer($0), row: from) }
+        }
+        let tail = uses[d - firstDevice]
+        let start = max(0, from - spilled), end = from + count - spilled
+        if end > start { buffer.append(contentsOf: tail[start..<end]) }
+    }
+
+    /// Calls `body` with device `d`'s rows in order, a chunk at a time.
+    func forEachChunk(ofDevice d: Int, _ body: (UnsafeBufferPointer<Use>) -> Void) {
+        guard !inMemory(device: d) else { uses[d - firstDevice].withUnsafeBufferPointer(body); return }
+        var buffer = ContiguousArray<Use>()
+        let n = rowCount(ofDevice: d)
+        var from = 0
+        while from < n {
+            readRows(ofDevice: d, from: from, count: min(Self.chunkRows, n - from), into: &buffer)
+            buffer.withUnsafeBufferPointer(body)
+            from += buffer.count
+        }
+    }
 
     /// Device `d`'s app names.
     public func appNames(ofDevice d: Int) -> [String] { appNames[d - firstDevice] }
@@ -68,19 +115,31 @@ public struct UsageReplay: Sendable {
     /// use (after the shifts of overlapping uses) plus `lockGap`.
     public func span(ofDevice d: Int, fixed: SimTime?) -> SimTime {
         if let fixed { return fixed }
-        return uses(ofDevice: d).withUnsafeBufferPointer { Self.walk($0) { _, _, _, _ in true } } + Self.lockGap
+        return walkRows(ofDevice: d) { _, _ in } + Self.lockGap
     }
 
     /// Rows of device `d` that start at or after `until` (not replayed).
     public func rowsPast(_ until: SimTime, device d: Int) -> Int {
         var n = 0
-        _ = uses(ofDevice: d).withUnsafeBufferPointer {
-            Self.walk($0) { _, start, _, _ in
-                if start >= until { n += 1 }
-                return true
+        _ = walkRows(ofDevice: d) { start, _ in if start >= until { n += 1 } }
+        return n
+    }
+
+    /// `walk` over all of device `d`'s rows, a chunk at a time (a spilled device is
+    /// read back chunk by chunk): `body(start, end)` for each; returns when the device
+    /// is free after the last.
+    func walkRows(ofDevice d: Int, _ body: (_ start: SimTime, _ end: SimTime) -> Void) -> SimTime {
+        var c = ReplayCursor(duration: .never)
+        var previous: Use? = nil
+        forEachChunk(ofDevice: d) { rows in
+            // Each row is walked once the next one's time is known (whether it locks).
+            for u in rows {
+                if let p = previous { c.step(p, next: u.time, body) }
+                previous = u
             }
         }
-        return n
+        if let p = previous { c.step(p, next: .never, body) }
+        return c.busyUntil
     }
 
     /// The lock-gap walk, the one definition of when each use happens (for the span,
@@ -106,18 +165,24 @@ public struct UsageReplay: Sendable {
         return busyUntil
     }
 
+    /// Device `d`'s installed apps: catalog indices, by `AppMap.profile`.
+    func installedApps(device d: Int, catalog: AppCatalog, map: AppMap?, into installed: inout ContiguousArray<Int32>) {
+        installed.removeAll(keepingCapacity: true)
+        for name in appNames(ofDevice: d) {
+            installed.append(Int32(AppMap.profile(of: name, catalog: catalog, map: map).index))
+        }
+    }
+
     /// Fills a device's installed apps (catalog indices, by `AppMap.profile`) and timeline, with the
     /// actions before `duration`, and its next uses if `nextUses` (else none: every
     /// app's next use is then `.never`, which only the oracle reads). Returns when the device is free after the last row
     /// replayed: with `duration` `.never`, its span less `lockGap` (no action of the
     /// device is at or after its span, so the timeline is the same as with the span).
+    /// The actions are `ReplayCursor`'s, as a run fed chunk by chunk (`ReplayFeed`) has them.
     @discardableResult
     func build(device d: Int, catalog: AppCatalog, map: AppMap? = nil, duration: SimTime,
                installed: inout ContiguousArray<Int32>, timeline: inout Timeline, nextUses: Bool = true) -> SimTime {
-        installed.removeAll(keepingCapacity: true)
-        for name in appNames(ofDevice: d) {
-            installed.append(Int32(AppMap.profile(of: name, catalog: catalog, map: map).index))
-        }
+        installedApps(device: d, catalog: catalog, map: map, into: &installed)
         let rows = uses(ofDevice: d)
         // At most 5 actions a row (unlock, home, launch, home, lock) and the first lock:
         // written in place into the timeline's own storage (an output span over room
@@ -125,33 +190,12 @@ public struct UsageReplay: Sendable {
         // through a scratch buffer, the copy into the timeline cost a copy a row:
         // docs/performance.md, "Costs behind the code's shapes").
         let bound = 5 * rows.count + 1
-        var free = SimTime.zero
-        timeline.actions.removeAll(keepingCapacity: true)
+        var cursor = ReplayCursor(duration: duration)
+        timeline.removeAll()
         timeline.actions.append(addingCapacity: bound) { out in
             rows.withUnsafeBufferPointer { rows in
-                out.append(UserAction(time: .zero, kind: .lock))  // the device starts locked
-                @inline(__always) func add(_ kind: UserAction.Kind, _ t: SimTime, _ app: Int32 = -1) {
-                    if t < duration { out.append(UserAction(time: t, kind: kind, app: app)) }
-                }
-                var front: Int32 = -1
-                var locked = true
-                free = Self.walk(rows) { i, t, end, locks in
-                    if t >= duration { return false }
-                    if locked { add(.unlock, t); locked = false }
-                    let app = rows[i].app
-                    if front != app {
-                        if front >= 0 { add(.home, t) }
-                        add(.launch, t, app)
-                        front = app
-                    }
-                    if locks {
-                        add(.home, end)
-                        add(.lock, end + .seconds(1))
-                        front = -1
-                        locked = true
-                    }
-                    return true
-                }
+                out.append(ReplayCursor.firstAction)  // the device starts locked
+                cursor.walk(rows, to: rows.count) { kind, t, app in out.append(UserAction(time: t, kind: kind, app: app)) }
             }
         }
         if nextUses {
@@ -160,6 +204,6 @@ public struct UsageReplay: Sendable {
             timeline.nextUseAfter.removeAll(keepingCapacity: true)
             timeline.firstUse.removeAll(keepingCapacity: true)
         }
-        return free
+        return cursor.busyUntil
     }
 }

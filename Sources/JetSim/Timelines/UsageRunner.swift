@@ -11,7 +11,10 @@ import Synchronization
 /// any batch size or thread count (devices keep their run index; accumulators add
 /// integers; per-device rows are written batch after batch, in device order).
 public enum UsageRunner {
-    /// Rows per batch: 2^18 rows are about 6 MB of uses and 30 MB of timelines.
+    /// Rows per batch: 2^18 rows are about 6 MB of uses (a longer device is a batch of
+    /// its own, its rows past 2^18 spilled to a file as they are read: `RowSpill`);
+    /// each worker's timeline holds a chunk of its device's rows at a time
+    /// (`ReplayFeed`: about 3 MB), not the device's.
     public static let defaultBatchRows = 1 << 18
 
     public struct Outcome: Sendable {

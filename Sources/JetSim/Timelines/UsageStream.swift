@@ -31,6 +31,10 @@ public struct UsageStream: ~Copyable {
     var deviceBytes: [UInt8] = []
     /// Rows of the last device read: the next one's first reservation.
     var usesHint = 16
+    /// A device's rows beyond this many, read in time order, are spilled to a
+    /// temporary file as it is read (`RowSpill`): about 6 MB of rows at most in memory
+    /// however long the device (0: never).
+    public var spillRows = 1 << 18
 
     /// How far a device's replayed sessions may run: 1e12 s (a hundred fields' worth),
     /// which leaves SimTime room for every offset the model adds (days at most).
@@ -118,6 +122,11 @@ public struct UsageStream: ~Copyable {
         appTable.removeAll()
         var uses = ContiguousArray<UsageReplay.Use>()
         uses.reserveCapacity(usesHint)
+        // Rows spilled to `spillFD` so far, and their busy time (`busyLimitMicros`).
+        var spillFD: Int32 = -1
+        var spilled = 0
+        var busy: Int64 = 0
+        defer { if spillFD >= 0 { close(spillFD) } }
         var sorted = true
         var lastLine = reader.line
         let deviceColumn = column.device
@@ -150,8 +159,38 @@ public struct UsageStream: ~Copyable {
                 rowsRead += 1; fastRowsRead += 1
             }
             lastLine = reader.line
+            if spillRows > 0 && uses.count > spillRows && sorted && format.timeUnit != .iso {
+                // All rows but the last (which the next row's order is checked against).
+                // No temporary file (or a write fails): the rows stay in memory, as before.
+                if spillFD < 0 { spillFD = RowSpill.open() ?? -1 }
+                if spillFD < 0 { spillRows = 0 } else {
+                    let n = uses.count - 1
+                    let ok = uses.withUnsafeBufferPointer { b in RowSpill.write(spillFD, UnsafeBufferPointer(rebasing: b[0..<n]), at: spilled) }
+                    if ok {
+                        for u in uses[0..<n] where busy < Self.busyLimitMicros {
+                            busy = max(busy, u.time.microseconds) + u.duration.microseconds + 1_000_000
+                        }
+                        spilled += n
+                        uses.removeSubrange(0..<n)
+                    } else {
+                        spillRows = 0
+                    }
+                }
+            }
             guard try advance() else { pending = false; break }
         }
+        if spilled > 0 && !sorted {
+            // Out of order after all: the rows are sorted whole, in memory.
+            var all = ContiguousArray<UsageReplay.Use>(repeating: .init(time: .zero, app: 0, duration: .zero), count: spilled)
+            all.withUnsafeMutableBufferPointer { RowSpill(fd: spillFD, count: spilled).read(into: UnsafeMutableRawBufferPointer($0), row: 0) }
+            all.append(contentsOf: uses)
+            uses = all
+            spillFD = -1  // closed by the RowSpill above
+            spilled = 0
+            busy = 0
+        }
+        let spill = spilled > 0 ? RowSpill(fd: spillFD, count: spilled) : nil
+        if spill != nil { spillFD = -1 }  // the RowSpill closes it
         if format.timeUnit == .iso, let first = uses.lazy.map(\.time).min() {
             // Dates: times from the device's first use (as `jetsim import` writes them),
             // below 1e10 s like any time.
@@ -171,9 +210,11 @@ public struct UsageStream: ~Copyable {
         // a second between them when the device locks): its busy time can reach the
         // last start plus every duration. Bounded here, so SimTime cannot overflow in
         // the replay (a device of many long sessions trapped there).
-        var busy: Int64 = 0
-        for u in uses {
+        // (The spilled rows' busy time was added up as they were spilled.)
+        for u in uses where busy < Self.busyLimitMicros {
             busy = max(busy, u.time.microseconds) + u.duration.microseconds + 1_000_000
+        }
+        do {
             if busy >= Self.busyLimitMicros {
                 throw InputError(source: source, line: lastLine, key: format.duration,
                                  "device '\(name)': its app sessions, replayed one after another, run past 1e12 s (the rows up to this line)")
@@ -184,7 +225,8 @@ public struct UsageStream: ~Copyable {
         batch.devices.append(name)
         batch.appNames.append(appTable.names)
         batch.uses.append(uses)
-        batch.rows += uses.count
+        batch.spills.append(spill)
+        batch.rows += spilled + uses.count
         devicesRead += 1
         return true
     }
@@ -483,6 +525,58 @@ struct ByteNameTable {
             var i = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
             while slots[i] >= 0 { i = (i + 1) & mask }
             slots[i] = Int32(k)
+        }
+    }
+}
+
+/// The first rows of a long device, written to an unlinked temporary file as the
+/// device is read (`UsageStream.spillRows`) and read back chunk by chunk
+/// (`UsageReplay.readRows`): the rows in memory stay bounded however long the device.
+/// Rows are written as they lie in memory (this process alone reads them).
+final class RowSpill: Sendable {
+    let fd: Int32
+    let count: Int
+
+    init(fd: Int32, count: Int) {
+        self.fd = fd
+        self.count = count
+    }
+
+    deinit { close(fd) }
+
+    static let rowBytes = MemoryLayout<UsageReplay.Use>.stride
+
+    /// A new unlinked file in TMPDIR (else /tmp); nil if none can be made.
+    static func open() -> Int32? {
+        let dir = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array((dir + "/jetsim-rows.XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return nil }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return fd
+    }
+
+    /// Appends `rows` to the file `fd` at row `at`; false on a write error.
+    static func write(_ fd: Int32, _ rows: UnsafeBufferPointer<UsageReplay.Use>, at row: Int) -> Bool {
+        let raw = UnsafeRawBufferPointer(rows)
+        var done = 0
+        while done < raw.count {
+            let k = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t((row * rowBytes) + done))
+            if k < 0 && errno == EINTR { continue }
+            if k <= 0 { return false }
+            done += k
+        }
+        return true
+    }
+
+    /// Fills `buffer` with the rows from `row` on (as many as it holds).
+    func read(into buffer: UnsafeMutableRawBufferPointer, row: Int) {
+        var done = 0
+        while done < buffer.count {
+            let k = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t((row * Self.rowBytes) + done))
+            if k < 0 && errno == EINTR { continue }
+            precondition(k > 0, "the spilled rows of a replayed device cannot be read back: \(String(cString: strerror(errno)))")
+            done += k
         }
     }
 }
