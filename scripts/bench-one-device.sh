@@ -45,7 +45,8 @@ measure() {  # tag, then the command: sets wall (s) and rss (MB)
 for r in $(seq "$ROUNDS"); do
   measure c "$DIR/lru_replay" "$TRACE" "$CAP" 32768; cw=$wall
   measure jetsim "$JETSIM" run --usage "$TRACE" --workload Workloads/lru-reference.yaml --ram "$RAM" --policy lru \
-    --set device_classes.0.critical_available_pct=4 --set device_classes.0.kill_target_available_pct=4 --quiet --out "$DIR/summary.csv"; jw=$wall
+    --set device_classes.0.critical_available_pct=4 --set device_classes.0.kill_target_available_pct=4 \
+    --set device_classes.0.os_reserve_mb=1536 --quiet --out "$DIR/summary.csv"; jw=$wall
   awk -v c="$cw" -v j="$jw" 'BEGIN { printf "round: jetsim at %.2fx the C reference'"'"'s requests/s (wall)\n", c / j }'
 done
 c_misses=$(awk '{print $3}' "$DIR/out-c.txt"); j_misses=$(misses "$DIR/summary.csv")
