@@ -37,7 +37,7 @@ struct DevicePartsTests {
     func managers() {
         var p = DeviceParameters()
         #expect(p.memoryManager == .xnu)
-        p.xnuBands = false
+        p.xnu.bands = false
         #expect(p.memoryManager == .plain)
         p.android.enabled = true
         #expect(p.memoryManager == .android)
@@ -125,8 +125,8 @@ struct DevicePartsTests {
                 for (i, line) in lines.enumerated() {
                     let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
                     // The declaration of the switch itself is a parameter, not a test of it.
-                    if code.contains("public var xnuBands") { continue }
-                    if code.contains("android.enabled") || code.contains("xnuBands") || code.contains("memoryManager ==")
+                    if code.contains("public var bands") { continue }
+                    if code.contains("android.enabled") || code.contains("xnu.bands") || code.contains("memoryManager ==")
                         || code.contains("switch memoryManager") {
                         offending.append("\(part)/\(f):\(i + 1)")
                     }

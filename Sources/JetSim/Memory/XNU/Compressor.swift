@@ -55,7 +55,7 @@ extension Device {
         if compressorCommittedKB + packed <= kb.compressorPoolKB {
             apps[a].memory.insert(.compressed)
             compressorCommittedKB += packed
-            let seconds = params.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
+            let seconds = params.xnu.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
             if seconds > 0 {
                 setResident(app, plain)
                 startCompressing(app, seconds: seconds, now)
