@@ -37,8 +37,6 @@ public struct DeviceParameters: Sendable, Equatable {
     /// Suspended memory is compressed by this ratio (1 = not compressed). Default 2:
     /// WKdm compresses to about half (Apple, OS X Mavericks Core Technology Overview).
     public var suspendedCompressionRatio: Double
-    /// Time to decompress one MiB of compressed memory on resume.
-    public var decompressPerMB: SimTime
     /// Launch-to-launch variation: each launch's latency is multiplied by a lognormal
     /// factor with median 1 and this sigma (0: every launch of an app takes the same).
     /// Default 0.25 (*assumption*).
@@ -55,10 +53,6 @@ public struct DeviceParameters: Sendable, Equatable {
     /// XNU memorystatus's knobs (bands, reaper, compressor, pressure levels, inactive
     /// limit, freezer, thaw: Memory/XNU/XNUParameters.swift), set by the device class.
     public var xnu = XNUParameters()
-    /// Share of a compressed app's memory decompressed before its first frame on a
-    /// resume, in parts per million (the rest on demand). *Assumption*: 0.3. After
-    /// `xnu`, in what its 32-bit fields leave of a word.
-    public var resumeTouchPPM: Int32 = 300_000
     /// Memory growth in front (see `growthTime`).
     public var memoryGrowth = true
     /// iOS 15 and later prewarm apps (`SystemWakeKind.prewarm`); false: an earlier
@@ -83,7 +77,7 @@ public struct DeviceParameters: Sendable, Equatable {
         warningAvailablePct: Double? = nil, criticalAvailablePct: Double? = nil,
         killTargetAvailablePct: Double? = nil, perAppLimitPct: Double = 54,
         memoryWarningFreeShare: Double = 0.5, suspendedCompressionRatio: Double = 2,
-        decompressPerMB: SimTime = .microseconds(500), launchJitterSigma: Double = 0.25,
+        launchJitterSigma: Double = 0.25,
         backgroundGrace: SimTime = .seconds(10), enterBackgroundLimit: SimTime = .seconds(5),
         willTerminateLimit: SimTime = .seconds(5),
         bgTaskAllowance: SimTime = BackgroundTimePreset.ios13plus.allowance
@@ -97,7 +91,6 @@ public struct DeviceParameters: Sendable, Equatable {
         self.perAppLimitPct = perAppLimitPct
         self.memoryWarningFreeShare = memoryWarningFreeShare
         self.suspendedCompressionRatio = suspendedCompressionRatio
-        self.decompressPerMB = decompressPerMB
         self.launchJitterSigma = launchJitterSigma
         self.backgroundGrace = backgroundGrace
         self.enterBackgroundLimit = enterBackgroundLimit

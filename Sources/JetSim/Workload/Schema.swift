@@ -508,12 +508,7 @@ public enum Schema {
         .number("suspended_compression_ratio", \.suspendedCompressionRatio, 1...100, alias: "compression",
                 source: "WKdm about 2:1 (Apple, OS X Mavericks Core Technology Overview)",
                 "suspended memory compression ratio: 1 = no compressor; 2 models iOS's compressor"),
-        .number("decompress_ms_per_mb", \.decompressMsPerMB, 0...1_000, unit: "ms/MiB", source: "assumption (WKdm decompresses at about 2 GB/s)", "decompression cost on a warm launch")
-            .plausible(.factors(0.5, 2), "WKdm decompresses at 1-4 GB/s across devices and loads"),
-        .number("resume_touch_share", \.resumeTouchShare, 0...1, alias: "resume-touch-share",
-                source: "assumption (no published figure: the pages a resumed app touches before its first frame)",
-                "share of a compressed app's memory decompressed before its first frame on a resume; the rest on demand, outside the latency")
-            .plausible(.factors(0.5, 2), "the pages a resumed app touches before its first frame are not published"),
+    ] + Schema.xnuDecompressionKnobs + [
         .number("launch_jitter_sigma", \.launchJitterSigma, 0...5, alias: "launch-jitter",
                 "launch-to-launch latency variation, lognormal sigma (0: exact latencies)")
             .plausible(.factors(0.5, 2), "launch-to-launch spread is not published: a quiet to a noisy device"),

@@ -14,6 +14,10 @@ public struct XNUClass: Sendable, Equatable {
     public var reaperMinAgeS = 300.0
     public var reaperIntervalS = 300.0
     public var compressorPoolPct = 100.0
+    /// *Assumption* (WKdm decompresses at about 2 GB/s).
+    public var decompressMsPerMB = 0.5
+    /// *Assumption*: 0.3.
+    public var resumeTouchShare = 0.3
     /// Compression over time, uncompressed MiB per second per suspended app
     /// (*assumption*; `XNUParameters.compressionKBPerS`).
     public var compressionMBPerS = 4.0
@@ -64,6 +68,8 @@ extension XNUParameters {
         reaperMinAge = SimTime(seconds: c.reaperMinAgeS)
         reaperInterval = SimTime(seconds: c.reaperIntervalS)
         compressorPoolPct = c.compressorPoolPct
+        decompressPerMB = SimTime(seconds: c.decompressMsPerMB / 1_000)
+        resumeTouchPPM = DeviceClass.ppm(c.resumeTouchShare)
         compressionKBPerS = DeviceClass.kibibytesPerSecond(c.compressionMBPerS)
         compressorShortageKills = c.compressorShortageKills
         compressorPagesLimitPct = c.compressorPagesLimitPct
@@ -98,6 +104,17 @@ extension XNUParameters {
 }
 
 extension Schema {
+    /// The compressor's decompression on a resume (XNU's and the plain model's; Android
+    /// resumes from zram), among the shared compression keys in the key order.
+    static let xnuDecompressionKnobs: [Knob<DeviceClass>] = [
+        .number("decompress_ms_per_mb", \.xnu.decompressMsPerMB, 0...1_000, unit: "ms/MiB", source: "assumption (WKdm decompresses at about 2 GB/s)", "decompression cost on a warm launch")
+            .plausible(.factors(0.5, 2), "WKdm decompresses at 1-4 GB/s across devices and loads"),
+        .number("resume_touch_share", \.xnu.resumeTouchShare, 0...1, alias: "resume-touch-share",
+                source: "assumption (no published figure: the pages a resumed app touches before its first frame)",
+                "share of a compressed app's memory decompressed before its first frame on a resume; the rest on demand, outside the latency")
+            .plausible(.factors(0.5, 2), "the pages a resumed app touches before its first frame are not published"),
+    ]
+
     /// The XNU keys of a device class (they act with `os: ios`; Android turns XNU's
     /// mechanisms off). Between the shared keys of the device class, where the key
     /// order (docs, sensitivity points) has them.

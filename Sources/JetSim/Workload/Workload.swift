@@ -53,7 +53,6 @@ public struct DeviceClass: Sendable, Equatable {
     public var memoryWarningFreeShare = DeviceParameters.standard.memoryWarningFreeShare
     /// WKdm compresses to about half (Apple, OS X Mavericks Core Technology Overview).
     public var suspendedCompressionRatio = DeviceParameters.standard.suspendedCompressionRatio
-    public var decompressMsPerMB = DeviceParameters.standard.decompressPerMB.milliseconds
     /// Launch-to-launch variation of latency (lognormal sigma; assumption).
     public var launchJitterSigma = DeviceParameters.standard.launchJitterSigma
     public var backgroundGraceS = DeviceParameters.standard.backgroundGrace.seconds
@@ -65,7 +64,6 @@ public struct DeviceClass: Sendable, Equatable {
     public var bgTaskAllowanceS: Double? = nil
     /// XNU memorystatus's keys (Workload+XNU.swift).
     public var xnu = XNUClass()
-    public var resumeTouchShare = Double(DeviceParameters.standard.resumeTouchPPM) / 1_000_000
     public var memoryGrowth = DeviceParameters.standard.memoryGrowth
     public var growthTimeS = DeviceParameters.standard.growthTime.seconds
     public var growthStepS = DeviceParameters.standard.growthStep.seconds
@@ -90,13 +88,12 @@ public struct DeviceClass: Sendable, Equatable {
             warningAvailablePct: warningAvailablePct, criticalAvailablePct: criticalAvailablePct,
             killTargetAvailablePct: killTargetAvailablePct, perAppLimitPct: perAppLimitPct,
             memoryWarningFreeShare: memoryWarningFreeShare, suspendedCompressionRatio: suspendedCompressionRatio,
-            decompressPerMB: SimTime(seconds: decompressMsPerMB / 1_000), launchJitterSigma: launchJitterSigma,
+            launchJitterSigma: launchJitterSigma,
             backgroundGrace: SimTime(seconds: backgroundGraceS), enterBackgroundLimit: SimTime(seconds: enterBackgroundLimitS),
             willTerminateLimit: SimTime(seconds: willTerminateLimitS),
             bgTaskAllowance: bgTaskAllowanceS.map { SimTime(seconds: $0) } ?? ios.allowance)
         p.appFitPct = appFitPct
         p.xnu = XNUParameters(xnu)
-        p.resumeTouchPPM = Self.ppm(resumeTouchShare)
         p.pageCacheWindow = SimTime(seconds: pageCacheWindowS)
         p.systemWakeRun = SimTime(seconds: systemWakeRunS)
         p.prewarming = prewarming

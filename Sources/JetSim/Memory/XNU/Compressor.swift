@@ -77,8 +77,8 @@ extension Device {
     /// rest comes back on demand while it runs, outside the launch latency. Exact in
     /// integers (the share in parts per million).
     @inline(__always) func resumeDecompression(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
-        let touched = (compressedKB ?? profiles[p].suspendedKB) * Int64(params.resumeTouchPPM) / 1_000_000
-        return SimTime(microseconds: params.decompressPerMB.microseconds * touched / 1_024)
+        let touched = (compressedKB ?? profiles[p].suspendedKB) * Int64(params.xnu.resumeTouchPPM) / 1_000_000
+        return SimTime(microseconds: params.xnu.decompressPerMB.microseconds * touched / 1_024)
     }
 
     /// The app's memory leaves the compressor (resume, freeze or kill). Returns the

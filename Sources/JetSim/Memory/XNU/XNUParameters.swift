@@ -7,8 +7,9 @@ import SimKernel
 // it reads the compressor's knobs here too. Android turns XNU's mechanisms off
 // (`AndroidClass.apply`).
 
-/// XNU's memory parameters of a device class (`os: ios`): bands, reaper, compressor,
-/// pressure levels, inactive limit, freezer and thaw.
+/// XNU's memory parameters of a device class (`os: ios`): bands, reaper, compressor
+/// (its pool, rate, shortage, and decompression on a resume), pressure levels,
+/// inactive limit, freezer and thaw.
 public struct XNUParameters: Sendable, Equatable {
     /// Time in the aging band (20) after leaving the front, before the idle band:
     /// 10 s idle deferral / 5 (bsd/kern/kern_memorystatus.c).
@@ -96,8 +97,12 @@ public struct XNUParameters: Sendable, Equatable {
     /// pages are compressed as vm_pageout_scan steals them from the inactive queue
     /// (Compression.swift).
     public var compressionKBPerS: Int64
-    // The 32-bit fields last, together: the device's `resumeTouchPPM` follows in
-    // what they leave of an 8-byte word.
+    /// Time to decompress one MiB of compressed memory on a resume.
+    public var decompressPerMB: SimTime
+    // The 32-bit fields last, together (an even number: no padding).
+    /// Share of a compressed app's memory decompressed before its first frame on a
+    /// resume, in parts per million (the rest on demand).
+    public var resumeTouchPPM: Int32
     /// A refreeze writes this share of the app's memory (what it dirtied since its
     /// thaw), in parts per million.
     public var refreezeDirtyPPM: Int32
