@@ -25,7 +25,7 @@ struct IRMTests {
         // The textbook cache: every app holds its whole size (no compression, which the
         // model's default, 2, would add), no aging, dock, reaper or freezer (XNU's
         // mechanisms off).
-        sc.params.xnuBands = false
+        sc.params.xnu.bands = false
         for i in 0..<apps {
             sc.appNames.append("app\(i)")
             sc.profiles.append(AppProfile(activeKB: 200 * 1_024, backgroundKB: 200 * 1_024, suspendedKB: 200 * 1_024,

@@ -68,10 +68,10 @@ struct MemoryTests {
         // invariant also checks each part-compressed app's credited seconds, the pool
         // against the apps' compressed parts and its bound.
         sc.params = DeviceParameters(ramKB: 1_048_576, suspendedCompressionRatio: 2.5)
-        sc.params.compressionKBPerS = 1_000 + Int64(seed) * 37
-        sc.params.compressorPoolPct = 8
-        sc.params.freezeAvailablePct = 60
-        sc.params.freezeSuspendedThreshold = 1
+        sc.params.xnu.compressionKBPerS = 1_000 + Int64(seed) * 37
+        sc.params.xnu.compressorPoolPct = 8
+        sc.params.xnu.freezeAvailablePct = 60
+        sc.params.xnu.freezeSuspendedThreshold = 1
         let c = ScenarioRunner.run(sc, checkInvariants: true)
         #expect(c.metrics[.launches] > 0 && c.metrics[.compressorPeakKB] > 0)
     }

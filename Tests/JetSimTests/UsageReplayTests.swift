@@ -370,7 +370,7 @@ struct UsageStreamTests {
                                      criticalAvailablePct: 0, killTargetAvailablePct: 0, perAppLimitPct: 100)
         // No inactive limit: apps over it would die to high-water kills first (XNU's
         // order, issue 29), not to the policy's choice.
-        sc.params.inactiveLimitPct = 100
+        sc.params.xnu.inactiveLimitPct = 100
         for name in usage.appNames[0] {
             sc.appNames.append(name)
             sc.profiles.append(AppProfile(activeKB: appKB, backgroundKB: appKB, suspendedKB: appKB, save: .never, unsavedEditsPerMinute: 0))
@@ -400,7 +400,7 @@ struct UsageStreamTests {
     static func plainTwoApps() -> Scenario {
         var sc = Scenario(source: "t")
         sc.policy = PolicyID(LRU.self)
-        sc.params.xnuBands = false
+        sc.params.xnu.bands = false
         sc.params.memoryGrowth = false
         sc.params.prewarming = false
         sc.appNames = ["a", "b"]

@@ -35,7 +35,7 @@ struct XNUCompressionTests {
     func partlyCompressed() throws {
         let text = try XNUTests.file("42-gradual-compression.scenario")
         let (sc, s, metrics) = try Self.states(text)
-        #expect(sc.params.compressionKBPerS == 4 * Self.mib && sc.params.compressionChunkPackedKB == 2 * Self.mib)
+        #expect(sc.params.xnu.compressionKBPerS == 4 * Self.mib && sc.params.compressionChunkPackedKB == 2 * Self.mib)
         let (a, b) = (0, 1)
         // 15 s: A suspended, nothing compressed yet: 60 MiB resident.
         #expect(s[15]!.pool == 0 && s[15]!.resident[a] == 60 * Self.mib)
@@ -164,8 +164,8 @@ extension XNUCompressionTests {
         for i in 0..<2_000 {
             var p = DeviceParameters(ramKB: Int64(exp2(10 + g.nextUnit() * 30).rounded(.down)))
             p.suspendedCompressionRatio = i % 7 == 0 ? Double(1 + i % 5) : 1 + g.nextUnit() * 99
-            p.compressorShortagePct = i % 11 == 0 ? 0 : g.nextUnit() * 100
-            if i % 3 == 0 { p.compressorPagesLimitPct = g.nextUnit() * 10_000 }
+            p.xnu.compressorShortagePct = i % 11 == 0 ? 0 : g.nextUnit() * 100
+            if i % 3 == 0 { p.xnu.compressorPagesLimitPct = g.nextUnit() * 10_000 }
             let level = p.compressorShortageKB, ratio = p.suspendedCompressionRatio
             let t = DeviceThresholds(p).compressorShortPoolKB
             #expect(t >= 0 && t < .max)
@@ -174,7 +174,7 @@ extension XNUCompressionTests {
         }
         // No pool is short when the level is past any pool's uncompressed size.
         var huge = DeviceParameters(ramKB: 1 << 60)
-        huge.compressorPagesLimitPct = 10_000
+        huge.xnu.compressorPagesLimitPct = 10_000
         #expect(DeviceThresholds(huge).compressorShortPoolKB == .max)
     }
 }

@@ -20,7 +20,7 @@ struct XNUFreezerThrottleTests {
     func throttle() throws {
         let text = try XNUTests.file("46-freezer-throttle.scenario")
         let sc = try Scenario.parse(text, source: "test")
-        #expect(sc.params.freezerIdleDelay == .seconds(10) && sc.params.freezerFastMultiplier == 1 && !sc.params.freezerDynamicDelay)
+        #expect(sc.params.xnu.freezerIdleDelay == .seconds(10) && sc.params.xnu.freezerFastMultiplier == 1 && !sc.params.xnu.freezerDynamicDelay)
         // The thread runs at 0 s (memory is below the freeze level from the start,
         // freeze-pct=100) and at 10 s with nothing suspended: its next run is at 20 s.
         // Suspended at 11, 12, 13 s (wake-ups refused); frozen at 20, 30, 40 s (found

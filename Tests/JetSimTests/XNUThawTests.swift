@@ -40,7 +40,7 @@ struct XNUThawTests {
     func onDemand() throws {
         let text = try XNUTests.file("45-thaw-on-demand.scenario")
         let (sc, s) = try Self.states(text)
-        #expect(sc.params.thawTouchPPM == 250_000)
+        #expect(sc.params.xnu.thawTouchPPM == 250_000)
         // 15 s: frozen from scratch: its whole 200 MiB (400 compressed 2:1) written.
         #expect(s[15]!.resident == 0 && s[15]!.flashWritten == Int(200 * Self.mib) && s[15]!.packed == Int32(200 * Self.mib))
         // 20 s: thawed, in front with its 400 MiB less the 300 it did not touch; its own

@@ -143,7 +143,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// (`EvictionPolicy.ordersIdleBands`: jetsam-bands) lends it, and this copy is
     /// not kept.
     var ownIdleOrder = MultiList(lists: 2)
-    /// The dock: the device's most-launched apps (at most `params.dockSize`).
+    /// The dock: the device's most-launched apps (at most `params.xnu.dockSize`).
     var dock = ContiguousArray<Int32>()
     /// The compressor pool now (physical KiB: what compressed apps keep resident).
     public internal(set) var compressorKB: Int64 = 0

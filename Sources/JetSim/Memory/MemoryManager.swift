@@ -33,7 +33,7 @@ public enum MemoryManagerKind: UInt8, Sendable, CaseIterable {
 extension DeviceParameters {
     /// The memory manager these parameters select.
     @inlinable public var memoryManager: MemoryManagerKind {
-        android.enabled ? .android : xnuBands ? .xnu : .plain
+        android.enabled ? .android : xnu.bands ? .xnu : .plain
     }
 }
 
@@ -53,7 +53,7 @@ extension Device {
         compressing.removeAll(keepingCapacity: true)
         for a in 0..<n { apps[a].packedKB = Int32(clamping: suspendedResidentKB(Int(installed[a]))) }
         compressTick = 0; compressNextDone = .max; compressorCommittedKB = 0
-        flashDay = 0; flashTodayKB = 0; freezeBudgetKB = params.freezeDailyKB
+        flashDay = 0; flashTodayKB = 0; freezeBudgetKB = params.xnu.freezeDailyKB
         freezerNextRun = .zero; freezerDue = false
         nextReaperSweepS = 0; reaperInfoExpiryS = 0; reaperNoneKnown = false
         pressureLevel = 0; softLimitApps.removeAll(keepingCapacity: true)
@@ -83,8 +83,8 @@ extension Device {
     /// An app entered the background: XNU starts its time in the aging band.
     @inline(__always)
     mutating func memoryAppEnteredBackground(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
-        if memoryManager == .xnu && params.agingTime > .zero {
-            scheduleTimer(.agingEnded, app, at: now + params.agingTime, &s)
+        if memoryManager == .xnu && params.xnu.agingTime > .zero {
+            scheduleTimer(.agingEnded, app, at: now + params.xnu.agingTime, &s)
         }
     }
 
@@ -184,8 +184,10 @@ extension Device {
     /// What a thaw waits for: the resume, plus the pages read back from flash: XNU's
     /// on-demand share (`thawTouchedKB`); Android's whole cached footprint (writeback).
     @inline(__always) func thawLatency(_ p: Int) -> SimTime {
-        let readKB = memoryManager == .android ? profiles[p].suspendedKB : thawTouchedKB(p)
-        return profiles[p].warmLaunch + SimTime(microseconds: params.thawPerMB.microseconds * readKB / 1_024)
+        let android = memoryManager == .android
+        let readKB = android ? profiles[p].suspendedKB : thawTouchedKB(p)
+        let perMB = android ? params.android.flashSwapInPerMB : params.xnu.thawPerMB
+        return profiles[p].warmLaunch + SimTime(microseconds: perMB.microseconds * readKB / 1_024)
     }
 
     /// A user's resume of a suspended app (`warm`, or `thaw` from flash): what it

@@ -50,10 +50,9 @@ public struct AndroidClass: Sendable, Equatable {
     /// Makes `p` an Android device: lmkd and zram on, XNU's mechanisms off.
     func apply(to p: inout DeviceParameters) {
         p.android = AndroidParameters(self, ramKB: p.ramKB)
-        p.thawPerMB = SimTime(seconds: flashSwapInMsPerMB / 1_000)
-        p.xnuBands = false
-        p.freezer = false
-        p.reaper = false
+        p.xnu.bands = false
+        p.xnu.freezer = false
+        p.xnu.reaper = false
         p.suspendedCompressionRatio = 1
     }
 }
@@ -68,6 +67,7 @@ extension AndroidParameters {
         zramRatio = c.ratio
         compressPerMB = SimTime(seconds: c.zramCompressMsPerMB / 1_000)
         swapInPerMB = SimTime(seconds: c.swapInMsPerMB / 1_000)
+        flashSwapInPerMB = SimTime(seconds: c.flashSwapInMsPerMB / 1_000)
         writeback = c.zramWriteback
         writebackDailyKB = c.writebackDailyKB
         psi = c.lmkdPsi

@@ -53,7 +53,6 @@ public struct DeviceClass: Sendable, Equatable {
     public var memoryWarningFreeShare = DeviceParameters.standard.memoryWarningFreeShare
     /// WKdm compresses to about half (Apple, OS X Mavericks Core Technology Overview).
     public var suspendedCompressionRatio = DeviceParameters.standard.suspendedCompressionRatio
-    public var decompressMsPerMB = DeviceParameters.standard.decompressPerMB.milliseconds
     /// Launch-to-launch variation of latency (lognormal sigma; assumption).
     public var launchJitterSigma = DeviceParameters.standard.launchJitterSigma
     public var backgroundGraceS = DeviceParameters.standard.backgroundGrace.seconds
@@ -63,48 +62,8 @@ public struct DeviceClass: Sendable, Equatable {
     public var ios = BackgroundTimePreset.ios13plus
     /// Overrides the preset when set.
     public var bgTaskAllowanceS: Double? = nil
-    /// XNU memorystatus (DeviceParameters; sources in Schema.deviceClass).
-    public var xnuBands = DeviceParameters.standard.xnuBands
-    public var agingS = DeviceParameters.standard.agingTime.seconds
-    public var dockSize = DeviceParameters.standard.dockSize
-    public var reaper = DeviceParameters.standard.reaper
-    public var reaperAvailablePct: Double? = nil
-    public var reaperMinAgeS = DeviceParameters.standard.reaperMinAge.seconds
-    public var reaperIntervalS = DeviceParameters.standard.reaperInterval.seconds
-    public var compressorPoolPct = DeviceParameters.standard.compressorPoolPct
-    public var pressureLevels = DeviceParameters.standard.pressureLevels
-    public var pressureWarningPct = DeviceParameters.standard.pressureWarningPct
-    public var pressureWarningClearPct = DeviceParameters.standard.pressureWarningClearPct
-    public var pressureCriticalPct = DeviceParameters.standard.pressureCriticalPct
-    public var pressureCriticalClearPct = DeviceParameters.standard.pressureCriticalClearPct
-    public var warningMinKB: Int64 = DeviceParameters.standard.warningMinKB
-    public var warningRestingS = DeviceParameters.standard.warningResting.seconds
-    public var sustainedPressureKills = DeviceParameters.standard.sustainedPressureKills
-    public var sustainedWindowS = DeviceParameters.standard.sustainedWindow.seconds
-    public var inactiveLimitPct = DeviceParameters.standard.inactiveLimitPct
-    public var compressorShortageKills = DeviceParameters.standard.compressorShortageKills
-    public var compressorPagesLimitPct: Double? = nil
-    public var compressorShortagePct = DeviceParameters.standard.compressorShortagePct
-    public var resumeTouchShare = Double(DeviceParameters.standard.resumeTouchPPM) / 1_000_000
-    public var refreezeDirtyShare = Double(DeviceParameters.standard.refreezeDirtyPPM) / 1_000_000
-    public var freezeDemotionsMax = DeviceParameters.standard.freezeDemotionsMax
-    public var freezeDemotionThaws = DeviceParameters.standard.freezeDemotionThaws
-    public var freezeRefreezeThawed = Int(DeviceParameters.standard.freezeRefreezeThawed)
-    public var thawTouchShare = Double(DeviceParameters.standard.thawTouchPPM) / 1_000_000
-    public var freezer = DeviceParameters.standard.freezer
-    public var freezerIdleDelayS = DeviceParameters.standard.freezerIdleDelay.seconds
-    public var freezerFastMultiplier = Int(DeviceParameters.standard.freezerFastMultiplier)
-    public var freezerSlowMultiplier = Int(DeviceParameters.standard.freezerSlowMultiplier)
-    public var freezerDynamicDelay = DeviceParameters.standard.freezerDynamicDelay
-    public var freezeAvailablePct = DeviceParameters.standard.freezeAvailablePct
-    public var freezeSuspendedThreshold = DeviceParameters.standard.freezeSuspendedThreshold
-    public var freezeMaxProcesses = DeviceParameters.standard.freezeMaxProcesses
-    public var freezeMinKB: Int64 = DeviceParameters.standard.freezeMinKB
-    public var freezeDailyKB: Int64 = DeviceParameters.standard.freezeDailyKB
-    public var thawMsPerMB = DeviceParameters.standard.thawPerMB.milliseconds
-    /// Compression over time, uncompressed MiB per second per suspended app
-    /// (*assumption*; DeviceParameters.compressionKBPerS).
-    public var compressionMBPerS = Double(DeviceParameters.standard.compressionKBPerS) / 1_024
+    /// XNU memorystatus's keys (Workload+XNU.swift).
+    public var xnu = XNUClass()
     public var memoryGrowth = DeviceParameters.standard.memoryGrowth
     public var growthTimeS = DeviceParameters.standard.growthTime.seconds
     public var growthStepS = DeviceParameters.standard.growthStep.seconds
@@ -129,53 +88,15 @@ public struct DeviceClass: Sendable, Equatable {
             warningAvailablePct: warningAvailablePct, criticalAvailablePct: criticalAvailablePct,
             killTargetAvailablePct: killTargetAvailablePct, perAppLimitPct: perAppLimitPct,
             memoryWarningFreeShare: memoryWarningFreeShare, suspendedCompressionRatio: suspendedCompressionRatio,
-            decompressPerMB: SimTime(seconds: decompressMsPerMB / 1_000), launchJitterSigma: launchJitterSigma,
+            launchJitterSigma: launchJitterSigma,
             backgroundGrace: SimTime(seconds: backgroundGraceS), enterBackgroundLimit: SimTime(seconds: enterBackgroundLimitS),
             willTerminateLimit: SimTime(seconds: willTerminateLimitS),
             bgTaskAllowance: bgTaskAllowanceS.map { SimTime(seconds: $0) } ?? ios.allowance)
         p.appFitPct = appFitPct
-        p.xnuBands = xnuBands
-        p.agingTime = SimTime(seconds: agingS)
-        p.dockSize = dockSize
-        p.reaper = reaper
-        p.reaperAvailablePct = reaperAvailablePct
-        p.reaperMinAge = SimTime(seconds: reaperMinAgeS)
-        p.reaperInterval = SimTime(seconds: reaperIntervalS)
-        p.compressorPoolPct = compressorPoolPct
-        p.pressureLevels = pressureLevels
-        p.pressureWarningPct = pressureWarningPct
-        p.pressureWarningClearPct = pressureWarningClearPct
-        p.pressureCriticalPct = pressureCriticalPct
-        p.pressureCriticalClearPct = pressureCriticalClearPct
-        p.warningMinKB = warningMinKB
-        p.warningResting = SimTime(seconds: warningRestingS)
-        p.sustainedPressureKills = sustainedPressureKills
-        p.sustainedWindow = SimTime(seconds: sustainedWindowS)
-        p.inactiveLimitPct = inactiveLimitPct
-        p.compressorShortageKills = compressorShortageKills
-        p.compressorPagesLimitPct = compressorPagesLimitPct
-        p.compressorShortagePct = compressorShortagePct
-        p.resumeTouchPPM = Self.ppm(resumeTouchShare)
-        p.refreezeDirtyPPM = Self.ppm(refreezeDirtyShare)
-        p.freezeDemotionsMax = freezeDemotionsMax
-        p.freezeDemotionThaws = freezeDemotionThaws
-        p.freezeRefreezeThawed = Int32(clamping: freezeRefreezeThawed)
-        p.thawTouchPPM = Self.ppm(thawTouchShare)
-        p.freezer = freezer
-        p.freezerIdleDelay = SimTime(seconds: freezerIdleDelayS)
-        p.freezerFastMultiplier = Int32(clamping: freezerFastMultiplier)
-        p.freezerSlowMultiplier = Int32(clamping: freezerSlowMultiplier)
-        p.freezerDynamicDelay = freezerDynamicDelay
+        p.xnu = XNUParameters(xnu)
         p.pageCacheWindow = SimTime(seconds: pageCacheWindowS)
         p.systemWakeRun = SimTime(seconds: systemWakeRunS)
         p.prewarming = prewarming
-        p.freezeAvailablePct = freezeAvailablePct
-        p.freezeSuspendedThreshold = freezeSuspendedThreshold
-        p.freezeMaxProcesses = freezeMaxProcesses
-        p.freezeMinKB = freezeMinKB
-        p.freezeDailyKB = freezeDailyKB
-        p.thawPerMB = SimTime(seconds: thawMsPerMB / 1_000)
-        p.compressionKBPerS = Self.kibibytesPerSecond(compressionMBPerS)
         p.memoryGrowth = memoryGrowth
         p.growthTime = SimTime(seconds: growthTimeS)
         p.growthStep = SimTime(seconds: growthStepS)

@@ -43,6 +43,8 @@ public struct AndroidParameters: Sendable, Equatable {
     /// Reclaim cost: time to compress one MiB into zram, and to swap one MiB back in.
     public var compressPerMB: SimTime
     public var swapInPerMB: SimTime
+    /// Time to read one MiB back from flash (zram writeback) on a resume.
+    public var flashSwapInPerMB: SimTime
     /// zram writeback: when zram is full, reclaim writes a cached app's pages to the
     /// backing file on flash instead, within a daily limit (writeback_limit).
     public var writeback: Bool

@@ -37,10 +37,10 @@ extension Device {
     /// stalls, and counts as refaults for lmkd's thrashing measure only when asked
     /// (`thrashingCountsSwapIns`: lmkd counts file refaults). Returns the time.
     mutating func androidSwapIn(_ app: Int32, fromFlash: Bool = false, _ now: SimTime) -> SimTime {
-        // From flash: the cached footprint, read back at `thawPerMB`.
+        // From flash: the cached footprint, read back at `flashSwapInPerMB`.
         let plain = fromFlash ? profiles[pi(app)].suspendedKB
             : Int64((Double(apps[Int(app)].residentKB) * params.android.zramRatio).rounded())
-        let perMB = fromFlash ? params.thawPerMB : params.android.swapInPerMB
+        let perMB = fromFlash ? params.android.flashSwapInPerMB : params.android.swapInPerMB
         psiWindow(now)
         stall(plain, perMB: perMB)
         if params.android.measuresThrashing {
@@ -77,7 +77,7 @@ extension Device {
                 setResident(app, 0)
                 apps[a].memory.insert(.frozen)
                 frozenCount += 1
-                stall(plain, perMB: params.thawPerMB)
+                stall(plain, perMB: params.android.flashSwapInPerMB)
                 policy.update(app, candidate(app))
                 app = next
                 continue

@@ -49,7 +49,7 @@ extension Device {
             if let band = assertionBand(app) { return band }
             if apps[a].lifecycle.contains(.bgTask) { return XNUBand.background }
         }
-        if now < apps[a].lastUsed + params.agingTime { return XNUBand.aging }
+        if now < apps[a].lastUsed + params.xnu.agingTime { return XNUBand.aging }
         if apps[a].memory.contains(.inDock) { return XNUBand.background }
         return XNUBand.idle
     }
@@ -79,13 +79,13 @@ extension Device {
     /// Inline up to its first check (no XNU bands, no dock, in the dock already).
     @inline(__always)
     mutating func updateDock(_ app: Int32, _ now: SimTime) {
-        guard params.dockSize > 0, !apps[Int(app)].memory.contains(.inDock) else { return }
+        guard params.xnu.dockSize > 0, !apps[Int(app)].memory.contains(.inDock) else { return }
         updateDockNow(app, now)
     }
 
     /// `updateDock` for an app not in the dock.
     mutating func updateDockNow(_ app: Int32, _ now: SimTime) {
-        if dock.count < params.dockSize {
+        if dock.count < params.xnu.dockSize {
             dock.append(app)
             apps[Int(app)].memory.insert(.inDock)
             return

@@ -42,7 +42,7 @@ extension Device {
     /// Whole seconds an app of `plainKB` needs to reach `finalKB`: full chunks only,
     /// never past its memory, its final size or what it frees (the rest at the end).
     @inline(__always) func compressionSeconds(plainKB: Int64, finalKB: Int64) -> Int64 {
-        let c = params.compressionKBPerS
+        let c = params.xnu.compressionKBPerS
         guard c > 0 else { return 0 }
         let pk = kb.compressionChunkPackedKB
         var n = plainKB / c
@@ -59,7 +59,7 @@ extension Device {
         let a = Int(app)
         let plain = apps[a].residentKB
         let final = min(plain, Int64(apps[a].packedKB))
-        let c = params.compressionKBPerS, pk = kb.compressionChunkPackedKB
+        let c = params.xnu.compressionKBPerS, pk = kb.compressionChunkPackedKB
         let ticks = compressTick - apps[a].compressingSince.microseconds / 1_000_000
         return (ticks, compressionSeconds(plainKB: plain, finalKB: final), ticks * pk, plain - ticks * (c - pk), final, ticks * c)
     }
@@ -113,7 +113,7 @@ extension Device {
             let at = SimTime(microseconds: upTo * 1_000_000)
             if steps > 0 {
                 let n = Int64(compressing.count) * steps
-                availableKB += n * (params.compressionKBPerS - kb.compressionChunkPackedKB)
+                availableKB += n * (params.xnu.compressionKBPerS - kb.compressionChunkPackedKB)
                 compressorChange(n * kb.compressionChunkPackedKB, at)
             }
             if upTo == compressNextDone { finishCompressions(at, now) }

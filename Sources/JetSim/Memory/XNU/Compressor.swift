@@ -55,7 +55,7 @@ extension Device {
         if compressorCommittedKB + packed <= kb.compressorPoolKB {
             apps[a].memory.insert(.compressed)
             compressorCommittedKB += packed
-            let seconds = params.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
+            let seconds = params.xnu.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
             if seconds > 0 {
                 setResident(app, plain)
                 startCompressing(app, seconds: seconds, now)
@@ -77,8 +77,8 @@ extension Device {
     /// rest comes back on demand while it runs, outside the launch latency. Exact in
     /// integers (the share in parts per million).
     @inline(__always) func resumeDecompression(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
-        let touched = (compressedKB ?? profiles[p].suspendedKB) * Int64(params.resumeTouchPPM) / 1_000_000
-        return SimTime(microseconds: params.decompressPerMB.microseconds * touched / 1_024)
+        let touched = (compressedKB ?? profiles[p].suspendedKB) * Int64(params.xnu.resumeTouchPPM) / 1_000_000
+        return SimTime(microseconds: params.xnu.decompressPerMB.microseconds * touched / 1_024)
     }
 
     /// The app's memory leaves the compressor (resume, freeze or kill). Returns the

@@ -25,7 +25,7 @@ extension Device {
     @inline(__always)
     mutating func freezerWake(_ now: SimTime) {
         pressureCheck(now)
-        guard params.freezer else { return }
+        guard params.xnu.freezer else { return }
         // Throttled: `freezerDue` is set (by the last run), so the first event at or
         // after `freezerNextRun` runs `freezerCatchUp`.
         if freezerDay(now) != flashDay || (now >= freezerNextRun && freezerShouldRun) { freezerWakeRun(now) }
@@ -43,7 +43,7 @@ extension Device {
     /// count (kern_memorystatus_policy.c:751-771); the time is checked by the callers.
     @inline(__always) var freezerShouldRun: Bool {
         availableKB < kb.freezeKB
-            && (Int(flashCopyCount) < params.freezeMaxProcesses || refreezeEligibleCount >= params.freezeRefreezeThawed)
+            && (Int(flashCopyCount) < params.xnu.freezeMaxProcesses || refreezeEligibleCount >= params.xnu.freezeRefreezeThawed)
     }
 
     /// The freezer's budget day of `now` (`flashDay` is the current one's).
@@ -71,7 +71,7 @@ extension Device {
         let intervals = Int64(day) - Int64(flashDay)
         flashDay = day
         let left = max(0, freezeBudgetKB)
-        let added = params.freezeDailyKB.multipliedReportingOverflow(by: intervals)
+        let added = params.xnu.freezeDailyKB.multipliedReportingOverflow(by: intervals)
         let sum = left.addingReportingOverflow(added.partialValue)
         freezeBudgetKB = added.overflow || sum.overflow ? .max : sum.partialValue
         // One demotion round per reset; a round that demotes nothing leaves the same
@@ -108,7 +108,7 @@ extension Device {
 
     /// `freezerCatchUp`'s common case (above): whether it was that, and was run.
     @inline(__always) mutating func freezerIdleRun(_ now: SimTime) -> Bool {
-        guard freezerDue && compressing.isEmpty && params.freezer && params.xnuBands && !(freezerShouldRun && freezerPassMayAct)
+        guard freezerDue && compressing.isEmpty && params.xnu.freezer && params.xnu.bands && !(freezerShouldRun && freezerPassMayAct)
         else { return false }
         let t = freezerNextRun
         guard t <= now && freezerDay(t) == flashDay && freezerDay(now) == flashDay else { return false }
@@ -141,7 +141,7 @@ extension Device {
         while freezerDue && freezerNextRun <= now {
             freezerDue = false
             let t = freezerNextRun
-            guard params.freezer, params.xnuBands else { return }
+            guard params.xnu.freezer, params.xnu.bands else { return }
             // Memory as it is at t: compression went on since the last event.
             if !compressing.isEmpty { advanceCompression(t) }
             freezerNewDay(t)
@@ -194,8 +194,8 @@ extension Device {
     /// slow one only with the dynamic delay, after a run that froze nothing while apps
     /// are frozen.
     @inline(__always) func freezerDelay(froze: Bool) -> SimTime {
-        let slow = params.freezerDynamicDelay && !froze && flashCopyCount > 0
-        return params.freezerIdleDelay * Int64(slow ? params.freezerSlowMultiplier : params.freezerFastMultiplier)
+        let slow = params.xnu.freezerDynamicDelay && !froze && flashCopyCount > 0
+        return params.xnu.freezerIdleDelay * Int64(slow ? params.xnu.freezerSlowMultiplier : params.xnu.freezerFastMultiplier)
     }
 
     /// `freezerPass`'s first guard (memorystatus_can_freeze_processes,
@@ -205,7 +205,7 @@ extension Device {
         // XNU's counts are unsigned: more apps with state on flash than suspended
         // apps wraps the difference to a large number, which passes (:2231).
         let unfrozenSuspended = suspendedCount - Int(flashCopyCount)
-        return suspendedCount > 0 && (unfrozenSuspended < 0 || unfrozenSuspended > params.freezeSuspendedThreshold)
+        return suspendedCount > 0 && (unfrozenSuspended < 0 || unfrozenSuspended > params.xnu.freezeSuspendedThreshold)
     }
 
     /// The freezer thread's loop, once (`freezerRun`): whether it froze an app, and
@@ -217,7 +217,7 @@ extension Device {
             return (false, urgentDemotion(now))
         }
         // The freezer full: refreezes only (kern_memorystatus_policy.c:659-671).
-        if Int(flashCopyCount) >= params.freezeMaxProcesses { return refreezeFirstThawed(now) }
+        if Int(flashCopyCount) >= params.xnu.freezeMaxProcesses { return refreezeFirstThawed(now) }
         var app = idleOrder.head(0)
         while app >= 0 {
             let a = Int(app)
@@ -227,7 +227,7 @@ extension Device {
             // tries the next candidate (:2168-2178).
             if apps[a].state == .suspended && !apps[a].memory.contains(.frozen) && !apps[a].isPrewarmed
                 && apps[a].memory.intersection([.hasFlashCopy, .refreezeEligible]) != .hasFlashCopy
-                && residentSettledKB(app) >= params.freezeMinKB {
+                && residentSettledKB(app) >= params.xnu.freezeMinKB {
                 freeze(app, now)
                 return (true, true)
             }
@@ -237,7 +237,7 @@ extension Device {
         // (kern_memorystatus_policy.c:718-727; doc/vm/freezer.md:66-68: "Once the
         // freezer is full or we have no more candidate processes we will do a
         // re-freeze").
-        guard refreezeEligibleCount >= params.freezeRefreezeThawed else { return (false, false) }
+        guard refreezeEligibleCount >= params.xnu.freezeRefreezeThawed else { return (false, false) }
         return refreezeFirstThawed(now)
     }
 
@@ -272,7 +272,7 @@ extension Device {
     @inline(__always) func flashWrite(_ app: Int32) -> Int64 {
         let settledKB = residentSettledKB(app)
         guard apps[Int(app)].memory.contains(.hasFlashCopy) else { return settledKB }
-        return settledKB * Int64(params.refreezeDirtyPPM) / 1_000_000
+        return settledKB * Int64(params.xnu.refreezeDirtyPPM) / 1_000_000
     }
 
     /// Normal-mode demotions (bsd/kern/kern_memorystatus_freeze.c:2339-2387,
@@ -291,9 +291,9 @@ extension Device {
         guard flashCopyCount > 0 else { return false }
         var demoted = 0
         var app = idleOrder.head(1)
-        while app >= 0 && demoted < params.freezeDemotionsMax {
+        while app >= 0 && demoted < params.xnu.freezeDemotionsMax {
             let next = idleOrder.next(app)
-            if Int(apps[Int(app)].thaws) < params.freezeDemotionThaws {
+            if Int(apps[Int(app)].thaws) < params.xnu.freezeDemotionThaws {
                 demote(app, now)
                 demoted += 1
             }

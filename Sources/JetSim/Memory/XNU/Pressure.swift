@@ -26,7 +26,7 @@ extension Device {
     /// critical until the compressor is no longer short. O(1); runs whenever the
     /// compressor pool changes.
     mutating func updatePressureLevel(_ now: SimTime) {
-        guard params.pressureLevels, params.xnuBands else { return }
+        guard params.xnu.pressureLevels, params.xnu.bands else { return }
         let left = params.pageableKB - compressorKB
         let old = pressureLevel
         var level = old
@@ -50,8 +50,8 @@ extension Device {
         // event); back to normal cancels it (thread_call_cancel; here the timer finds
         // `sustainedDue` changed and does nothing).
         if old == XNUPressure.normal {
-            sustainedDue = now + params.sustainedWindow
-            if params.sustainedPressureKills { sustainedArm = true }
+            sustainedDue = now + params.xnu.sustainedWindow
+            if params.xnu.sustainedPressureKills { sustainedArm = true }
         }
         if level == XNUPressure.normal { sustainedDue = .never }
         // A rise notifies the eligible apps again at the new level.
@@ -66,15 +66,15 @@ extension Device {
     /// most calls); what acts is out of line (`pressureAct`).
     @inline(__always)
     mutating func pressureCheck(_ now: SimTime) {
-        let short = params.compressorShortageKills && compressorShort
-        if short || (params.pressureLevels && pressureLevel != XNUPressure.normal) { pressureAct(now, short: short) }
+        let short = params.xnu.compressorShortageKills && compressorShort
+        if short || (params.xnu.pressureLevels && pressureLevel != XNUPressure.normal) { pressureAct(now, short: short) }
     }
 
     /// `pressureCheck` when the compressor is short or pressure is above normal.
     @inline(never)
     mutating func pressureAct(_ now: SimTime, short: Bool) {
         if short { reclaim(.compressorShortage, now) }
-        guard params.pressureLevels, pressureLevel != XNUPressure.normal else { return }
+        guard params.xnu.pressureLevels, pressureLevel != XNUPressure.normal else { return }
         if now >= warningRestUntil { pressureWarnings(now) }
     }
 
@@ -95,7 +95,7 @@ extension Device {
     /// pressure has not been normal since it was armed): the handler's kills
     /// (sustained_pressure_handler, bsd/kern/kern_memorystatus_notify.c:1302-1336).
     mutating func sustainedPressureDue(_ now: SimTime) {
-        guard params.sustainedPressureKills, pressureLevel != XNUPressure.normal else { return }
+        guard params.xnu.sustainedPressureKills, pressureLevel != XNUPressure.normal else { return }
         reclaim(.sustainedPressure, now)
     }
 
@@ -122,7 +122,7 @@ extension Device {
             var pickKB: Int64 = -1
             for app in running {
                 let a = Int(app)
-                guard !apps[a].memory.contains(.pressureNotified), apps[a].residentKB >= params.warningMinKB else { continue }
+                guard !apps[a].memory.contains(.pressureNotified), apps[a].residentKB >= params.xnu.warningMinKB else { continue }
                 let band = app == front ? 100 : Int(apps[a].band)
                 guard band >= Int(XNUBand.aging) || app == front else { continue }
                 if band < pickBand || (band == pickBand && apps[a].residentKB > pickKB) {
@@ -135,7 +135,7 @@ extension Device {
             metrics[level == XNUPressure.critical ? .warningsAtCritical : .warningsAtWarning] += 1
         }
         for app in running { apps[Int(app)].memory.remove(.pressureNotified) }
-        warningRestUntil = now + params.warningResting
+        warningRestUntil = now + params.xnu.warningResting
     }
 
     /// Sustained pressure (kern_memorystatus_notify.c, sustained_pressure_handler):

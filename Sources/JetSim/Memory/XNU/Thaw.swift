@@ -24,7 +24,7 @@ extension Device {
 
     /// What a thaw brings back from flash: the touched share of the suspended footprint.
     @inline(__always) func thawTouchedKB(_ p: Int) -> Int64 {
-        profiles[p].suspendedKB * Int64(params.thawTouchPPM) / 1_000_000
+        profiles[p].suspendedKB * Int64(params.xnu.thawTouchPPM) / 1_000_000
     }
 
     /// Whether the app was thawed with its state still on flash (frozen once and

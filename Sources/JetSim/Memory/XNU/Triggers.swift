@@ -11,7 +11,7 @@ extension Device {
     /// (`.idleUntilAvailable`: the policy's victims while they are idle), then kills up
     /// through the bands below critical, only until the launch fits above critical.
     mutating func xnuMakeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
-        if !params.pressureLevels { lowMemoryWarnings(needKB: needKB, launching: launching, now) }
+        if !params.xnu.pressureLevels { lowMemoryWarnings(needKB: needKB, launching: launching, now) }
         // High-water kills come first while memory would be below the soft-limit level
         // (memorystatus_pick_action, bsd/kern/kern_memorystatus_policy.c:162-206).
         if overSoftLimitCount > 0 && availableKB - needKB < kb.warningKB { reclaim(.highWater(needKB + kb.warningKB), now) }
@@ -147,7 +147,7 @@ extension Device {
     /// the oldest reapable one" says none (`reaperRefresh`) and is not older than the
     /// interval (:4097-4106, 4235-4245). Times in whole seconds, rounded up.
     mutating func reaperCheck(_ now: SimTime) {
-        guard params.reaper, availableKB < kb.reaperKB,
+        guard params.xnu.reaper, availableKB < kb.reaperKB,
               now >= SimTime.seconds(Int64(nextReaperSweepS)) else { return }
         if reaperNoneKnown && now < SimTime.seconds(Int64(reaperInfoExpiryS)) { return }
         reaperSweep(now)
@@ -159,7 +159,7 @@ extension Device {
     mutating func reaperSweep(_ now: SimTime) {
         reaperRefresh(now)
         reclaim(.reaper, now)
-        nextReaperSweepS = Self.secondsUp(now + params.reaperInterval)
+        nextReaperSweepS = Self.secondsUp(now + params.xnu.reaperInterval)
     }
 
     /// _memstat_refresh_oldest_reapable_proc_info (kern_memorystatus.c:6621-6675), which
@@ -170,10 +170,10 @@ extension Device {
     /// _memstat_proc_is_reapable, :6677-6722); it remembers whether there was none.
     /// The idle band is in entry order, so that process is its head if any is.
     mutating func reaperRefresh(_ now: SimTime) {
-        guard params.reaper, now >= SimTime.seconds(Int64(reaperInfoExpiryS)) else { return }
-        reaperInfoExpiryS = Self.secondsUp(now + params.reaperInterval)
+        guard params.xnu.reaper, now >= SimTime.seconds(Int64(reaperInfoExpiryS)) else { return }
+        reaperInfoExpiryS = Self.secondsUp(now + params.xnu.reaperInterval)
         let head = idleOrder.head(0)
-        reaperNoneKnown = head < 0 || now - apps[Int(head)].bandSince < params.reaperMinAge
+        reaperNoneKnown = head < 0 || now - apps[Int(head)].bandSince < params.xnu.reaperMinAge
     }
 
     /// A time in whole seconds, rounded up (32 bits: 68 years).
@@ -191,7 +191,7 @@ extension Device {
     /// reapable apps are its head: the sweep ends at the first younger app.
     func pickReaper(_ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         let app = c.app
-        guard app >= 0, now - apps[Int(app)].bandSince >= params.reaperMinAge else { return .none }
+        guard app >= 0, now - apps[Int(app)].bandSince >= params.xnu.reaperMinAge else { return .none }
         c.app = idleOrder.next(app)
         return .kill(app: app, victim: -1, reason: .longIdleExit)
     }

@@ -1,0 +1,156 @@
+import SimKernel
+
+// XNU memorystatus's parameters (apple-oss-distributions/xnu; each key's source is on
+// its schema entry, `Schema.xnuKnobs`, and in docs/sources.md). The device class's
+// keys and their one default each are `XNUClass` (Workload+XNU.swift); these are
+// the device's units. The plain model (`xnu_bands: false`) is XNU with its bands off:
+// it reads the compressor's knobs here too. Android turns XNU's mechanisms off
+// (`AndroidClass.apply`).
+
+/// XNU's memory parameters of a device class (`os: ios`): bands, reaper, compressor
+/// (its pool, rate, shortage, and decompression on a resume), pressure levels,
+/// inactive limit, freezer and thaw.
+public struct XNUParameters: Sendable, Equatable {
+    /// Time in the aging band (20) after leaving the front, before the idle band:
+    /// 10 s idle deferral / 5 (bsd/kern/kern_memorystatus.c).
+    public var agingTime: SimTime
+    /// Apps in the dock band (30) when idle: the device's most-launched apps (0: none).
+    public var dockSize: Int
+    /// The reaper: idle-band apps idle at least `reaperMinAge` are killed while
+    /// available memory is below the reaper level (nil: XNU's fallback by RAM size),
+    /// one sweep per `reaperInterval`.
+    public var reaperAvailablePct: Double?
+    // The switches sit together after the optional (packed into its padding; the
+    // device's size is bounded, StateBytesTests).
+    /// Bands as XNU assigns them (aging, dock, assertions) and its kill triggers
+    /// (idle band below the idle level, up through the bands below critical, checked
+    /// whenever available memory falls). false: every idle app in one band and kills
+    /// only when a launch needs room, down to the target (the plain model, the model
+    /// before XNU's).
+    public var bands: Bool
+    /// The reaper (see `reaperAvailablePct`, `reaperMinAge`, `reaperInterval`).
+    public var reaper: Bool
+    /// The freezer (CONFIG_FREEZE, doc/vm/freezer.md, bsd/sys/kern_memorystatus_freeze.h).
+    public var freezer: Bool
+    /// Pressure levels from compressor occupancy and the warnings they send (xnu
+    /// doc/vm/memorystatus_notify.md); false: warnings when a launch takes available
+    /// memory below the warning level (the model before).
+    public var pressureLevels: Bool
+    /// Idle-band kills after pressure stays above normal for `sustainedWindow`.
+    public var sustainedPressureKills: Bool
+    /// Kills while the compressor is near its compressed-pages limit.
+    public var compressorShortageKills: Bool
+    /// The freezer's dynamic delay (see `freezerIdleDelay`).
+    public var freezerDynamicDelay: Bool
+    public var reaperMinAge: SimTime
+    public var reaperInterval: SimTime
+    /// The compressor pool's bound, % of RAM (physical, compressed KiB); a suspended
+    /// app whose memory does not fit stays uncompressed.
+    public var compressorPoolPct: Double
+    /// Pressure level thresholds, % of the memory not wired (RAM - OS reserve) left
+    /// uncompressed: warning below `pressureWarningPct`, back to normal above
+    /// `pressureWarningClearPct`; critical below `pressureCriticalPct`, back to warning
+    /// above `pressureCriticalClearPct` (doc/vm/memorystatus_notify.md, embedded).
+    public var pressureWarningPct: Double
+    public var pressureWarningClearPct: Double
+    public var pressureCriticalPct: Double
+    public var pressureCriticalClearPct: Double
+    /// Apps below this footprint get no pressure warning (VM_PRESSURE_MINIMUM_RSIZE).
+    public var warningMinKB: Int64
+    /// After notifying every eligible app, none again at that level for this long.
+    public var warningResting: SimTime
+    /// Pressure above normal this long: sustained-pressure kills.
+    public var sustainedWindow: SimTime
+    /// The per-app inactive (soft) limit, % of RAM: an app over it out of front dies
+    /// as a high-water kill while available memory is below the warning level.
+    public var inactiveLimitPct: Double
+    /// The compressor's compressed-pages limit, % of RAM of uncompressed memory (nil:
+    /// XNU's, 200 % at <= 2 GiB, else 100 %), and the share of it that is a shortage.
+    public var compressorPagesLimitPct: Double?
+    public var compressorShortagePct: Double
+    /// Per freezer day at most this many demotions of frozen apps thawed fewer than
+    /// `freezeDemotionThaws` times.
+    public var freezeDemotionsMax: Int
+    public var freezeDemotionThaws: Int
+    /// The freezer thread's throttle (bsd/kern/kern_memorystatus_freeze.c:2945-2954):
+    /// after every run it may not run again for `freezerIdleDelay` (XNU's
+    /// memorystatus_apps_idle_delay_time, memstat_idle_deferral_time_s 10 s,
+    /// bsd/kern/kern_memorystatus.c:409, 2001) times a multiplier: FAST (1), or with
+    /// the dynamic delay (watchOS only, kern_memorystatus_freeze.c:111-116) SLOW (30)
+    /// after a run that froze nothing while apps are frozen (:119-120, 2947-2952).
+    public var freezerIdleDelay: SimTime
+    /// Freeze only while available memory is below this (% of RAM).
+    public var freezeAvailablePct: Double
+    /// ...and more than this many unfrozen suspended apps exist.
+    public var freezeSuspendedThreshold: Int
+    /// At most this many frozen apps.
+    public var freezeMaxProcesses: Int
+    /// An app smaller than this is not frozen.
+    public var freezeMinKB: Int64
+    /// Flash the freezer may write per day.
+    public var freezeDailyKB: Int64
+    /// Time to bring one MiB back from flash on a thaw.
+    public var thawPerMB: SimTime
+    /// Compression over time: each suspended app's memory goes into the compressor
+    /// at this many uncompressed KiB per second, credited at whole seconds of the
+    /// device clock (0: all of it at suspension, the model before). XNU has no rate;
+    /// pages are compressed as vm_pageout_scan steals them from the inactive queue
+    /// (Compression.swift).
+    public var compressionKBPerS: Int64
+    /// Time to decompress one MiB of compressed memory on a resume.
+    public var decompressPerMB: SimTime
+    // The 32-bit fields last, together (an even number: no padding).
+    /// Share of a compressed app's memory decompressed before its first frame on a
+    /// resume, in parts per million (the rest on demand).
+    public var resumeTouchPPM: Int32
+    /// A refreeze writes this share of the app's memory (what it dirtied since its
+    /// thaw), in parts per million.
+    public var refreezeDirtyPPM: Int32
+    /// With the most frozen apps reached, the freezer still runs (refreezing) while
+    /// at least this many apps are thawed with their state on flash.
+    public var freezeRefreezeThawed: Int32
+    /// A thaw brings back from flash only this share of the app's frozen memory (what
+    /// it touches; the rest stays on flash, read on demand, xnu doc/vm/freezer.md:
+    /// 62-64), in parts per million.
+    public var thawTouchPPM: Int32
+    /// The freezer's multipliers (see `freezerIdleDelay`).
+    public var freezerFastMultiplier: Int32
+    public var freezerSlowMultiplier: Int32
+
+    /// Every field the workload's default (`XNUClass`).
+    public init() { self.init(XNUClass()) }
+
+    /// XNU's reaper level fallback, % of RAM: 20 / 18 / 16 (<=3 / <=6 / >6 GB).
+    @inline(__always) public static func reaperPct(ramKB: Int64) -> Double {
+        let gb = Double(ramKB) / (1024 * 1024)
+        return gb <= 3 ? 20 : gb <= 6 ? 18 : 16
+    }
+
+    /// XNU's compressed-pages limit on iOS, % of RAM: the pool (max_mem) times the
+    /// pool multiplier, 2 at <= 2 GiB, else 1 (osfmk/vm/vm_compressor.c, vm_compressor_init).
+    public static func compressorPagesLimitPct(ramKB: Int64) -> Double { ramKB <= 2 * 1_048_576 ? 200 : 100 }
+}
+
+/// XNU's levels in KiB on the device's RAM (`DeviceThresholds` keeps them per reset).
+extension DeviceParameters {
+    @inline(__always) public var reaperKB: Int64 {
+        Int64(Double(ramKB) * (xnu.reaperAvailablePct ?? XNUParameters.reaperPct(ramKB: ramKB)) / 100)
+    }
+    @inline(__always) public var freezeKB: Int64 { Int64(Double(ramKB) * xnu.freezeAvailablePct / 100) }
+    @inline(__always) public var compressorPoolKB: Int64 { Int64(Double(ramKB) * xnu.compressorPoolPct / 100) }
+    /// The pressure thresholds in KiB of uncompressed pageable memory.
+    @inline(__always) public var pressureWarningKB: Int64 { Int64(Double(pageableKB) * xnu.pressureWarningPct / 100) }
+    @inline(__always) public var pressureWarningClearKB: Int64 { Int64(Double(pageableKB) * xnu.pressureWarningClearPct / 100) }
+    @inline(__always) public var pressureCriticalKB: Int64 { Int64(Double(pageableKB) * xnu.pressureCriticalPct / 100) }
+    @inline(__always) public var pressureCriticalClearKB: Int64 { Int64(Double(pageableKB) * xnu.pressureCriticalClearPct / 100) }
+    @inline(__always) public var inactiveLimitKB: Int64 { Int64(Double(ramKB) * xnu.inactiveLimitPct / 100) }
+    /// The uncompressed KiB in the compressor above which it is short of space.
+    @inline(__always) public var compressorShortageKB: Int64 {
+        let limit = Double(ramKB) * (xnu.compressorPagesLimitPct ?? XNUParameters.compressorPagesLimitPct(ramKB: ramKB)) / 100
+        return Int64(min(limit * xnu.compressorShortagePct / 100, 9e18))
+    }
+    /// What one second of compression turns `compressionKBPerS` KiB into (whole KiB).
+    @inline(__always) public var compressionChunkPackedKB: Int64 {
+        Int64((Double(xnu.compressionKBPerS) / max(1, suspendedCompressionRatio)).rounded())
+    }
+}
