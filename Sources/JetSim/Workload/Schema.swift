@@ -620,7 +620,7 @@ public enum Schema {
         .number("exits_on_suspend_probability", \.exitsOnSuspendProbability, 0...1, source: "seeds 002, 003", "UIApplicationExitsOnSuspend"),
         .number("location_wakes_per_day", \.locationWakesPerDay, 0...10_000, unit: "per day", source: "seed 000 (significant location change); rate: assumption within Apple's bounds: a significant change needs >= 500 m and >= 5 min (<= 288 a day), and the Energy Guide says at least one per 15 min (96 a day)",
                 "per app: the system launches or wakes it into the background for a significant location change")
-            .plausible(.factors(0, 4), "no published rate; Apple bounds it at 96-288 a day (docs/evidence-reserve-and-wakes.md); x0-x4 around the default"),
+            .plausible(.factors(0, 12), "no published rate; the bound sets the range (issue 31): Apple's Energy Guide, at least one wake per 15 min while monitoring (96 a day: x12 of maps' 8), and none without a location mode (docs/evidence-reserve-and-wakes.md)"),
         .number("voip_pushes_per_day", \.voipPushesPerDay, 0...10_000, unit: "per day", source: "assumption within PushKit's rule: every VoIP push is reported to CallKit as an incoming call, so at most the user's calls",
                 "per app with the voip mode: PushKit VoIP pushes that launch or wake it")
             .plausible(.factors(0, 4), "no published rate"),
