@@ -46,7 +46,7 @@ struct FixedOverheadTests {
         // of 40 bytes; their buckets are the runner's, lent per run) and the
         // `--by archetype` tally's two array references (16 bytes). About 1,904 with
         // the KiB thresholds the parameters derive kept beside them
-        // (`DeviceThresholds`, 14 x 8 bytes: the triggers read them after every memory
+        // (`DeviceThresholds` with `XNUThresholds`, 14 x 8 bytes: the triggers read them after every memory
         // change; issue 12's event rate), and 128 more with issue 14's prewarming (the
         // counter storage raised from 64 to 80 slots). Plus the
         // freezer's counts of apps with state on flash and of thawed ones, and the

@@ -154,7 +154,7 @@ extension XNUCompressionTests {
 }
 
 extension XNUCompressionTests {
-    /// The pool size above which the compressor is short (`DeviceThresholds.
+    /// The pool size above which the compressor is short (`XNUThresholds.
     /// compressorShortPoolKB`) splits the pools exactly where the Double test it
     /// replaced does: at and below it the uncompressed size is within the level,
     /// one KiB more is over it; on RAM sizes, ratios and shares across their ranges.
@@ -167,14 +167,14 @@ extension XNUCompressionTests {
             p.xnu.compressorShortagePct = i % 11 == 0 ? 0 : g.nextUnit() * 100
             if i % 3 == 0 { p.xnu.compressorPagesLimitPct = g.nextUnit() * 10_000 }
             let level = p.compressorShortageKB, ratio = p.suspendedCompressionRatio
-            let t = DeviceThresholds(p).compressorShortPoolKB
+            let t = XNUThresholds(p).compressorShortPoolKB
             #expect(t >= 0 && t < .max)
-            #expect(DeviceThresholds.compressorInputKB(t, ratio: ratio) <= level)
-            #expect(DeviceThresholds.compressorInputKB(t + 1, ratio: ratio) > level, "ram \(p.ramKB) ratio \(ratio) level \(level): \(t)")
+            #expect(XNUThresholds.compressorInputKB(t, ratio: ratio) <= level)
+            #expect(XNUThresholds.compressorInputKB(t + 1, ratio: ratio) > level, "ram \(p.ramKB) ratio \(ratio) level \(level): \(t)")
         }
         // No pool is short when the level is past any pool's uncompressed size.
         var huge = DeviceParameters(ramKB: 1 << 60)
         huge.xnu.compressorPagesLimitPct = 10_000
-        #expect(DeviceThresholds(huge).compressorShortPoolKB == .max)
+        #expect(XNUThresholds(huge).compressorShortPoolKB == .max)
     }
 }

@@ -165,7 +165,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     /// checked against this).
     var compressorCommittedKB: Int64 = 0
     /// The compressor holds more than its shortage level (`compressorKB >
-    /// kb.compressorShortPoolKB`, pool not empty): set where the pool changes, read by
+    /// kb.xnu.compressorShortPoolKB`, pool not empty): set where the pool changes, read by
     /// `pressureCheck` after every memory change.
     var compressorShort = false
     /// XNU's pressure level from compressor occupancy (`XNUPressure`).

@@ -44,7 +44,7 @@ extension Device {
     @inline(__always) func compressionSeconds(plainKB: Int64, finalKB: Int64) -> Int64 {
         let c = params.xnu.compressionKBPerS
         guard c > 0 else { return 0 }
-        let pk = kb.compressionChunkPackedKB
+        let pk = kb.xnu.compressionChunkPackedKB
         var n = plainKB / c
         if c - pk > 0 { n = min(n, (plainKB - finalKB) / (c - pk)) }
         if pk > 0 { n = min(n, finalKB / pk) }
@@ -59,7 +59,7 @@ extension Device {
         let a = Int(app)
         let plain = apps[a].residentKB
         let final = min(plain, Int64(apps[a].packedKB))
-        let c = params.xnu.compressionKBPerS, pk = kb.compressionChunkPackedKB
+        let c = params.xnu.compressionKBPerS, pk = kb.xnu.compressionChunkPackedKB
         let ticks = compressTick - apps[a].compressingSince.microseconds / 1_000_000
         return (ticks, compressionSeconds(plainKB: plain, finalKB: final), ticks * pk, plain - ticks * (c - pk), final, ticks * c)
     }
@@ -113,8 +113,8 @@ extension Device {
             let at = SimTime(microseconds: upTo * 1_000_000)
             if steps > 0 {
                 let n = Int64(compressing.count) * steps
-                availableKB += n * (params.xnu.compressionKBPerS - kb.compressionChunkPackedKB)
-                compressorChange(n * kb.compressionChunkPackedKB, at)
+                availableKB += n * (params.xnu.compressionKBPerS - kb.xnu.compressionChunkPackedKB)
+                compressorChange(n * kb.xnu.compressionChunkPackedKB, at)
             }
             if upTo == compressNextDone { finishCompressions(at, now) }
         }
@@ -150,7 +150,7 @@ extension Device {
         availableKB += c.residentKB - c.finalKB
         apps[a].residentKB = c.finalKB
         compressorChange(c.finalKB - c.packedKB, at)
-        if apps[a].residentKB <= kb.inactiveLimitKB { clearSoftLimit(app) }
+        if apps[a].residentKB <= kb.xnu.inactiveLimitKB { clearSoftLimit(app) }
         refreshCandidateIfBandMoved(app, now)
     }
 

@@ -9,7 +9,7 @@ extension Device {
     mutating func compressorChange(_ delta: Int64, _ now: SimTime) {
         flushCompressor(now)
         compressorKB += delta
-        compressorShort = compressorKB > 0 && compressorKB > kb.compressorShortPoolKB
+        compressorShort = compressorKB > 0 && compressorKB > kb.xnu.compressorShortPoolKB
         if compressorKB > Int64(metrics[.compressorPeakKB]) { metrics[.compressorPeakKB] = Int(compressorKB) }
         updatePressureLevel(now)
     }
@@ -48,11 +48,11 @@ extension Device {
         // The compressor off: the suspended footprint, nothing else to compute.
         guard params.compresses else {
             setResident(app, plain)
-            if overSoftLimitCount > 0 && physFootprintKB(app) <= kb.inactiveLimitKB { clearSoftLimit(app) }
+            if overSoftLimitCount > 0 && physFootprintKB(app) <= kb.xnu.inactiveLimitKB { clearSoftLimit(app) }
             return
         }
         let packed = min(apps[a].residentKB, Int64(apps[a].packedKB))
-        if compressorCommittedKB + packed <= kb.compressorPoolKB {
+        if compressorCommittedKB + packed <= kb.xnu.compressorPoolKB {
             apps[a].memory.insert(.compressed)
             compressorCommittedKB += packed
             let seconds = params.xnu.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
@@ -68,7 +68,7 @@ extension Device {
         }
         // Under its limit only if its suspended footprint is: compression does not
         // count (phys_footprint holds compressed pages uncompressed, `physFootprintKB`).
-        if overSoftLimitCount > 0 && physFootprintKB(app) <= kb.inactiveLimitKB { clearSoftLimit(app) }
+        if overSoftLimitCount > 0 && physFootprintKB(app) <= kb.xnu.inactiveLimitKB { clearSoftLimit(app) }
     }
 
     /// What a resume waits for: decompressing the share of the compressed memory

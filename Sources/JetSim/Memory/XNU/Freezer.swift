@@ -42,7 +42,7 @@ extension Device {
     /// memorystatus_freeze_thread_should_run's checks of memory and of the frozen
     /// count (kern_memorystatus_policy.c:751-771); the time is checked by the callers.
     @inline(__always) var freezerShouldRun: Bool {
-        availableKB < kb.freezeKB
+        availableKB < kb.xnu.freezeKB
             && (Int(flashCopyCount) < params.xnu.freezeMaxProcesses || refreezeEligibleCount >= params.xnu.freezeRefreezeThawed)
     }
 

@@ -32,15 +32,15 @@ extension Device {
         var level = old
         switch old {
         case XNUPressure.normal:
-            if compressorShort || left < kb.pressureCriticalKB { level = XNUPressure.critical }
-            else if left < kb.pressureWarningKB { level = XNUPressure.warning }
+            if compressorShort || left < kb.xnu.pressureCriticalKB { level = XNUPressure.critical }
+            else if left < kb.xnu.pressureWarningKB { level = XNUPressure.warning }
         case XNUPressure.warning:
-            if compressorShort || left < kb.pressureCriticalKB { level = XNUPressure.critical }
-            else if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
+            if compressorShort || left < kb.xnu.pressureCriticalKB { level = XNUPressure.critical }
+            else if left > kb.xnu.pressureWarningClearKB { level = XNUPressure.normal }
         default:
             if compressorShort { break }
-            if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
-            else if left > kb.pressureCriticalClearKB { level = XNUPressure.warning }
+            if left > kb.xnu.pressureWarningClearKB { level = XNUPressure.normal }
+            else if left > kb.xnu.pressureCriticalClearKB { level = XNUPressure.warning }
         }
         guard level != old else { return }
         pressureLevel = level
@@ -103,7 +103,7 @@ extension Device {
     /// MEMORYSTATUS_KILL_TOP_PROCESS in ascending priority) until the compressor holds no more than its shortage
     /// level (osfmk/vm/vm_compressor.c, c_segment_pages_compressed_nearing_limit).
     func pickCompressorShortage() -> ReclaimAction {
-        guard compressorKB > kb.compressorShortPoolKB, let victim = nextVictim() else { return .none }
+        guard compressorKB > kb.xnu.compressorShortPoolKB, let victim = nextVictim() else { return .none }
         return .kill(app: victim, victim: victim, reason: .compressorSpaceShortage)
     }
 

@@ -63,7 +63,7 @@ extension Device {
     /// eligible").
     mutating func inactiveLimitCheck(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        guard apps[a].residentKB > kb.inactiveLimitKB else { return }
+        guard apps[a].residentKB > kb.xnu.inactiveLimitKB else { return }
         if availableKB < kb.warningKB {
             reclaim(.app(app, .highWater), now)
         } else if !apps[a].memory.contains(.overSoftLimit) {
@@ -125,7 +125,7 @@ extension Device {
                 c.index = i + 1
                 let b = Int(apps[i].band)
                 if b == c.band {
-                    return physFootprintKB(Int32(i)) > kb.inactiveLimitKB ? .kill(app: Int32(i), victim: -1, reason: .highWater) : .spare(app: Int32(i))
+                    return physFootprintKB(Int32(i)) > kb.xnu.inactiveLimitKB ? .kill(app: Int32(i), victim: -1, reason: .highWater) : .spare(app: Int32(i))
                 } else if b > c.band {
                     c.nextBand = min(c.nextBand, b)
                 }
@@ -147,7 +147,7 @@ extension Device {
     /// the oldest reapable one" says none (`reaperRefresh`) and is not older than the
     /// interval (:4097-4106, 4235-4245). Times in whole seconds, rounded up.
     mutating func reaperCheck(_ now: SimTime) {
-        guard params.xnu.reaper, availableKB < kb.reaperKB,
+        guard params.xnu.reaper, availableKB < kb.xnu.reaperKB,
               now >= SimTime.seconds(Int64(nextReaperSweepS)) else { return }
         if reaperNoneKnown && now < SimTime.seconds(Int64(reaperInfoExpiryS)) { return }
         reaperSweep(now)

@@ -131,7 +131,7 @@ public struct XNUParameters: Sendable, Equatable {
     public static func compressorPagesLimitPct(ramKB: Int64) -> Double { ramKB <= 2 * 1_048_576 ? 200 : 100 }
 }
 
-/// XNU's levels in KiB on the device's RAM (`DeviceThresholds` keeps them per reset).
+/// XNU's levels in KiB on the device's RAM (`XNUThresholds` keeps them per reset).
 extension DeviceParameters {
     @inline(__always) public var reaperKB: Int64 {
         Int64(Double(ramKB) * (xnu.reaperAvailablePct ?? XNUParameters.reaperPct(ramKB: ramKB)) / 100)
