@@ -74,9 +74,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var broadcastHistory = ContiguousArray<UInt32>()
     /// The app in front (-1: none).
     public internal(set) var front: Int32 = -1
-    /// The app a launch has taken out of the candidates and not yet put in front (-1:
-    /// none): the room its launch makes can re-evaluate the triggers (a dock change),
-    /// whose warnings and band moves must not make it a candidate again.
+    /// The app room is being made for (-1: none): a launch, from its removal from the
+    /// candidates to the front (its dock update re-evaluates the triggers too), or a
+    /// system launch, wake or growth step while `makeRoom` runs. Reclaim spares it, no
+    /// warning reaches it, and `refreshCandidate` never makes it a candidate again.
     var launching: Int32 = -1
     /// What covers the screen (`UIState`: the one source of truth the scenario parser
     /// also checks against).

@@ -37,7 +37,7 @@ extension Device {
         let reach = min(target, max(limit, apps[a].residentKB))
         let need = reach - apps[a].residentKB
         if need > 0 {
-            makeRoom(needKB: need, launching: app, now)
+            makeRoom(needKB: need, for: app, now)
             if availableKB < need {
                 metrics[.foregroundKills] += 1
                 reclaim(.app(app, .memoryPressure), now)

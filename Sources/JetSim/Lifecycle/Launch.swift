@@ -68,7 +68,7 @@ extension Device {
         let overLimit = profiles[p].activeKB > kb.perAppLimitKB
         let reach = overLimit ? kb.perAppLimitKB : max(0, profiles[p].activeKB - onFlashKB(app))
         let need = max(0, reach - residentNowKB(app))
-        makeRoom(needKB: need, launching: app, now)
+        makeRoom(needKB: need, for: app, now)
         if availableKB < need {
             // Nothing else left to kill and it still does not fit: the launch fails.
             metrics[.launchFailures] += 1

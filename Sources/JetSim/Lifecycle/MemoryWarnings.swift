@@ -30,7 +30,7 @@ extension Device {
     /// `needKB` would take available memory below the warning level, once until memory
     /// recovers above it (`warned`). XNU with pressure levels warns from the compressor's
     /// level instead (Memory/XNU/Pressure.swift).
-    mutating func lowMemoryWarnings(needKB: Int64, launching: Int32, _ now: SimTime) {
+    mutating func lowMemoryWarnings(needKB: Int64, _ now: SimTime) {
         if availableKB - needKB < kb.warningKB {
             if !warned {
                 warned = true

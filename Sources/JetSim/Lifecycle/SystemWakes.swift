@@ -29,7 +29,7 @@ extension Device {
         // A frozen or thawed app leaves on flash what it does not touch, as at a
         // launch ("On-demand thaw"): it needs its background footprint less that.
         let need = max(0, max(0, profiles[p].backgroundKB - onFlashKB(app)) - residentNowKB(app))
-        makeRoom(needKB: need, launching: app, now)
+        makeRoom(needKB: need, for: app, now)
         if availableKB < need {
             // No room even after the kill loop: the system does not launch it (a
             // prewarmed process stays prewarmed).

@@ -158,12 +158,18 @@ extension Device {
         }
     }
 
-    /// A launch, wake or growth step needs `needKB` more: the manager makes room.
-    mutating func makeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
+    /// A launch, wake or growth step of `app` needs `needKB` more: the manager makes
+    /// room. Meanwhile `app` is `launching` (a launch marks it from earlier: its dock
+    /// update), which every path of the room-making reads: reclaim spares it, no
+    /// warning reaches it, and nothing makes it a candidate again (`refreshCandidate`).
+    mutating func makeRoom(needKB: Int64, for app: Int32, _ now: SimTime) {
+        let outer = launching
+        launching = app
+        defer { launching = outer }
         switch memoryManager {
-        case .android: androidMakeRoom(needKB: needKB, launching: launching, now)
-        case .xnu: xnuMakeRoom(needKB: needKB, launching: launching, now)
-        case .plain: plainMakeRoom(needKB: needKB, launching: launching, now)
+        case .android: androidMakeRoom(needKB: needKB, now)
+        case .xnu: xnuMakeRoom(needKB: needKB, now)
+        case .plain: plainMakeRoom(needKB: needKB, now)
         }
     }
 

@@ -60,10 +60,10 @@ extension Device {
     /// Room for a request of `needKB` on an Android device: reclaim into zram, then
     /// lmkd's kills, one victim per decision (find_and_kill_process, lmkd.cpp:2475-2510),
     /// deciding again after each kill as its polling does, until no trigger holds.
-    mutating func androidMakeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
+    mutating func androidMakeRoom(needKB: Int64, _ now: SimTime) {
         let ap = params.android
         psiWindow(now)
-        zramReclaim(untilAvailable: needKB + ap.highWatermarkKB, sparing: launching, now)
+        zramReclaim(untilAvailable: needKB + ap.highWatermarkKB, now)
         if !ap.psi {
             reclaim(.minfree(needKB: needKB), now)
             return

@@ -56,7 +56,7 @@ extension Device {
     /// Reclaim (kswapd, then direct reclaim) for a request of `needKB`: compresses
     /// the oldest cached apps into zram until the request fits above the high
     /// watermark, while zram has room. Each MiB compressed is stall.
-    mutating func zramReclaim(untilAvailable target: Int64, sparing launching: Int32, _ now: SimTime) {
+    mutating func zramReclaim(untilAvailable target: Int64, _ now: SimTime) {
         guard params.android.zram, params.android.zramRatio > 1 else { return }
         var app = android.uncompressed.head(0)
         while availableKB < target && app >= 0 {

@@ -11,8 +11,8 @@ extension Device {
     /// Room for a launch that needs `needKB` more: warnings below the warning level,
     /// then, below the critical level, the policy's victims until the launch fits
     /// above the kill target.
-    mutating func plainMakeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
-        lowMemoryWarnings(needKB: needKB, launching: launching, now)
+    mutating func plainMakeRoom(needKB: Int64, _ now: SimTime) {
+        lowMemoryWarnings(needKB: needKB, now)
         if availableKB - needKB < kb.criticalKB {
             reclaim(.untilAvailable(needKB + kb.killTargetKB), now)
         }

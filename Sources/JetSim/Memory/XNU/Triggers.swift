@@ -10,8 +10,8 @@ extension Device {
     /// toward the launch's need, idle-band kills below the idle level first
     /// (`.idleUntilAvailable`: the policy's victims while they are idle), then kills up
     /// through the bands below critical, only until the launch fits above critical.
-    mutating func xnuMakeRoom(needKB: Int64, launching: Int32, _ now: SimTime) {
-        if !params.xnu.pressureLevels { lowMemoryWarnings(needKB: needKB, launching: launching, now) }
+    mutating func xnuMakeRoom(needKB: Int64, _ now: SimTime) {
+        if !params.xnu.pressureLevels { lowMemoryWarnings(needKB: needKB, now) }
         // High-water kills come first while memory would be below the soft-limit level
         // (memorystatus_pick_action, bsd/kern/kern_memorystatus_policy.c:162-206).
         if overSoftLimitCount > 0 && availableKB - needKB < kb.warningKB { reclaim(.highWater(needKB + kb.warningKB), now) }
