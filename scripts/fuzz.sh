@@ -231,8 +231,8 @@ lines\"")
     ;;
   14)  # three plausible-range ends at once, a random seed, every policy: exit 0
     wl=$( [ $((RANDOM % 2)) = 0 ] && echo default || echo android )
+    ram=(); [ "$wl" = default ] && ram=(--ram 2GB)
     if [ ! -s "ends-$wl.txt" ]; then
-      ram=(); [ "$wl" = default ] && ram=(--ram 2GB)
       "$jetsim" sensitivity --baseline lru --workload "$repo/Workloads/$wl.yaml" "${ram[@]}" --list --out "sl-$wl" 2>/dev/null \
         | awk -F'\t' '$3 != ""' > "ends-$wl.txt"; rm -rf "sl-$wl"
     fi
@@ -241,7 +241,6 @@ lines\"")
       args=(); picked=""
       for _ in 1 2 3; do l=$((RANDOM % n + 1)); line=$(sed -n "${l}p" "ends-$wl.txt"); picked="$picked $(cut -f2 <<< "$line")"
         while IFS= read -r a; do [ -n "$a" ] && args+=(--set "$a"); done < <(cut -f3 <<< "$line" | sed 's/^--set //; s/ --set /\n/g'); done
-      ram=(); [ "$wl" = default ] && ram=(--ram 2GB)
       run run --workload "$repo/Workloads/$wl.yaml" "${ram[@]}" --devices 20 --duration 7d --seed "$RANDOM" --policy all --quiet "${args[@]}" --out o14.csv
       check $? "$wl at$picked"
     fi
