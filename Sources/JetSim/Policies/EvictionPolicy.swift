@@ -1,5 +1,28 @@
 import SimKernel
 
+/// The priority scale of `EvictionCandidate.band`: XNU's jetsam bands
+/// (apple-oss-distributions/xnu, bsd/sys/kern_memorystatus.h), which the memory manager
+/// assigns (`Device.memoryBand`: XNU's rules in Memory/XNU/Bands.swift; the plain and
+/// Android managers give the band of the lifecycle state alone). Declared here, with the
+/// candidate that carries it, so policies read no memory manager's files.
+public enum XNUBand {
+    /// JETSAM_PRIORITY_IDLE.
+    public static let idle: UInt8 = 0
+    /// JETSAM_PRIORITY_AGING_BAND2 (apps leaving the front age here).
+    public static let aging: UInt8 = 20
+    /// JETSAM_PRIORITY_BACKGROUND: a background-task assertion, and the dock.
+    public static let background: UInt8 = 30
+    /// JETSAM_PRIORITY_PHONE: an active voip mode.
+    public static let phone: UInt8 = 50
+    /// JETSAM_PRIORITY_FREEZER (memorystatus_freeze_jetsam_band).
+    public static let frozen: UInt8 = 75
+    /// JETSAM_PRIORITY_FOREGROUND: the app in front (never a policy's candidate; the
+    /// critical kills reach it after band 75 and before band 120, `criticalKills`).
+    public static let foreground: UInt8 = 100
+    /// JETSAM_PRIORITY_AUDIO_AND_ACCESSORY: audio or location playing, above foreground (100).
+    public static let audioAndAccessory: UInt8 = 120
+}
+
 /// What the device tells a policy about a candidate: a resident app that is not in
 /// front. Policies keep their own index from these updates; they never scan apps.
 public struct EvictionCandidate: Sendable {

@@ -58,6 +58,13 @@ public struct AndroidClass: Sendable, Equatable {
 }
 
 extension AndroidParameters {
+    /// Android off; every other field is the workload's default (`AndroidClass`), on no
+    /// RAM. Here, not beside the type: Memory/ does not read the workload.
+    public init() {
+        self.init(AndroidClass(), ramKB: 0)
+        enabled = false
+    }
+
     /// The device's parameters from the workload's keys, on `ramKB` of RAM (zram and
     /// the page cache are shares of it); Android on.
     init(_ c: AndroidClass, ramKB: Int64) {

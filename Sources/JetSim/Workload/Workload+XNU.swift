@@ -58,6 +58,10 @@ public struct XNUClass: Sendable, Equatable {
 }
 
 extension XNUParameters {
+    /// Every field the workload's default (`XNUClass`). Here, not beside the type:
+    /// Memory/ does not read the workload (scripts/folder-deps.py).
+    public init() { self.init(XNUClass()) }
+
     /// The device's parameters from the workload's keys.
     init(_ c: XNUClass) {
         bands = c.bands

@@ -104,12 +104,6 @@ public struct AndroidParameters: Sendable, Equatable {
     public var vitalsWarm: SimTime
     public var vitalsHot: SimTime
 
-    /// Android off; every other field is the workload's default (`AndroidClass`), on no RAM.
-    public init() {
-        self.init(AndroidClass(), ramKB: 0)
-        enabled = false
-    }
-
     /// ProcessList.mOomMinFreeHigh (KiB) for mOomAdj {0, 100, 200, 250, 900, 950}:
     /// the legacy minfree levels (lmkd with ro.lmk.use_minfree_levels).
     public static let minfreeKB: [Int64] = [73_728, 92_160, 110_592, 129_024, 147_456, 184_320]

@@ -1,29 +1,12 @@
 import SimKernel
 
-// XNU memorystatus: the bands (priorities) XNU gives apps, and the dock.
+// XNU memorystatus: the bands (priorities) XNU gives apps, and the dock. The scale,
+// `XNUBand`, is declared with the candidate that carries it (Policies/EvictionPolicy.swift).
 //
 // Sources (apple-oss-distributions/xnu): bands bsd/sys/kern_memorystatus.h; aging,
 // idle and critical kills and the reaper bsd/kern/kern_memorystatus.c and
 // doc/vm/memorystatus_kills.md; freezer limits bsd/sys/kern_memorystatus_freeze.h,
 // its policy bsd/kern/kern_memorystatus_freeze.c and doc/vm/freezer.md.
-public enum XNUBand {
-    /// JETSAM_PRIORITY_IDLE.
-    public static let idle: UInt8 = 0
-    /// JETSAM_PRIORITY_AGING_BAND2 (apps leaving the front age here).
-    public static let aging: UInt8 = 20
-    /// JETSAM_PRIORITY_BACKGROUND: a background-task assertion, and the dock.
-    public static let background: UInt8 = 30
-    /// JETSAM_PRIORITY_PHONE: an active voip mode.
-    public static let phone: UInt8 = 50
-    /// JETSAM_PRIORITY_FREEZER (memorystatus_freeze_jetsam_band).
-    public static let frozen: UInt8 = 75
-    /// JETSAM_PRIORITY_FOREGROUND: the app in front (never a policy's candidate; the
-    /// critical kills reach it after band 75 and before band 120, `criticalKills`).
-    public static let foreground: UInt8 = 100
-    /// JETSAM_PRIORITY_AUDIO_AND_ACCESSORY: audio or location playing, above foreground (100).
-    public static let audioAndAccessory: UInt8 = 120
-}
-
 extension Device {
     /// The band XNU gives a candidate now.
     @inline(__always) func xnuBand(_ app: Int32, _ now: SimTime) -> UInt8 {

@@ -117,9 +117,6 @@ public struct XNUParameters: Sendable, Equatable {
     public var freezerFastMultiplier: Int32
     public var freezerSlowMultiplier: Int32
 
-    /// Every field the workload's default (`XNUClass`).
-    public init() { self.init(XNUClass()) }
-
     /// XNU's reaper level fallback, % of RAM: 20 / 18 / 16 (<=3 / <=6 / >6 GB).
     @inline(__always) public static func reaperPct(ramKB: Int64) -> Double {
         let gb = Double(ramKB) / (1024 * 1024)
