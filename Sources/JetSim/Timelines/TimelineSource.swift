@@ -12,11 +12,6 @@ public enum TimelineSource: Sendable {
     /// A scripted scenario (`Scenario.swift`): one device, its own apps.
     case scenario(Scenario)
 
-    /// The source of a run plan: its usage trace if it has one, else its synthetic user.
-    public init(_ plan: RunPlan) {
-        if let usage = plan.usage { self = .usage(usage) } else { self = .synthetic(UserModel(plan.workload.user, seed: plan.workload.seed)) }
-    }
-
     /// The devices this source defines (nil: as many as the fleet asks for).
     public var deviceCount: Int? {
         switch self {

@@ -191,3 +191,10 @@ public struct DeviceInputs {
     /// Draws the rejection method may make for `k` apps before giving up on it.
     static func rejectionBudget(_ k: Int) -> Int { 64 * k + 1_024 }
 }
+
+extension TimelineSource {
+    /// The source of a run plan: its usage trace if it has one, else its synthetic user.
+    public init(_ plan: RunPlan) {
+        if let usage = plan.usage { self = .usage(usage) } else { self = .synthetic(UserModel(plan.workload.user, seed: plan.workload.seed)) }
+    }
+}
