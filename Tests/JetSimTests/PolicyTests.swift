@@ -92,11 +92,11 @@ struct PolicyChoiceTests {
         #expect(killOrder(&p) == [2, 0, 1, 3])
     }
 
-    @Test("mru and fifo are outside `all`, and after every policy `all` selects (whose places stay)")
+    @Test("mru, fifo and smartlmk are outside `all`, and after every policy `all` selects (whose places stay)")
     func baselinesOutsideAll() {
         #expect(PolicyID.allSelected.map(\.name) == ["largest-first", "lru", "jetsam-bands", "android-lmk", "cost-aware", "random", "oracle"])
-        #expect(PolicyID.all.map(\.name).suffix(2) == ["mru", "fifo"])
-        #expect(!MRU.inAll && !FIFO.inAll && LRU.inAll)
+        #expect(PolicyID.all.map(\.name).suffix(3) == ["mru", "fifo", "smartlmk"])
+        #expect(!MRU.inAll && !FIFO.inAll && !SmartLMK.inAll && LRU.inAll)
     }
 
     @Test("jetsam-bands: idle, then background, then phone, then audio; first in, first out within a band")

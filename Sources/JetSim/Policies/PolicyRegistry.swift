@@ -9,7 +9,7 @@ public enum PolicyRegistry {
         Entry(CostAware.self), Entry(RandomEviction.self), Entry(Oracle.self),
         // Baselines outside `all` (`EvictionPolicy.inAll`): last, so the places of the
         // others, and every default output, stay as they were.
-        Entry(MRU.self), Entry(FIFO.self),
+        Entry(MRU.self), Entry(FIFO.self), Entry(SmartLMK.self),
     ]
 
     /// The names, comma-separated (for messages).
@@ -114,10 +114,15 @@ public protocol PolicyParameters: Sendable, Equatable {
     static func decode(_ section: ConfigEntry, path: String) throws(InputError) -> Self
     /// The section's lines, indented relative to its key.
     var yamlLines: [String] { get }
+    /// Whether a printed workload shows the section when it holds the defaults. A
+    /// section added after printed workloads were fixed (shard states and golden files
+    /// embed the workload) says false, so they stay as they were. Default true.
+    static var printsDefaults: Bool { get }
 }
 
 extension PolicyParameters {
     public static var hasSection: Bool { true }
+    public static var printsDefaults: Bool { true }
 }
 
 /// The parameters of a policy that has none.

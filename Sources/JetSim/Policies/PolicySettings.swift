@@ -48,7 +48,8 @@ public struct PolicySettings: Sendable, Equatable {
     }
 
     /// The section's lines, indented relative to `policies:`: each policy with
-    /// parameters, in registry order.
+    /// parameters, in registry order (one whose parameters do not print their defaults,
+    /// `PolicyParameters.printsDefaults`, only when they differ).
     var yamlLines: [String] {
         PolicyRegistry.all.flatMap { lines($0.type) } + (external.isEmpty ? [] : ["external:"] + external.keys.sorted().flatMap { name in
             ["  \(name):"] + Schema.externalPolicy.lines(external[name]!).map { "    " + $0 }
@@ -77,6 +78,7 @@ public struct PolicySettings: Sendable, Equatable {
 
     func lines<P: EvictionPolicy>(_: P.Type) -> [String] {
         guard P.Parameters.hasSection else { return [] }
+        if !P.Parameters.printsDefaults && self[P.self] == P.Parameters() { return [] }
         return ["\(P.sectionKey):"] + self[P.self].yamlLines.map { "  " + $0 }
     }
 }
