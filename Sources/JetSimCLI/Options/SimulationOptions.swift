@@ -8,7 +8,7 @@ struct SimulationOptions: ParsableArguments {
     @Option(name: .long, help: "Workload YAML (default: the built-in default workload, Workloads/default.yaml).")
     var workload: String?
 
-    @Option(name: .long, help: ArgumentHelp("Policies: NAME[,NAME...] or all (every policy but the baselines mru and fifo, which run when named; default: the workload's run.policies).", valueName: "names"),
+    @Option(name: .long, help: ArgumentHelp("Policies: NAME[,NAME...] or all (every policy but mru, fifo and smartlmk, which run when named; default: the workload's run.policies).", valueName: "names"),
             transform: PolicyList.parse)
     var policy: PolicyList?
 
