@@ -177,6 +177,7 @@ struct SchemaExtremesTests {
     /// Extremes refused by a check across keys, each for a reason the message gives.
     static let refusedOnPurpose: Set<String> = [
         "device_classes.0.os_reserve_mb=1048576",   // at or above the RAM: every launch would fail
+        "device_classes.0.idle_daemons_mb=1048576", // with the reserve, at or above the RAM (issue 31's idle-band daemons)
         "device_classes.0.critical_available_pct=100",  // above the kill target
         "device_classes.0.kill_target_available_pct=0",  // below the critical level
         "user.wake_hour=24", "user.sleep_hour=0",   // the waking window would be empty

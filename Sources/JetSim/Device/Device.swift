@@ -9,7 +9,7 @@ import SimKernel
 /// engine as its `EventHandler`; generic over the policy and the trace sink, so the
 /// event loop is specialised for each (no existential or closure per event).
 ///
-/// Memory invariant: `availableKB + Σ residentKB + osReserveKB == ramKB`, checked
+/// Memory invariant: `availableKB + Σ residentKB + idle daemons + osReserveKB == ramKB`, checked
 /// when `checksInvariants` is set: after every event on a device of up to 64 apps,
 /// every apps/64 events on a larger one (`checkInvariantsAmortised`).
 public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
@@ -128,10 +128,11 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var nextReaperSweepS: Int32 = 0
     var reaperInfoExpiryS: Int32 = 0
     var reaperNoneKnown = false
-    /// The sustained-pressure timer is to be scheduled at `sustainedDue` at the end of
-    /// this event (`armSustainedTimer`: the pressure level rises deep in the memory
-    /// code, without the scheduler at hand; in the padding here).
-    var sustainedArm = false
+    /// Device timers to schedule at the end of this event (`armDeviceTimers`): the
+    /// sustained-pressure timer at `sustainedDue`, the idle daemons' relaunch at
+    /// `idleDaemons.relaunchDue` (both are set deep in the memory code, without the
+    /// scheduler at hand; one byte in the padding here, one compare an event).
+    var armTimers = DeviceTimerArm()
     /// The app whose suspension timer is held (`heldDue`), or -1; here, in the
     /// padding after the Int32 above.
     var heldApp: Int32 = -1
@@ -181,6 +182,8 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var sustainedDue: SimTime = .never
     /// Android's state (`os: android`; Memory/Android/).
     var android = AndroidState()
+    /// XNU's idle-band daemons (Memory/XNU/IdleDaemons.swift; empty by default).
+    public internal(set) var idleDaemons = IdleDaemonPool()
     /// System launches and wakes (issue 14): one Poisson stream per device at the sum
     /// of its apps' rates, each arrival given to an (app, kind) pair in proportion to
     /// its rate by an alias table (`WakeColumn`): element 0 is a header whose `cut`
@@ -215,6 +218,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     static var drawLaunchJitter: UInt64 { 3 }
     static var drawSystemWake: UInt64 { 4 }
     static var drawPrewarmTarget: UInt64 { 5 }
+    static var drawIdleDaemon: UInt64 { 6 }
 
     /// Prepares the device for a run, reusing every buffer: `installed` apps (indices
     /// into `profiles`), parameters, the timeline, and the policy's context.
@@ -315,7 +319,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
                 }
             }
         }
-        if sustainedArm { armSustainedTimer(&s) }
+        if !armTimers.isEmpty { armDeviceTimers(&s) }
         refreshInputTime()
         if checksInvariants { checkInvariantsAmortised() }
     }
@@ -363,9 +367,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     }
 
     public func isCancelled(_ e: DeviceEvent) -> Bool {
-        // The sustained-pressure timer belongs to no app (its handler skips a stale one);
-        // its kind is read only when app 0's stamp does not match (not per live timer).
-        return apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp) && e.kind != .sustainedPressure
+        // The sustained-pressure and idle-daemon timers belong to no app (their handlers
+        // skip a stale one); the kind is read only when app 0's stamp does not match
+        // (not per live timer).
+        return apps[Int(e.app)].generation(e.slotFamily) != UInt16(truncatingIfNeeded: e.stamp) && !e.kind.isDeviceTimer
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
@@ -414,8 +419,10 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
             }
         case .sustainedPressure:
             if s.now == sustainedDue { sustainedPressureDue(s.now) }
+        case .idleDaemonRelaunch:
+            if s.now == idleDaemons.relaunchDue { relaunchIdleDaemon(s.now) }
         }
-        if sustainedArm { armSustainedTimer(&s) }
+        if !armTimers.isEmpty { armDeviceTimers(&s) }
         if checksInvariants { checkInvariantsAmortised() }
     }
 }

@@ -30,6 +30,13 @@ public struct DeviceEvent: Sendable {
         /// timer, not an app's: `app` is 0 and the stamp unused; a stale one is told by
         /// its time, `Device.sustainedDue`).
         case sustainedPressure
+        /// XNU: launchd relaunches an idle-band daemon (a device timer like
+        /// `sustainedPressure`; a stale one is told by its time,
+        /// `IdleDaemonPool.relaunchDue`).
+        case idleDaemonRelaunch
+
+        /// A timer of the device, not of an app (the last kinds).
+        @inlinable var isDeviceTimer: Bool { rawValue >= Kind.sustainedPressure.rawValue }
     }
 
     public var kind: Kind
@@ -50,4 +57,11 @@ public struct DeviceEvent: Sendable {
         default: 0
         }
     }
+}
+
+/// The device timers to schedule at the end of an event (`Device.armTimers`).
+struct DeviceTimerArm: OptionSet {
+    let rawValue: UInt8
+    static let sustained = DeviceTimerArm(rawValue: 1)
+    static let idleDaemon = DeviceTimerArm(rawValue: 2)
 }

@@ -98,8 +98,9 @@ extension Device {
         precondition(frozen == Int(frozenCount), "frozen count \(frozenCount) != \(frozen)")
         precondition(flashCopies == Int(flashCopyCount) && eligible == Int(refreezeEligibleCount),
                      "freezer counts \(flashCopyCount)/\(refreezeEligibleCount) != \(flashCopies)/\(eligible)")
-        precondition(availableKB + resident + params.osReserveKB == params.ramKB,
-                     "memory not conserved: available \(availableKB) + resident \(resident) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
+        precondition(availableKB + resident + idleDaemons.residentKB + params.osReserveKB == params.ramKB,
+                     "memory not conserved: available \(availableKB) + resident \(resident) + idle daemons \(idleDaemons.residentKB) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
+        precondition(idleDaemonsWithinBound, "idle daemons resident \(idleDaemons.resident) out of their pool")
         precondition(availableKB >= 0, "available memory is negative: \(availableKB) KiB")
     }
 }

@@ -7,7 +7,7 @@ import SimKernel
 // The loop is shaped as XNU's memorystatus thread (bsd/kern/kern_memorystatus_policy.c,
 // memorystatus_pick_action; bsd/kern/kern_memorystatus.c, memorystatus_do_action):
 // a trigger, then one action at a time picked by its manager from a closed set (none,
-// kill an app, spare an app), done here, until the manager answers none. The trace
+// kill an app, spare an app, kill an idle-band daemon of XNU's), done here, until the manager answers none. The trace
 // brackets each loop here, once. The kill loop belongs to the device, not to a policy:
 // the policy only names victims (`nextVictim`). Every kill removes a candidate (and a
 // spare clears a flag), so a loop ends after at most one pass over the apps; it cannot
@@ -56,6 +56,9 @@ enum ReclaimAction {
     case kill(app: Int32, victim: Int32, reason: KillReason)
     /// Leave `app` alive and clear its high-water flag (it shrank under its limit).
     case spare(app: Int32)
+    /// XNU: kill one of the manager's own idle-band daemons (no app, not the policy's:
+    /// Memory/XNU/IdleDaemons.swift).
+    case killIdleDaemon
 }
 
 /// A reclaim loop's own state between its actions: a walk's position, a budget, the
@@ -100,6 +103,9 @@ extension Device {
                 reclaimKilled(trigger, reason, now)
             case .spare(let app):
                 clearSoftLimit(app)
+            case .killIdleDaemon:
+                reclaimWillKill(trigger, now)
+                killIdleDaemon(now)
             }
         }
         trace.killLoop(began: false)

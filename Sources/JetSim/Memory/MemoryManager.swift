@@ -57,8 +57,9 @@ extension Device {
         freezerNextRun = .zero; freezerDue = false
         nextReaperSweepS = 0; reaperInfoExpiryS = 0; reaperNoneKnown = false
         pressureLevel = 0; softLimitApps.removeAll(keepingCapacity: true)
-        warningRestUntil = .zero; sustainedDue = .never; sustainedArm = false
+        warningRestUntil = .zero; sustainedDue = .never; armTimers = []
         android.reset(appCount: memoryManager == .android ? n : 0, thrashingLimit: params.android.thrashingLimitPct)
+        resetIdleDaemons()
     }
 
     // MARK: Time
@@ -241,9 +242,14 @@ extension Device {
     @inline(__always)
     mutating func pickReclaimAction(_ trigger: ReclaimTrigger, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         switch trigger {
-        case .untilAvailable(let target): victimUntilAvailable(target, .memoryPressure)
-        case .belowForeground(let target): victimUntilAvailable(target, .memoryPressure, belowForeground: true)
-        case .idleUntilAvailable(let target): victimUntilAvailable(target, .idleExit, idleBandOnly: true)
+        // The triggers that free available memory from band 0 up: XNU's idle-band
+        // daemons first, the head of band 0 (`idleDaemonFirst`; no pool: one compare).
+        case .untilAvailable(let target):
+            idleDaemonFirst(target) ?? victimUntilAvailable(target, .memoryPressure)
+        case .belowForeground(let target):
+            idleDaemonFirst(target) ?? victimUntilAvailable(target, .memoryPressure, belowForeground: true)
+        case .idleUntilAvailable(let target):
+            idleDaemonFirst(target) ?? victimUntilAvailable(target, .idleExit, idleBandOnly: true)
         case .compressorShortage: pickCompressorShortage()
         case .sustainedPressure: pickSustainedPressure(&c)
         case .reaper: pickReaper(&c, now)

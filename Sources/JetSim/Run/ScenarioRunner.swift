@@ -11,6 +11,8 @@ public enum ScenarioRunner {
         public var heldAtEnd: Int
         /// Kills a memory manager decided outside the device's reclaim loop (none).
         public var memoryKillsOutsideReclaim = 0
+        /// XNU's idle-band daemons at the end (Memory/XNU/IdleDaemons.swift).
+        public var idleDaemons = IdleDaemonPool()
     }
 
     /// Runs the scenario with its policy (memory invariant checked after every event).
@@ -25,7 +27,7 @@ public enum ScenarioRunner {
         inputs.recordsTrace = recordsTrace
         let out = TraceRun.run(sc.policy, inputs)
         return Result(records: out.records, metrics: out.metrics, latencies: out.latencies, heldAtEnd: out.heldAtEnd,
-                      memoryKillsOutsideReclaim: out.memoryKillsOutsideReclaim)
+                      memoryKillsOutsideReclaim: out.memoryKillsOutsideReclaim, idleDaemons: out.idleDaemons)
     }
 
     /// The trace as CSV text (header and one line per record).

@@ -65,7 +65,8 @@ public final class HourlySeries: @unchecked Sendable {
         for a in d.apps.indices {
             if d.apps[a].isFrozen { frozen += d.profiles[d.pi(Int32(a))].suspendedKB }
         }
-        let resident = d.params.ramKB - d.params.osReserveKB - d.availableKB
+        // The apps' (XNU's idle-band daemons are the manager's, not apps').
+        let resident = d.params.ramKB - d.params.osReserveKB - d.idleDaemons.residentKB - d.availableKB
         values[base] += 1
         values[base + 1] = .saturatingSum(values[base + 1], Int(d.availableKB))
         values[base + 2] = min(values[base + 2], Int(d.availableKB))

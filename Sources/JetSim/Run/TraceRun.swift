@@ -37,6 +37,8 @@ public enum TraceRun {
         public var memory: [MemorySample] = []
         /// Kills a memory manager decided outside the reclaim loop (`TraceRecorder`): 0.
         public var memoryKillsOutsideReclaim = 0
+        /// XNU's idle-band daemons at the end (their kills and relaunches: no CSV has them).
+        public var idleDaemons = IdleDaemonPool()
     }
 
     /// `run`, with memory samples: the traced run and the device's memory over time.
@@ -91,6 +93,7 @@ public enum TraceRun {
         }
         return Output(records: sim.model.trace.records, metrics: sim.model.metrics,
                       latencies: sim.model.relaunchLatencyByKind.total, heldAtEnd: held, memory: memory,
-                      memoryKillsOutsideReclaim: sim.model.trace.memoryKillsOutsideReclaim)
+                      memoryKillsOutsideReclaim: sim.model.trace.memoryKillsOutsideReclaim,
+                      idleDaemons: sim.model.idleDaemons)
     }
 }

@@ -310,6 +310,9 @@ public struct Scenario: Sendable {
         }
         if let r = c.osReserveKB, r >= c.ramKB { throw fail("reserve must be smaller than ram", "reserve") }
         sc.params = c.parameters()
+        if !sc.params.idleDaemonsFit {
+            throw fail("idle-daemons and reserve must be smaller than ram", "idle-daemons")
+        }
     }
 
     static func parseAction(_ w: [String], time: SimTime, scenario sc: inout Scenario, appIndex: [String: Int32],

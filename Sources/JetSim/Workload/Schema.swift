@@ -547,6 +547,9 @@ public enum Schema {
         if let r = c.osReserveKB, r >= c.ramKB {
             return ("os_reserve_mb", "the OS reserve (\(SizeText.mebibytes(r)) MiB) must be smaller than the RAM (\(SizeText.mebibytes(c.ramKB)) MiB): every launch would fail")
         }
+        if !d.idleDaemonsFit {
+            return ("idle_daemons_mb", "the idle-band daemons (\(SizeText.mebibytes(d.xnu.idleDaemonsKB)) MiB) and the OS reserve (\(SizeText.mebibytes(d.osReserveKB)) MiB) must be smaller than the RAM (\(SizeText.mebibytes(d.ramKB)) MiB)")
+        }
         if d.criticalAvailablePct > d.killTargetAvailablePct {
             return ("", "critical_available_pct must not exceed kill_target_available_pct (the loop kills until the target)")
         }

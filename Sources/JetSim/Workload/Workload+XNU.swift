@@ -53,6 +53,13 @@ public struct XNUClass: Sendable, Equatable {
     public var thawMsPerMB = 1.0
     /// *Assumption*: 0.2.
     public var thawTouchShare = 0.2
+    /// The idle-band daemons (IdleDaemons.swift): none by default (the model before:
+    /// outputs unchanged); the one complete JetsamEvent report's 345 daemons and 22.7 %
+    /// of RAM bound the plausible range (docs/evidence-reserve-and-wakes.md, section 1).
+    public var idleDaemonsKB: Int64 = 0
+    public var idleDaemonCount = 345
+    /// *Assumption* (nothing published): killed daemons stay dead.
+    public var idleDaemonRelaunchesPerHour = 0.0
 
     public init() {}
 }
@@ -104,6 +111,9 @@ extension XNUParameters {
         freezeRefreezeThawed = Int32(clamping: c.freezeRefreezeThawed)
         thawPerMB = SimTime(seconds: c.thawMsPerMB / 1_000)
         thawTouchPPM = DeviceClass.ppm(c.thawTouchShare)
+        idleDaemonsKB = c.idleDaemonsKB
+        idleDaemonCount = Int32(clamping: c.idleDaemonCount)
+        idleDaemonRelaunchesPerHour = c.idleDaemonRelaunchesPerHour
     }
 }
 
@@ -226,5 +236,16 @@ extension Schema {
                 source: "assumption after xnu doc/vm/freezer.md:62-64 (a thaw loads nothing proactively; its example touches 20 of 100 MB, the other 80 stay on NAND)",
                 "share of a frozen app's memory a thaw brings back from flash (its latency; resident at its next suspension); the rest stays on flash")
             .plausible(.factors(0.5, 2), "freezer.md's 20 of 100 MB is one example"),
+        .mebibytes("idle_daemons_mb", \.xnu.idleDaemonsKB, 0...1_048_576, alias: "idle-daemons",
+                   source: "the one complete JetsamEvent report (iPhone 14, 6 GB, iOS 18.5: 345 daemons in band 0, `daemon, idle`, 1,396 MiB = 22.7 % of RAM; docs/evidence-reserve-and-wakes.md, section 1, docs/data/jetsam-iphone14-7-rpages.txt); default 0: assumption",
+                   "XNU's idle-band daemons, the memory manager's own processes, when all are resident: used memory at the start, killed one at a time before any app (the head of band 0) on the idle, critical and launch kills; 0 = none (the reserve leaves them out, as if they died first and stayed dead). 0 is the default because with no relaunches (their rate is unknown) a pool only delays the first kill, after which the model equals today's; the sensitivity run bounds it")
+            .plausible(.values("0", "465"), "0 to the report's 22.7 % of RAM (465 MB at 2 GB); one report, one device"),
+        .integer("idle_daemon_count", \.xnu.idleDaemonCount, 1...1_000_000, alias: "idle-daemon-count",
+                 source: "the one complete JetsamEvent report: 345 daemons in band 0 (median 205 pages of 16 KiB; docs/evidence-reserve-and-wakes.md, section 1)",
+                 "how many idle-band daemons share idle_daemons_mb: each kill frees idle_daemons_mb / idle_daemon_count"),
+        .number("idle_daemon_relaunches_per_hour", \.xnu.idleDaemonRelaunchesPerHour, 0...3_600, unit: "/h", alias: "idle-daemon-relaunches",
+                source: "assumption (launchd relaunches a daemon when its service is next asked for; no rate is published)",
+                "rate at which each killed idle-band daemon is relaunched, taking its memory again (room made as for a launch: another idle daemon first, then apps); 0 = killed daemons stay dead")
+            .plausible(.values("0", "6"), "no published rate: from never to each killed daemon back within 10 minutes on average"),
     ]
 }

@@ -51,7 +51,7 @@ extension Device {
         // `sustainedDue` changed and does nothing).
         if old == XNUPressure.normal {
             sustainedDue = now + params.xnu.sustainedWindow
-            if params.xnu.sustainedPressureKills { sustainedArm = true }
+            if params.xnu.sustainedPressureKills { armTimers.insert(.sustained) }
         }
         if level == XNUPressure.normal { sustainedDue = .never }
         // A rise notifies the eligible apps again at the new level.
@@ -78,11 +78,19 @@ extension Device {
         if now >= warningRestUntil { pressureWarnings(now) }
     }
 
-    /// Schedules the sustained-pressure timer at `sustainedDue` (the end of an event
-    /// whose pressure left normal: `sustainedArm`). Out of line: once per rise.
+    /// Schedules the device timers an event asked for (`armTimers`). Out of line: once
+    /// per rise of pressure, once per move of the idle daemons' next relaunch.
     @inline(never)
+    mutating func armDeviceTimers(_ s: inout Scheduler<DeviceEvent>) {
+        let arm = armTimers
+        armTimers = []
+        if arm.contains(.sustained) { armSustainedTimer(&s) }
+        if arm.contains(.idleDaemon) { armIdleDaemonTimer(&s) }
+    }
+
+    /// Schedules the sustained-pressure timer at `sustainedDue` (the end of an event
+    /// whose pressure left normal).
     mutating func armSustainedTimer(_ s: inout Scheduler<DeviceEvent>) {
-        sustainedArm = false
         guard sustainedDue < .never && !apps.isEmpty else { return }
         // A rise found by the freezer's catch-up (memory as it was at a past run time)
         // may be due before this event already: the timer fires now, as the first

@@ -99,6 +99,11 @@ public struct XNUParameters: Sendable, Equatable {
     public var compressionKBPerS: Int64
     /// Time to decompress one MiB of compressed memory on a resume.
     public var decompressPerMB: SimTime
+    /// The idle-band daemons' footprint when all are resident (0: none modelled; the
+    /// reserve leaves them out) and each killed daemon's relaunch rate
+    /// (IdleDaemons.swift).
+    public var idleDaemonsKB: Int64
+    public var idleDaemonRelaunchesPerHour: Double
     // The 32-bit fields last, together (an even number: no padding).
     /// Share of a compressed app's memory decompressed before its first frame on a
     /// resume, in parts per million (the rest on demand).
@@ -116,6 +121,10 @@ public struct XNUParameters: Sendable, Equatable {
     /// The freezer's multipliers (see `freezerIdleDelay`).
     public var freezerFastMultiplier: Int32
     public var freezerSlowMultiplier: Int32
+    /// How many idle-band daemons share `idleDaemonsKB` (the pool dies one at a time).
+    public var idleDaemonCount: Int32
+    /// (Padding: an even number of 32-bit fields.)
+    var reserved: Int32 = 0
 
     /// XNU's reaper level fallback, % of RAM: 20 / 18 / 16 (<=3 / <=6 / >6 GB).
     @inline(__always) public static func reaperPct(ramKB: Int64) -> Double {
