@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SimKernel
-import JetSim
+@testable import JetSim
 
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
@@ -59,10 +59,22 @@ struct WorkloadFileTests {
         let file = try String(contentsOfFile: root + "/Workloads/default.yaml", encoding: .utf8)
         for row in Schema.referenceKeys() {
             let leaf = String(row.split(separator: ".").last!)
-            // No external policy by default: default.yaml shows one in a comment.
-            #expect(printed.contains(leaf + ":") || row.hasPrefix("policies.external."), "\(row) is not printed")
+            // No external policy by default: default.yaml shows one in a comment. A few
+            // keys are left out at their default (`Knob.omittedAtDefault`: issue 31's
+            // idle-band daemons), printed once they differ (below).
+            let omitted = Schema.deviceClass.knobs.contains { $0.key == leaf && $0.omittedAtDefault }
+            #expect(printed.contains(leaf + ":") || row.hasPrefix("policies.external.") || omitted, "\(row) is not printed")
             #expect(file.contains(leaf + ":"), "\(row) is not in default.yaml")
         }
+        let omitted = Schema.deviceClass.knobs.filter(\.omittedAtDefault).map(\.key)
+        #expect(omitted == ["idle_daemons_mb", "idle_daemon_count", "idle_daemon_relaunches_per_hour"])
+        var w = Workload()
+        w.deviceClasses[0].xnu.idleDaemonsKB = 465 * 1_024
+        w.deviceClasses[0].xnu.idleDaemonCount = 100
+        w.deviceClasses[0].xnu.idleDaemonRelaunchesPerHour = 6
+        let set = WorkloadPrinter.yaml(w)
+        for k in omitted { #expect(set.contains(k + ":"), "\(k) is not printed at a value other than its default") }
+        #expect(try WorkloadDecoder.load(set, source: "printed") == w)
     }
 
     @Test("default.yaml states exactly the built-in defaults")

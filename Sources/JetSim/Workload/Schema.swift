@@ -48,6 +48,18 @@ struct Knob<Root: Sendable>: Sendable {
     /// Multiplies the value by a factor (clamped to the range; a distribution's
     /// location): false when it cannot (`auto`). Set by the numeric kinds.
     var scale: (@Sendable (inout Root, Double) -> Bool)? = nil
+    /// The printed workload leaves the key out while it has the section's default
+    /// (`Section.lines`; reading it back gives the default): for keys added after the
+    /// shard states and golden outputs were recorded whose default changes nothing
+    /// (issue 31's idle-band daemons), so those stay byte for byte.
+    var omittedAtDefault = false
+
+    /// `omittedAtDefault` set.
+    func omittedAtDefaultValue() -> Knob {
+        var k = self
+        k.omittedAtDefault = true
+        return k
+    }
 }
 
 /// A mapping of knobs: a section of the workload, a list element, or a flow mapping
@@ -80,7 +92,9 @@ struct Section<Root: Sendable>: Sendable {
     func lines(_ r: Root) -> [String] {
         var out: [String] = []
         for k in knobs {
-            switch k.text(r) {
+            let text = k.text(r)
+            if k.omittedAtDefault, case .inline(let s) = text, case .inline(let d) = k.text(template), s == d { continue }
+            switch text {
             case .inline(let s): out.append("\(k.key): \(s)")
             case .block(let l): out.append("\(k.key):"); out += l.map { "  " + $0 }
             case .omitted: break

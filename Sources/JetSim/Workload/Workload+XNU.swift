@@ -239,13 +239,16 @@ extension Schema {
         .mebibytes("idle_daemons_mb", \.xnu.idleDaemonsKB, 0...1_048_576, alias: "idle-daemons",
                    source: "the one complete JetsamEvent report (iPhone 14, 6 GB, iOS 18.5: 345 daemons in band 0, `daemon, idle`, 1,396 MiB = 22.7 % of RAM; docs/evidence-reserve-and-wakes.md, section 1, docs/data/jetsam-iphone14-7-rpages.txt); default 0: assumption",
                    "XNU's idle-band daemons, the memory manager's own processes, when all are resident: used memory at the start, killed one at a time before any app (the head of band 0) on the idle, critical and launch kills; 0 = none (the reserve leaves them out, as if they died first and stayed dead). 0 is the default because with no relaunches (their rate is unknown) a pool only delays the first kill, after which the model equals today's; the sensitivity run bounds it")
-            .plausible(.values("0", "465"), "0 to the report's 22.7 % of RAM (465 MB at 2 GB); one report, one device"),
+            .plausible(.values("0", "465"), "0 to the report's 22.7 % of RAM (465 MB at 2 GB); one report, one device")
+            .omittedAtDefaultValue(),
         .integer("idle_daemon_count", \.xnu.idleDaemonCount, 1...1_000_000, alias: "idle-daemon-count",
                  source: "the one complete JetsamEvent report: 345 daemons in band 0 (median 205 pages of 16 KiB; docs/evidence-reserve-and-wakes.md, section 1)",
-                 "how many idle-band daemons share idle_daemons_mb: each kill frees idle_daemons_mb / idle_daemon_count"),
+                 "how many idle-band daemons share idle_daemons_mb: each kill frees idle_daemons_mb / idle_daemon_count")
+            .omittedAtDefaultValue(),
         .number("idle_daemon_relaunches_per_hour", \.xnu.idleDaemonRelaunchesPerHour, 0...3_600, unit: "/h", alias: "idle-daemon-relaunches",
                 source: "assumption (launchd relaunches a daemon when its service is next asked for; no rate is published)",
                 "rate at which each killed idle-band daemon is relaunched, taking its memory again (room made as for a launch: another idle daemon first, then apps); 0 = killed daemons stay dead")
-            .plausible(.values("0", "6"), "no published rate: from never to each killed daemon back within 10 minutes on average"),
+            .plausible(.values("0", "6"), "no published rate: from never to each killed daemon back within 10 minutes on average")
+            .omittedAtDefaultValue(),
     ]
 }

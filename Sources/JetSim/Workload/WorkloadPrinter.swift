@@ -3,7 +3,8 @@ import SimKernel
 
 /// Writes a workload as YAML with every key spelled out, in the order of the table in
 /// `Schema` (defaults resolved where they depend on nothing else; `auto` kept where
-/// they depend on RAM). Reading the output back gives the same workload.
+/// they depend on RAM), but for the few keys left out at their default
+/// (`Knob.omittedAtDefault`). Reading the output back gives the same workload.
 public enum WorkloadPrinter {
     public static func yaml(_ w: Workload) -> String {
         Schema.workload.lines(w).joined(separator: "\n") + "\n"
