@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 # The policies in the order `jetsim policies` prints them (scripts/test-charts.sh checks
 # this list against it), each with its colour for good: the Okabe-Ito palette, which
 # colour-blind readers can tell apart, and a marker, so print in grey still works.
-POLICY_ORDER = ["largest-first", "lru", "jetsam-bands", "android-lmk", "cost-aware", "random", "oracle", "mru", "fifo"]
+POLICY_ORDER = ["largest-first", "lru", "jetsam-bands", "android-lmk", "cost-aware", "random", "oracle", "mru", "fifo", "smartlmk"]
 _FIXED = {
     "largest-first": ("#E69F00", "s"),  # orange
     "lru":           ("#000000", "o"),  # black: the usual baseline
@@ -24,6 +24,7 @@ _FIXED = {
     "oracle":        ("#CC79A7", "P"),  # reddish purple
     "mru":           ("#56B4E9", "<"),  # sky blue (the baselines, run only when named)
     "fifo":          ("#F0E442", ">"),  # yellow
+    "smartlmk":      ("#332288", "h"),  # indigo (Tol's palette: Okabe-Ito has no ninth colour)
 }
 # Policies jetsim does not ship (an external policy, say) take a colour and a marker
 # from their name: the same in every chart, though two such names may share a colour
