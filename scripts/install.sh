@@ -14,9 +14,6 @@
 # The build passes --no-color-diagnostics, as every jetsim script does: SwiftPM adds a
 # colour flag to the build description only when it prints to a terminal, so a build
 # from a terminal after one from a script (or CI) would otherwise recompile everything.
-# JETSIM_RELEASE_BUILD_DIR, when set, is the release build's SwiftPM scratch path
-# (default .build): CI builds the release binary there beside `swift test`'s debug
-# build, which holds .build's lock, and this script and scripts/test-e2e.sh reuse it.
 set -euo pipefail
 # Relative paths in the arguments are the caller's: made absolute before the cd below.
 abs() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
@@ -35,9 +32,8 @@ if [ -z "$bindir" ]; then
 fi
 mkdir -p "$bindir" || { echo "install: cannot create $bindir" >&2; exit 1; }
 echo "install: building jetsim (release; 3-6 minutes the first time on 2 cores) ..." >&2
-scratch=(${JETSIM_RELEASE_BUILD_DIR:+--scratch-path "$JETSIM_RELEASE_BUILD_DIR"})
-swift build -c release --product jetsim --no-color-diagnostics "${scratch[@]}" >&2
-bin=$(swift build -c release --show-bin-path --no-color-diagnostics "${scratch[@]}")/jetsim
+swift build -c release --product jetsim --no-color-diagnostics >&2
+bin=$(swift build -c release --show-bin-path --no-color-diagnostics)/jetsim
 if command -v ldd >/dev/null; then
   # What a node must still provide: the C libraries only, no Swift runtime or Foundation.
   swiftlibs=$(ldd "$bin" | grep -Ei 'libswift|libFoundation|libdispatch|libBlocksRuntime|/swift/' || true)

@@ -9,8 +9,6 @@
 #   scripts/test-e2e.sh --filter REGEX     only the tests swift test's --filter selects
 #   JETSIM_UPDATE_GOLDEN=1 scripts/test-e2e.sh --filter Golden    re-record the goldens
 # It builds the test bundle (debug) too, unless `swift test` has just built it.
-# JETSIM_RELEASE_BUILD_DIR, when set, is the release build's scratch path (as in
-# scripts/install.sh); the test bundle stays in .build.
 set -euo pipefail
 abs() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
 jetsim="" filter=JetSimCLITests
@@ -18,7 +16,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --jetsim) jetsim=$(abs "${2:?--jetsim needs a path}"); shift 2 ;;
     --filter) filter="JetSimCLITests.*(${2:?--filter needs a pattern})"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test-e2e: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -26,9 +24,8 @@ cd "$(dirname "$0")/.."
 if [ -z "$jetsim" ]; then
   # The same build as scripts/install.sh (--no-color-diagnostics: see there), so one
   # after the other reuses it.
-  scratch=(${JETSIM_RELEASE_BUILD_DIR:+--scratch-path "$JETSIM_RELEASE_BUILD_DIR"})
-  swift build -c release --product jetsim --no-color-diagnostics "${scratch[@]}"
-  jetsim=$(swift build -c release --show-bin-path --no-color-diagnostics "${scratch[@]}")/jetsim
+  swift build -c release --product jetsim --no-color-diagnostics
+  jetsim=$(swift build -c release --show-bin-path --no-color-diagnostics)/jetsim
 fi
 [ -x "$jetsim" ] || { echo "test-e2e: $jetsim is not an executable" >&2; exit 2; }
 echo "test-e2e: end-to-end suites against $jetsim"
