@@ -158,13 +158,13 @@ let benchmarks: @Sendable () -> Void = {
     // is the time spent in kill loops over the kills (and, for context, the hour's
     // whole wall time over its kills).
     for resident in [1_000, 10_000] {
-        for p in PolicyRegistry.all { registerStress(p.type, resident) }
+        for p in PolicyRegistry.all { registerStress(p, resident) }
     }
 
     // The policies alone: N candidates; each iteration kills the victim and brings a
     // new candidate in (N stays constant). Pure index cost per kill.
     for n in [1_000, 10_000] {
-        for p in PolicyRegistry.all { registerPolicyKill(p.type, n) }
+        for p in PolicyRegistry.all { registerPolicyKill(p, n) }
     }
 
     // The scenario runner on every shipped scenario (parse and run).

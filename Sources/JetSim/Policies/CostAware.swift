@@ -17,18 +17,9 @@ public struct CostAwareWeights: PolicyParameters, Equatable {
     public init() { self.init(unsavedEditPenaltyMs: 10_000) }
 
     /// `policies.cost_aware`: `unsaved_edit_penalty_ms`, `state_loss_penalty_ms`.
-    public static func decode(_ section: ConfigEntry, path: String) throws(InputError) -> CostAwareWeights {
-        var w = CostAwareWeights()
-        var g = try WorkloadDecoder.Fields(section.value, path: path)
-        if let x = g.take("unsaved_edit_penalty_ms") { w.unsavedEditPenalty = try WorkloadDecoder.number(x, 0...1e9) }
-        if let x = g.take("state_loss_penalty_ms") { w.stateLossPenalty = try WorkloadDecoder.number(x, 0...1e9) }
-        try g.finish()
-        return w
-    }
-
-    public var yamlLines: [String] {
-        ["unsaved_edit_penalty_ms: \(WorkloadPrinter.num(unsavedEditPenalty))",
-         "state_loss_penalty_ms: \(WorkloadPrinter.num(stateLossPenalty))"]
+    public static var keys: [PolicyKey<CostAwareWeights>] {
+        [PolicyKey("unsaved_edit_penalty_ms", 0...1e9, \.unsavedEditPenalty),
+         PolicyKey("state_loss_penalty_ms", 0...1e9, \.stateLossPenalty)]
     }
 }
 

@@ -112,7 +112,7 @@ public struct PolicyContext: Sendable {
 /// must be O(log n) or amortised O(1) in the number of candidates: no scans.
 ///
 /// Adding a policy: one file with a type conforming to this protocol, and its line in
-/// `PolicyRegistry.all`.
+/// `PolicyRegistry.table`.
 public protocol EvictionPolicy: SendableMetatype {
     /// The policy's own parameters, read from `policies.<sectionKey>` of the workload
     /// (`NoParameters`: none, and no section).

@@ -28,8 +28,8 @@ public struct ExternalPolicySpec: Sendable, Equatable {
         var text = ""
         for word in command {
             var st = stat()
-            guard stat(word, &st) == 0, st.st_mode & S_IFMT == S_IFREG, let h = ShardState.fnv1a(fileAt: word) else { continue }
-            text += word + "\u{0}" + ShardState.hex(h) + "\n"
+            guard stat(word, &st) == 0, st.st_mode & S_IFMT == S_IFREG, let h = FNV1a.hash(fileAt: word) else { continue }
+            text += word + "\u{0}" + FNV1a.hex(h) + "\n"
         }
         return FNV1a.hash(text)
     }
@@ -152,7 +152,7 @@ final class ExternalLink {
     /// the device ends quickly; the worker then stops and the run fails.
     func victim() -> Int32 {
         if answer >= 0 { return answer }
-        guard let process else { preconditionFailure("an external policy runs with its process attached (CellRunner(external:))") }
+        guard let process else { preconditionFailure("an external policy runs with its process attached (Run/FleetRunner.swift)") }
         guard process.failure == nil else { return members[0] }
         var w = LineWriter(scratch)
         w.put("victim\n")

@@ -2,38 +2,40 @@
 /// workload's `run.policies` and `policies:` sections, shard states, scenarios, the
 /// runners, tests and benchmarks) reads this list.
 public enum PolicyRegistry {
-    /// Every policy, in the order results list them (CSV rows, `all`). Adding a
-    /// policy: its file in Sources/JetSim/Policies and one entry here.
-    public static let all: [Entry] = [
-        Entry(LargestFirst.self), Entry(LRU.self), Entry(JetsamBands.self), Entry(AndroidLMK.self),
-        Entry(CostAware.self), Entry(RandomEviction.self), Entry(Oracle.self),
-        // Baselines outside `all` (`EvictionPolicy.inAll`): last, so the places of the
-        // others, and every default output, stay as they were.
-        Entry(MRU.self), Entry(FIFO.self), Entry(SmartLMK.self),
-    ]
+    /// Every policy, in the order results list them (CSV rows, `all`).
+    public static let all: [any EvictionPolicy.Type] = table(Types.self)
+
+    /// The list itself, as a table of `T`'s rows, in registry order. Adding a policy:
+    /// its file in Sources/JetSim/Policies and one row here.
+    ///
+    /// `T.row(P.self)` is called with each policy's own type, so what a row builds is
+    /// compiled for that policy: Run/PolicyRunners.swift builds each policy's runners
+    /// this way (the fleet's device loop and the traced run, specialised for `P`; made
+    /// from an opened existential, either would run the generic, unspecialised loop,
+    /// several times slower). The list lives here and the runners in Run/, so Policies
+    /// does not name Run's types.
+    static func table<T: PolicyTable>(_: T.Type) -> [T.Row] {
+        [T.row(LargestFirst.self), T.row(LRU.self), T.row(JetsamBands.self), T.row(AndroidLMK.self),
+         T.row(CostAware.self), T.row(RandomEviction.self), T.row(Oracle.self),
+         // Baselines outside `all` (`EvictionPolicy.inAll`): last, so the places of the
+         // others, and every default output, stay as they were.
+         T.row(MRU.self), T.row(FIFO.self), T.row(SmartLMK.self)]
+    }
 
     /// The names, comma-separated (for messages).
-    public static var nameList: String { all.map { $0.type.name }.joined(separator: ", ") }
+    public static var nameList: String { all.map { $0.name }.joined(separator: ", ") }
 
-    /// One registered policy: its type, and what must be built where the type is
-    /// concrete. `Entry(P.self)` is called above with each policy's own type, so the
-    /// compiler specialises it for that policy: the fleet runner it makes runs a device
-    /// loop compiled for `P`, and so does its traced run (made from an opened
-    /// existential, either would run the generic, unspecialised loop, several times
-    /// slower).
-    public struct Entry: Sendable {
-        public let type: any EvictionPolicy.Type
-        /// A worker's reusable runner, its buffers sized for (apps, actions, events).
-        let makeCellRunner: @Sendable (_ apps: Int, _ actions: Int, _ events: Int) -> CellRunner
-        /// One device run with a trace recorder (`jetsim trace`, scenarios).
-        let runTraced: @Sendable (TraceRun.Inputs) -> TraceRun.Output
-
-        public init<P: EvictionPolicy>(_: P.Type) {
-            type = P.self
-            makeCellRunner = { CellRunner(P.self, apps: $0, actions: $1, events: $2) }
-            runTraced = { TraceRun.run(P.self, $0) }
-        }
+    /// The rows of `all`: the types.
+    enum Types: PolicyTable {
+        static func row<P: EvictionPolicy>(_: P.Type) -> any EvictionPolicy.Type { P.self }
     }
+}
+
+/// What is built for each registered policy where its type is concrete: one `Row` per
+/// policy, from `PolicyRegistry.table`.
+protocol PolicyTable {
+    associatedtype Row
+    static func row<P: EvictionPolicy>(_: P.Type) -> Row
 }
 
 /// A policy a cell, a scenario or a shard state names: a registered one, by its place
@@ -51,7 +53,7 @@ public struct PolicyID: Sendable, Hashable, CustomStringConvertible {
     /// The registered policy named `name`, or nil if no registered policy has that
     /// name (an external one is `init(parsing:)`'s).
     public init?(rawValue name: String) {
-        guard let i = PolicyRegistry.all.firstIndex(where: { $0.type.name == name }) else { return nil }
+        guard let i = PolicyRegistry.all.firstIndex(where: { $0.name == name }) else { return nil }
         index = i
         external = nil
     }
@@ -76,7 +78,7 @@ public struct PolicyID: Sendable, Hashable, CustomStringConvertible {
 
     /// The registered policy `P` (it must be in `PolicyRegistry.all`).
     public init<P: EvictionPolicy>(_: P.Type) {
-        guard let i = PolicyRegistry.all.firstIndex(where: { ObjectIdentifier($0.type) == ObjectIdentifier(P.self) }) else {
+        guard let i = PolicyRegistry.all.firstIndex(where: { ObjectIdentifier($0) == ObjectIdentifier(P.self) }) else {
             preconditionFailure("\(P.self) is not in PolicyRegistry.all")
         }
         index = i
@@ -95,25 +97,22 @@ public struct PolicyID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The policy's type: open it into a generic function to run it specialised.
-    public var type: any EvictionPolicy.Type { external == nil ? PolicyRegistry.all[index].type : ExternalPolicy.self }
+    public var type: any EvictionPolicy.Type { external == nil ? PolicyRegistry.all[index] : ExternalPolicy.self }
     public var name: String { external.map { Self.externalPrefix + $0 } ?? type.name }
     public var rawValue: String { name }
     public var summary: String { external.map { "the process of policies.external.\($0)" } ?? type.summary }
     public var description: String { name }
 }
 
-/// A policy's own parameters: the `policies.<sectionKey>` section of a workload,
-/// which the policy reads and prints itself (as libCacheSim's algorithms parse their
-/// own parameter strings).
+/// A policy's own parameters: the `policies.<sectionKey>` section of a workload. The
+/// policy declares its keys (`keys`: each a number with its name, unit and range, as
+/// libCacheSim's algorithms declare their parameter strings); the workload reads and
+/// prints them (Workload/Workload+Policies.swift).
 public protocol PolicyParameters: Sendable, Equatable {
     /// The defaults (what a workload without the section gets).
     init()
-    /// Whether the policy has a section at all (`NoParameters`: no).
-    static var hasSection: Bool { get }
-    /// Reads the section (`section` is its entry, `path` e.g. `policies.cost_aware`).
-    static func decode(_ section: ConfigEntry, path: String) throws(InputError) -> Self
-    /// The section's lines, indented relative to its key.
-    var yamlLines: [String] { get }
+    /// The section's keys, in the order they print. Empty: the policy has no section.
+    static var keys: [PolicyKey<Self>] { get }
     /// Whether a printed workload shows the section when it holds the defaults. A
     /// section added after printed workloads were fixed (shard states and golden files
     /// embed the workload) says false, so they stay as they were. Default true.
@@ -121,14 +120,27 @@ public protocol PolicyParameters: Sendable, Equatable {
 }
 
 extension PolicyParameters {
-    public static var hasSection: Bool { true }
     public static var printsDefaults: Bool { true }
+    /// Whether the policy has a section at all (`NoParameters`: no).
+    public static var hasSection: Bool { !keys.isEmpty }
+}
+
+/// One key of a policy's section: `policies.<sectionKey>.<name>`, a number in `range`
+/// (its unit in the name: `_ms`, `_h`), stored at `value`.
+public struct PolicyKey<P> {
+    public let name: String
+    public let range: ClosedRange<Double>
+    public let value: WritableKeyPath<P, Double>
+
+    public init(_ name: String, _ range: ClosedRange<Double>, _ value: WritableKeyPath<P, Double>) {
+        self.name = name
+        self.range = range
+        self.value = value
+    }
 }
 
 /// The parameters of a policy that has none.
 public struct NoParameters: PolicyParameters, Equatable {
     public init() {}
-    public static var hasSection: Bool { false }
-    public static func decode(_ section: ConfigEntry, path: String) throws(InputError) -> NoParameters { NoParameters() }
-    public var yamlLines: [String] { [] }
+    public static var keys: [PolicyKey<NoParameters>] { [] }
 }

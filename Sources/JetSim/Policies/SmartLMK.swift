@@ -28,15 +28,9 @@ public struct SmartLMKParameters: PolicyParameters, Equatable {
     public static var printsDefaults: Bool { false }
 
     /// `policies.smartlmk`: `reuse_half_life_h`.
-    public static func decode(_ section: ConfigEntry, path: String) throws(InputError) -> SmartLMKParameters {
-        var p = SmartLMKParameters()
-        var g = try WorkloadDecoder.Fields(section.value, path: path)
-        if let x = g.take("reuse_half_life_h") { p.reuseHalfLifeHours = try WorkloadDecoder.number(x, halfLifeRange) }
-        try g.finish()
-        return p
+    public static var keys: [PolicyKey<SmartLMKParameters>] {
+        [PolicyKey("reuse_half_life_h", halfLifeRange, \.reuseHalfLifeHours)]
     }
-
-    public var yamlLines: [String] { ["reuse_half_life_h: \(WorkloadPrinter.num(reuseHalfLifeHours))"] }
 }
 
 /// `smartlmk`: Android's low-memory killer with SmartLMK's victim choice among cached

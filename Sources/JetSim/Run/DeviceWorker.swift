@@ -122,7 +122,7 @@ public struct DeviceWorker {
         let actions = inputs.likelyMaxActions
         inputs.reserve(apps: apps, actions: actions)
         let events = 64 + apps
-        runners = PolicyRegistry.all.map { $0.makeCellRunner(apps, actions, events) }
+        runners = PolicyRunners.all.map { $0.makeCellRunner(apps, actions, events) }
         for (name, spec) in shared.external {
             let process = PolicyProcess(name: name, spec: spec)
             if let f = process.failure { shared.fail(f) }

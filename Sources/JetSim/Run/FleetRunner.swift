@@ -115,7 +115,7 @@ public enum FleetRunner {
 }
 
 /// A worker's reusable simulation of one policy, called once per device and cell.
-/// Built by `PolicyRegistry.Entry` where the policy type is concrete, so the closure
+/// Built by `PolicyRunners.Entry` where the policy type is concrete, so the closure
 /// runs a device loop compiled for that policy and for a concrete observer.
 struct CellRunner {
     /// Runs the device `io` describes, adding its relaunch latencies to the histograms

@@ -152,29 +152,13 @@ public struct ShardState: Sendable {
                          + (hours.map { "\ntimeseries=" + String($0) } ?? "") + external.map { "\nexternal=" + $0 }.joined()))
     }
 
-    /// FNV-1a 64 of a file's bytes, read in 1 MiB blocks (memory does not grow with
-    /// the file: a usage trace is hashed as it is replayed, streamed); nil if it
-    /// cannot be read. Equal to `fnv1a` of the file's text.
-    public static func fnv1a(fileAt path: String) -> UInt64? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        let block = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 20)
-        defer { block.deallocate() }
-        var h = FNV1a.offsetBasis
-        while true {
-            let n = fread(block.baseAddress!, 1, block.count, f)
-            h = FNV1a.hash(block[0..<n], from: h)
-            if n < block.count { return ferror(f) != 0 ? nil : h }
-        }
-    }
+    /// FNV-1a 64 of a file's bytes (`FNV1a.hash(fileAt:)`); nil if it cannot be read.
+    public static func fnv1a(fileAt path: String) -> UInt64? { FNV1a.hash(fileAt: path) }
 
     static func fnv1a(_ s: String) -> UInt64 { FNV1a.hash(s) }
 
     /// `x` as 16 hex digits.
-    public static func hex(_ x: UInt64) -> String {
-        let s = String(x, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
+    public static func hex(_ x: UInt64) -> String { FNV1a.hex(x) }
 
     /// The state file's text.
     public var text: String {

@@ -59,7 +59,7 @@ public enum TraceRun {
     /// Runs `policy` with the device loop compiled for it (built by its registry entry).
     static func run(_ policy: PolicyID, _ inputs: Inputs) -> Output {
         precondition(policy.external == nil, "a traced run takes registered policies only (the CLI refuses external ones)")
-        return PolicyRegistry.all[policy.index].runTraced(inputs)
+        return PolicyRunners.all[policy.index].runTraced(inputs)
     }
 
     static func run<P: EvictionPolicy>(_: P.Type, _ io: Inputs) -> Output {
