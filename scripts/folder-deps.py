@@ -6,10 +6,16 @@ protocol, typealias) declared in the other. Prints every edge with how many file
 and names make it, then the pairs that use each other (the cycles a layering must
 remove), with the names on each side. A lexical check: it sees names, not calls
 into extensions of a type declared elsewhere (Device's extensions in Lifecycle/ and
-Memory/ call each other without naming a type), so it finds fewer edges than exist.
+Memory/ call each other without naming a type), so it finds fewer edges than exist;
+--calls adds those: a function or property of Device declared in one folder's
+extension, called by name from another (`name(` unqualified, or `self.`/`device.`);
+a name also declared elsewhere (any type's member, any folder) is left out, as
+ambiguous.
 
   python3 scripts/folder-deps.py            edges and mutual pairs
   python3 scripts/folder-deps.py --names    with every name of every edge
+  python3 scripts/folder-deps.py --calls    types and calls
+  python3 scripts/folder-deps.py --check    exit 1 on a cycle other than the device's (CI)
 """
 import collections
 import os
@@ -48,6 +54,37 @@ for folder in folders:
             if other and other != folder:
                 uses[folder][other].add((os.path.relpath(path, root), name))
 
+def device_members(text):
+    """Functions and properties declared in `struct Device` or `extension Device`."""
+    out = []
+    for m in re.finditer(r"\b(?:struct|extension)\s+Device\b[^{]*\{", text):
+        depth, i = 1, m.end()
+        while depth and i < len(text):
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        out += re.findall(r"\b(?:func|var)\s+(\w+)", text[m.end():i])
+    return out
+
+if "--calls" in sys.argv[1:]:
+    where = collections.defaultdict(set)
+    for folder in folders:
+        for path in swift_files(folder):
+            for name in device_members(code(path)):
+                where[name].add(folder)
+    anywhere = collections.defaultdict(set)  # every func or var, of any type
+    for folder in folders:
+        for path in swift_files(folder):
+            for name in re.findall(r"\b(?:func|var|let|case)\s+(\w+)", code(path)):
+                anywhere[name].add(folder)
+    members = {n: next(iter(f)) for n, f in where.items() if len(f) == 1 and anywhere[n] == f}
+    for folder in folders:
+        for path in swift_files(folder):
+            text = code(path)
+            for name in set(re.findall(r"(?<![\w.])([a-z]\w*)\s*\(", text)) | set(re.findall(r"\b(?:self|device|d)\.([a-z]\w*)\b", text)):
+                other = members.get(name)
+                if other and other != folder:
+                    uses[folder][other].add((os.path.relpath(path, root), name + "()"))
+
 show_names = "--names" in sys.argv[1:]
 print("edges (folder -> folder it uses: files, names):")
 for a in folders:
@@ -64,3 +101,34 @@ for a, b in pairs:
     print(f"  {a} <-> {b}: {a} names {', '.join(ab[:6])}{' ...' if len(ab) > 6 else ''}; "
           f"{b} names {', '.join(ba[:6])}{' ...' if len(ba) > 6 else ''}")
 print(f"{len(pairs)} mutual pairs")
+
+# Groups of folders that reach each other (Tarjan's strongly connected components):
+# a cycle of any length shows here, not only a pair.
+index, low, stack, on, groups = {}, {}, [], set(), []
+def visit(v):
+    index[v] = low[v] = len(index)
+    stack.append(v); on.add(v)
+    for w in uses[v]:
+        if w not in index:
+            visit(w); low[v] = min(low[v], low[w])
+        elif w in on:
+            low[v] = min(low[v], index[w])
+    if low[v] == index[v]:
+        g = []
+        while True:
+            w = stack.pop(); on.discard(w); g.append(w)
+            if w == v: break
+        if len(g) > 1: groups.append(sorted(g))
+for f in folders:
+    if f not in index: visit(f)
+print("folders in a cycle: " + ("; ".join(", ".join(g) for g in groups) or "none"))
+
+# --check: fail on any cycle but the device's own (one struct whose extensions in
+# Device/, Lifecycle/ and Memory/ call each other: docs/layout.md; issue 28 is open on it).
+if "--check" in sys.argv[1:]:
+    known = [["Device", "Lifecycle", "Memory"]]
+    bad = [g for g in groups if g not in known]
+    if bad:
+        print("folder-deps: folders in a new cycle: " + "; ".join(", ".join(g) for g in bad)
+              + " (docs/layout.md says which way folders depend)", file=sys.stderr)
+        sys.exit(1)

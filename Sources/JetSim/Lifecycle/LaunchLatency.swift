@@ -25,9 +25,4 @@ extension Device {
 
     /// What every launch from no process adds: the state restore, if the app restores.
     @inline(__always) func uiRestore(_ p: Int) -> SimTime { profiles[p].preservesUIState ? profiles[p].stateRestore : .zero }
-
-    @inline(__always) func warmLatency(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
-        guard params.suspendedCompressionRatio > 1 else { return profiles[p].warmLaunch }
-        return profiles[p].warmLaunch + resumeDecompression(p, compressedKB: compressedKB)
-    }
 }

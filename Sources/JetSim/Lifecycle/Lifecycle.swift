@@ -1,39 +1,3 @@
-/// The five states of an app (seed 004, Table 18.1).
-///
-/// | state | visible | receives events | executes code |
-/// |---|---|---|---|
-/// | not running | no | no | no |
-/// | active | yes | yes | yes |
-/// | inactive | mostly | no | yes |
-/// | background | no | no | yes |
-/// | suspended | no | no | no |
-public enum AppState: UInt8, Sendable, CaseIterable {
-    case notRunning, inactive, active, background, suspended
-
-    /// The name used in traces and files.
-    public var name: String {
-        switch self {
-        case .notRunning: "not-running"
-        case .inactive: "inactive"
-        case .active: "active"
-        case .background: "background"
-        case .suspended: "suspended"
-        }
-    }
-
-    /// Whether the app executes code in this state (active, inactive, background).
-    /// By a switch: written with `==` it stayed a call at every kill.
-    @inlinable @inline(__always) public var executesCode: Bool {
-        switch self {
-        case .active, .inactive, .background: true
-        case .suspended, .notRunning: false
-        }
-    }
-
-    /// Whether the app's process exists and holds memory.
-    @inlinable public var isResident: Bool { self != .notRunning }
-}
-
 /// The messages the system sends to an app's delegate, plus the expiration handler of
 /// a background task.
 public enum LifecycleMessage: UInt8, Sendable, CaseIterable {
@@ -71,26 +35,6 @@ public enum SaveStrategy: UInt8, Sendable, CaseIterable {
     public init?(name: String) {
         guard let s = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = s
-    }
-}
-
-/// Background modes that keep an app executing in the background while their
-/// activity lasts (seed 003).
-public enum BackgroundMode: UInt8, Sendable, CaseIterable {
-    case none, audio, location, voip
-
-    public var name: String {
-        switch self {
-        case .none: "none"
-        case .audio: "audio"
-        case .location: "location"
-        case .voip: "voip"
-        }
-    }
-
-    public init?(name: String) {
-        guard let m = Self.allCases.first(where: { $0.name == name }) else { return nil }
-        self = m
     }
 }
 
@@ -154,40 +98,3 @@ public enum SystemWakeKind: UInt8, Sendable, CaseIterable {
     }
 }
 
-/// How a launch found the app. jetsim's names, and Apple's and Android's terms for
-/// each, are in docs/model.md ("Relaunch kinds"): Apple calls jetsim's `cached` a warm launch
-/// and its `warm`, `hot` and `thaw` resumes.
-public enum LaunchKind: UInt8, Sendable, CaseIterable {
-    /// No process: created from scratch (didFinishLaunching).
-    case cold
-    /// Suspended in memory: thawed (and decompressed).
-    case warm
-    /// Still executing in the background.
-    case hot
-    /// Frozen: a resume whose pages come back from flash (XNU freezer, doc/vm/freezer.md).
-    case thaw
-    /// No process, but killed less than `page_cache_window_s` ago: created from
-    /// scratch with its files still in the page cache, faster than cold (Apple's
-    /// "warm launch", WWDC16 session 406: "launched and quit previously, and it's still
-    /// sitting in the disk cache in the kernel").
-    case cached
-
-    public var name: String {
-        switch self {
-        case .cold: "cold"
-        case .warm: "warm"
-        case .hot: "hot"
-        case .thaw: "thaw"
-        case .cached: "cached"
-        }
-    }
-
-    /// Whether the launch creates the process (didFinishLaunching). By a switch:
-    /// written with `==` it stayed a call at every launch.
-    @inlinable @inline(__always) public var createsProcess: Bool {
-        switch self {
-        case .cold, .cached: true
-        case .warm, .thaw, .hot: false
-        }
-    }
-}

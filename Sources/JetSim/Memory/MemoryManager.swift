@@ -197,6 +197,14 @@ extension Device {
         return profiles[p].warmLaunch + SimTime(microseconds: perMB.microseconds * readKB / 1_024)
     }
 
+    /// A warm resume: the resume, plus decompressing what it touches when suspended
+    /// apps' memory is compressed (`compressedKB`: what is compressed; nil: its whole
+    /// compressed share).
+    @inline(__always) func warmLatency(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
+        guard params.suspendedCompressionRatio > 1 else { return profiles[p].warmLaunch }
+        return profiles[p].warmLaunch + resumeDecompression(p, compressedKB: compressedKB)
+    }
+
     /// A user's resume of a suspended app (`warm`, or `thaw` from flash): what it
     /// waits for. Android: the resume plus the swap-in (`swapIn`). XNU: decompressing
     /// what it touches if its memory was compressed, or the thaw. The plain model: the
