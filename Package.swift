@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -12,7 +13,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The domain-free discrete-event engine: time, the future event set, the
@@ -49,6 +49,15 @@ let package = Package(
         .testTarget(name: "JetSimTests", dependencies: ["JetSim"]),
         // End-to-end tests: they run the built `jetsim` binary.
         .testTarget(name: "JetSimCLITests", dependencies: ["JetSim"]),
+    ]
+)
+
+// The benchmark suites (Benchmarks/) and ordo-one/benchmark: only when asked for
+// (`JETSIM_BENCHMARKS=1`, as scripts/bench.sh and CI's allocation gate set it), so that
+// `swift test` does not build the benchmark package and its tools.
+if ProcessInfo.processInfo.environment["JETSIM_BENCHMARKS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets += [
         .executableTarget(
             name: "EngineBenchmarks",
             dependencies: ["SimKernel", "EngineHold", .product(name: "Benchmark", package: "benchmark")],
@@ -62,4 +71,4 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
-)
+}
