@@ -69,7 +69,10 @@ struct FixedOverheadTests {
         // 2,256 with issue 31's idle-band daemons: the pool (its counts, one daemon's
         // size, the next relaunch: 32 bytes) and their three knobs in the parameters
         // (24 bytes with a 4-byte pad).
-        #expect(small < 2_288)
+        // 2,312 with issue 32's cached-app GC and Fleet: the held KiB per app in zram
+        // (an array reference, 8 bytes; empty unless held), Android's three GC and swap
+        // shares (24) and Fleet's parameters (its switch and two shares, 24 with the pad).
+        #expect(small < 2_320)
         print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
     }
 }

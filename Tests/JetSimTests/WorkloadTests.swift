@@ -48,7 +48,7 @@ struct WorkloadFileTests {
                                                              Scenario.markdownDeviceKeys())
         #expect(current == generated, "Workloads/scenarios/README.md is out of date: run JETSIM_WRITE_REFERENCE=1 swift test --filter scenarioDeviceKeys")
         // Every alias is in it, the newer XNU and Android ones too.
-        for k in ["ram=SIZE", "policy=NAME", "os=ios\\|android", "zram-algorithm=lzo\\|lz4\\|lz4hc\\|zstd", "reaper=true\\|false", "wake-run=DUR"] {
+        for k in ["ram=SIZE", "policy=NAME", "os=ios\\|android\\|fleet", "zram-algorithm=lzo\\|lz4\\|lz4hc\\|zstd", "reaper=true\\|false", "wake-run=DUR"] {
             #expect(current.contains("| `\(k)` |"), "\(k)")
         }
     }

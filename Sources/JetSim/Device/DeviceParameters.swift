@@ -64,6 +64,8 @@ public struct DeviceParameters: Sendable, Equatable {
     public var growthStep: SimTime = .seconds(30)
     /// Android's lmkd, zram and ActivityManager (`os: android`; Memory/Android/).
     public var android = AndroidParameters()
+    /// Fleet's changes to Android's (`os: fleet`; Memory/Fleet/).
+    public var fleet = FleetParameters()
     /// A cold launch less than this after the app was killed finds its files still in
     /// the page cache (`LaunchKind.cached`); 0 turns it off. *Assumption*: 600 s, no
     /// published figure (the page cache is reclaimed under the same pressure).

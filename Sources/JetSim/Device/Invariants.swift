@@ -68,7 +68,13 @@ extension Device {
                 resident += c.residentKB
                 continue
             }
-            if a.memory.contains(.compressed) { precondition(a.state == .suspended, "a running app is compressed"); pool += a.residentKB; committed += a.residentKB }
+            if a.memory.contains(.compressed) {
+                precondition(a.state == .suspended, "a running app is compressed")
+                // Less what an Android cached app keeps uncompressed (Memory/Android/Zram.swift).
+                let held = zramHeldKB(Int32(i))
+                precondition(held >= 0 && held <= a.residentKB, "app \(i) keeps \(held) KiB of its \(a.residentKB)")
+                pool += a.residentKB - held; committed += a.residentKB - held
+            }
             // A partial freeze leaves what did not fit compressed in RAM; nothing else.
             if a.memory.contains(.frozen) { precondition(a.state == .suspended && (a.residentKB == 0 || a.memory.contains(.compressed)), "a frozen app holds RAM outside the compressor"); frozen += 1 }
             resident += a.residentKB

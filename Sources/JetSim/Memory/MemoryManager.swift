@@ -4,8 +4,9 @@ import SimKernel
 //
 // A device runs one memory manager, chosen by its parameters (`MemoryManagerKind`): the
 // plain model (no bands; kills only when a launch needs room), XNU's memorystatus
-// (bands, triggers, pressure, compressor, freezer: Memory/XNU/) or Android's lmkd, zram
-// and ActivityManager (Memory/Android/). The lifecycle and the device's core call the
+// (bands, triggers, pressure, compressor, freezer: Memory/XNU/), Android's lmkd, zram
+// and ActivityManager (Memory/Android/), or Fleet, which is Android's with its GC, swap
+// and hot launch changed (Memory/Fleet/). The lifecycle and the device's core call the
 // hooks below, each from one place, and never ask which manager runs: every `switch
 // memoryManager` is in this file. A hook is O(1) unless its manager acts.
 //
@@ -28,18 +29,25 @@ public enum MemoryManagerKind: UInt8, Sendable, CaseIterable {
     case xnu
     /// Android: lmkd, zram and ActivityManager (`os: android`).
     case android
+    /// Fleet (ASPLOS 2024): Android's, with its fore/background-aware GC,
+    /// runtime-guided swap and hot launch (`os: fleet`; Memory/Fleet/).
+    case fleet
 }
 
 extension DeviceParameters {
     /// The memory manager these parameters select.
     @inlinable public var memoryManager: MemoryManagerKind {
-        android.enabled ? .android : xnu.bands ? .xnu : .plain
+        android.enabled ? (fleet.enabled ? .fleet : .android) : xnu.bands ? .xnu : .plain
     }
 }
 
 extension Device {
     /// The memory manager this device runs (from its parameters).
     @inline(__always) var memoryManager: MemoryManagerKind { params.memoryManager }
+
+    /// Whether Android's lmkd, zram and ActivityManager run: Android's manager, or
+    /// Fleet's, which is Android's with its changes.
+    @inline(__always) var runsAndroid: Bool { params.android.enabled }
 
     // MARK: Reset
 
@@ -58,7 +66,7 @@ extension Device {
         nextReaperSweepS = 0; reaperInfoExpiryS = 0; reaperNoneKnown = false
         pressureLevel = 0; softLimitApps.removeAll(keepingCapacity: true)
         warningRestUntil = .zero; sustainedDue = .never; armTimers = []
-        android.reset(appCount: memoryManager == .android ? n : 0, thrashingLimit: params.android.thrashingLimitPct)
+        android.reset(appCount: runsAndroid ? n : 0, thrashingLimit: params.android.thrashingLimitPct, holds: zramHeldShare > 0)
         resetIdleDaemons()
     }
 
@@ -99,7 +107,7 @@ extension Device {
     /// needs it.
     @inline(__always) mutating func memoryAppSuspended(_ app: Int32, _ now: SimTime) {
         switch memoryManager {
-        case .android: androidCached(app, now)
+        case .android, .fleet: androidCached(app, now)
         case .xnu, .plain: compressOnSuspend(app, now)
         }
     }
@@ -111,7 +119,7 @@ extension Device {
     @inline(__always)
     mutating func memoryAppResuming(_ app: Int32, compressed: Bool, frozen: Bool, _ now: SimTime) -> (swapIn: SimTime, compressedKB: Int64) {
         var swapIn = SimTime.zero
-        if memoryManager == .android { swapIn = androidResume(app, compressed: compressed, frozen: frozen, now) }
+        if runsAndroid { swapIn = androidResume(app, compressed: compressed, frozen: frozen, now) }
         let compressedKB = leaveCompressor(app, now)
         unfreeze(app)
         return (swapIn, compressedKB)
@@ -122,13 +130,13 @@ extension Device {
     @inline(__always) mutating func memoryAppExited(_ app: Int32, _ now: SimTime) {
         leaveCompressor(app, now)
         forgetFrozen(app)
-        if memoryManager == .android { androidForget(app) }
+        if runsAndroid { androidForget(app) }
     }
 
     /// A user's launch completed with `latency`: Android counts it by its own kinds and
     /// against the Vitals thresholds. (`lastKill`: the reason of the process before.)
     @inline(__always) mutating func memoryAppLaunched(_ app: Int32, _ kind: LaunchKind, relaunch: Bool, latency: SimTime) {
-        guard memoryManager == .android else { return }
+        guard runsAndroid else { return }
         let saved = relaunch && profiles[pi(app)].preservesUIState
             && KillReason(rawValue: apps[Int(app)].lastKill).map { $0.losesUserPlace } == true
         androidVitals(kind, savedState: saved, latency: latency)
@@ -151,7 +159,7 @@ extension Device {
     /// level dies then, not at a later fall of memory; Android's cached-process cap.
     @inline(__always) mutating func memoryChanged(_ now: SimTime) {
         switch memoryManager {
-        case .android:
+        case .android, .fleet:
             // ActivityManager's trim of cached and empty processes, when it would kill.
             if processTrimDue(now) { cachedCap(now) }
         case .xnu: memoryFellXNU(now)
@@ -168,7 +176,7 @@ extension Device {
         launching = app
         defer { launching = outer }
         switch memoryManager {
-        case .android: androidMakeRoom(needKB: needKB, now)
+        case .android, .fleet: androidMakeRoom(needKB: needKB, now)
         case .xnu: xnuMakeRoom(needKB: needKB, now)
         case .plain: plainMakeRoom(needKB: needKB, now)
         }
@@ -177,7 +185,7 @@ extension Device {
     // MARK: What the lifecycle reads
 
     /// The band a candidate has now, as the policy sees it: XNU's band; on the plain
-    /// model and Android, a background mode's band or 30 while it executes in the
+    /// model, Android and Fleet, a background mode's band or 30 while it executes in the
     /// background, else 0 (`plainBand`).
     @inline(__always) func memoryBand(_ app: Int32, _ now: SimTime) -> UInt8 {
         memoryManager == .xnu ? xnuBand(app, now) : plainBand(app)
@@ -191,7 +199,7 @@ extension Device {
     /// What a thaw waits for: the resume, plus the pages read back from flash: XNU's
     /// on-demand share (`thawTouchedKB`); Android's whole cached footprint (writeback).
     @inline(__always) func thawLatency(_ p: Int) -> SimTime {
-        let android = memoryManager == .android
+        let android = runsAndroid
         let readKB = android ? profiles[p].suspendedKB : thawTouchedKB(p)
         let perMB = android ? params.android.flashSwapInPerMB : params.xnu.thawPerMB
         return profiles[p].warmLaunch + SimTime(microseconds: perMB.microseconds * readKB / 1_024)
@@ -213,21 +221,48 @@ extension Device {
     func resumeLatency(_ app: Int32, _ kind: LaunchKind, compressed: Bool, compressedKB: Int64?, swapIn: SimTime) -> SimTime {
         let p = pi(app)
         switch memoryManager {
-        case .android: return profiles[p].warmLaunch + swapIn
+        case .android, .fleet: return profiles[p].warmLaunch + swapIn
         case .xnu where kind == .warm && !compressed: return profiles[p].warmLaunch
         case .xnu, .plain:
             return kind == .thaw ? thawLatency(p) : warmLatency(p, compressedKB: compressedKB ?? suspendedPlainKB(app))
         }
     }
 
+    /// The share of a cached app's memory that stays in RAM while zram has the rest
+    /// (Memory/Android/Zram.swift): what swap cannot take, and what the app's garbage
+    /// collector touches of its heap: all of it on Android, its background objects on
+    /// Fleet (Memory/Fleet/). 0 elsewhere, and with Android's defaults.
+    @inline(__always) var zramHeldShare: Double {
+        switch memoryManager {
+        case .android: params.android.heldShare(touch: params.android.gcTouchShare)
+        case .fleet: fleetHeldShare
+        case .xnu, .plain: 0
+        }
+    }
+
+    /// The share of a cached app's Java heap its garbage collector touches: all of it
+    /// on Android (`android_gc_touch_pct`), the background objects on Fleet.
+    @inline(__always) var gcTouchShare: Double {
+        memoryManager == .fleet ? params.fleet.gcTouchShare : params.android.gcTouchShare
+    }
+
+    /// What a resume from zram waits for of the `plainKB` swapped back in: all of it
+    /// on Android, the launch objects on Fleet (the rest after the first frame).
+    @inline(__always) func launchSwapInKB(plainKB: Int64) -> Int64 {
+        switch memoryManager {
+        case .fleet: fleetLaunchSwapInKB(plainKB: plainKB)
+        case .android, .xnu, .plain: plainKB
+        }
+    }
+
     /// Whether the OS prewarms apps: iOS 15 and later (`prewarming`), never Android.
-    @inline(__always) var prewarms: Bool { params.prewarming && memoryManager != .android }
+    @inline(__always) var prewarms: Bool { params.prewarming && !runsAndroid }
 
     /// The compressor pool within its bound (the memory invariant): zram's in
     /// uncompressed KiB (the pool rounds each app to whole KiB); XNU's commitments
     /// within the pool's bound.
     var memoryPoolWithinBound: Bool {
-        memoryManager == .android ? zramStoredKB <= params.android.zramKB + 4 * Int64(apps.count)
+        runsAndroid ? zramStoredKB <= params.android.zramKB + 4 * Int64(apps.count)
             : compressorKB <= compressorCommittedKB && compressorCommittedKB <= max(params.compressorPoolKB, 0)
     }
 }

@@ -555,7 +555,7 @@ public enum Schema {
         .flag("prewarming", \.prewarming, alias: "prewarming",
               source: "Apple, About the app launch sequence (iOS 15 and later)",
               "iOS 15 and later prewarm apps (archetype prewarms_per_day); false: an earlier iOS, or the ablation; never on os: android"),
-    ] + Schema.androidKnobs, template: DeviceClass(), check: { c in
+    ] + Schema.androidKnobs + Schema.fleetKnobs, template: DeviceClass(), check: { c in
         let d = c.parameters()
         // `parameters()` clamps the reserve below the RAM: check what was written.
         if let r = c.osReserveKB, r >= c.ramKB {

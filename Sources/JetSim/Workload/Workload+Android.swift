@@ -6,6 +6,9 @@ public enum DeviceOS: String, Sendable, CaseIterable {
     case ios
     /// Android: lmkd, zram and ActivityManager (Memory/Android/).
     case android
+    /// Fleet (ASPLOS 2024): Android's, with its GC, swap and hot launch changed
+    /// (Memory/Fleet/; the android_* keys and the fleet_* keys).
+    case fleet
 }
 
 /// A device class's Android keys as the workload file gives them (sources on
@@ -17,6 +20,9 @@ public struct AndroidClass: Sendable, Equatable {
     public var zramAlgorithm = "lz4"
     public var zramCompressMsPerMB = 2.0
     public var swapInMsPerMB = 0.5
+    public var gcHeapPct = 0.0
+    public var gcTouchPct = 100.0
+    public var swappablePct = 100.0
     public var zramWriteback = false
     public var writebackDailyKB: Int64 = 400 * 1_024
     public var flashSwapInMsPerMB = 4.0
@@ -75,6 +81,9 @@ extension AndroidParameters {
         compressPerMB = SimTime(seconds: c.zramCompressMsPerMB / 1_000)
         swapInPerMB = SimTime(seconds: c.swapInMsPerMB / 1_000)
         flashSwapInPerMB = SimTime(seconds: c.flashSwapInMsPerMB / 1_000)
+        gcHeapShare = c.gcHeapPct / 100
+        gcTouchShare = c.gcTouchPct / 100
+        swappableShare = c.swappablePct / 100
         writeback = c.zramWriteback
         writebackDailyKB = c.writebackDailyKB
         psi = c.lmkdPsi
@@ -103,7 +112,7 @@ extension Schema {
     /// The Android keys of a device class (they act only with `os: android`).
     static let androidKnobs: [Knob<DeviceClass>] = [
         .choice("os", \.os, DeviceOS.allCases.map { ($0.rawValue, $0) }, what: "an OS", alias: "os", source: "",
-                "the memory manager: ios = XNU memorystatus; android = lmkd, zram and ActivityManager (the android_* keys and XNU's keys off)"),
+                "the memory manager: ios = XNU memorystatus; android = lmkd, zram and ActivityManager (the android_* keys and XNU's keys off); fleet = Android's with Fleet's GC, swap and hot launch (ASPLOS 2024; the android_* and fleet_* keys)"),
         .flag("android_zram", \.android.zram, alias: "zram", source: "AOSP: zram on by default (Pixel 4: 2 GiB zram)",
               "android: cached apps' memory is compressed into zram under pressure"),
         .number("android_zram_size_pct", \.android.zramSizePct, 0...400, unit: "%", alias: "zram-pct",
@@ -117,6 +126,16 @@ extension Schema {
         .number("android_swap_in_ms_per_mb", \.android.swapInMsPerMB, 0...1_000, unit: "ms/MiB", alias: "swap-in-ms-per-mb",
                 source: "assumption (lz4 decompresses at about 2 GB/s on a phone core)", "android: time per MiB swapped back in from zram on a resume (latency and stall)")
             .plausible(.factors(0.5, 2), "lz4 decompression at 1-4 GB/s across phone cores"),
+        .number("android_gc_heap_pct", \.android.gcHeapPct, 0...100, unit: "%", alias: "gc-heap-pct",
+                source: "0: no GC modelled (the model before issue 32). Fleet artifact (github.com/jiachengh/Fleet at 32f22f7), evaluation/exp-hot-launch/exp-hot-launch.ipynb cell 25 X_heap_size (from check-heap.sh's dumpsys meminfo): Java heap 7.1-25.9 % of the app, mean 15.9 % over 12 apps",
+                "android: share of a cached app's memory that is its Java heap, which its background GC traces; when zram takes the app, the pages the GC touches (android_gc_touch_pct of it) come back (a swap-in) and stay in RAM (0: no GC)"),
+        .number("android_gc_touch_pct", \.android.gcTouchPct, 0...100, unit: "%", alias: "gc-touch-pct",
+                source: "stock ART's concurrent copying GC traces every live object of the heap (Fleet artifact src/Fleet-AOSP/art/runtime/gc/heap.cc:1053-1054, 1460-1465: a full CC collection kCollectorTransitionWait = 5 s after the app leaves the front, heap.h:186; then background GCs every ~22 s, evaluation/exp-cache-app/gc-working-set-twitch-without-BGC.log)",
+                "android: share of the Java heap (android_gc_heap_pct) a cached app's GC touches and so brings back from zram (os: fleet replaces it with fleet_gc_touch_pct)"),
+        .number("android_swappable_pct", \.android.swappablePct, 0...100, unit: "%", alias: "swappable-pct",
+                source: "assumption (100: all of it, the model before issue 32); only anonymous pages go to swap, and the artifact publishes no split of an app's memory (Fleet's reproduction fits it: docs/reproductions.md)",
+                "android: share of a cached app's memory outside its Java heap (android_gc_heap_pct) that zram reclaim takes; the rest (graphics buffers, pages swap does not reach) stays in RAM")
+            .plausible(.values("20", "100"), "no published split of a cached app's memory into swappable and not: from a fifth (Fleet Fig. 11c's stock Android) to all of it"),
         .flag("android_zram_writeback", \.android.zramWriteback, alias: "writeback", source: "Pixel 4: 512 MB writeback file (zram writeback, Linux Documentation/admin-guide/blockdev/zram.rst)",
               "android: when zram is full, reclaim writes cached apps' pages to flash (counted in flash_written_kb)"),
         .mebibytes("android_writeback_daily_mb", \.android.writebackDailyKB, 0...16_777_216, alias: "writeback-daily",

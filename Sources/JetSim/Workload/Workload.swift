@@ -70,6 +70,7 @@ public struct DeviceClass: Sendable, Equatable {
     /// The memory manager, and Android's keys (Workload+Android.swift).
     public var os = DeviceOS.ios
     public var android = AndroidClass()
+    public var fleet = FleetClass()
     /// A cold launch this soon after a kill is `cached` (assumption, see DeviceParameters).
     public var pageCacheWindowS = DeviceParameters.standard.pageCacheWindow.seconds
     /// A system-launched app runs this long in the background (Apple: up to 30 s).
@@ -100,7 +101,8 @@ public struct DeviceClass: Sendable, Equatable {
         p.memoryGrowth = memoryGrowth
         p.growthTime = SimTime(seconds: growthTimeS)
         p.growthStep = SimTime(seconds: growthStepS)
-        if os == .android { android.apply(to: &p) }
+        if os == .android || os == .fleet { android.apply(to: &p) }
+        if os == .fleet { fleet.apply(to: &p) }
         return p
     }
 

@@ -45,6 +45,24 @@ public struct AndroidParameters: Sendable, Equatable {
     public var swapInPerMB: SimTime
     /// Time to read one MiB back from flash (zram writeback) on a resume.
     public var flashSwapInPerMB: SimTime
+    /// A cached app's garbage collector (ART's background GC, issue 32): the share of
+    /// a cached app's memory that is its Java heap (0 by default: no GC, the model
+    /// before it), and the share of that heap the GC touches (stock ART's concurrent
+    /// copying traces every live object). When zram reclaim swaps a cached app out,
+    /// the touched pages come back (a swap-in) and stay in RAM: the GC runs every
+    /// 20-odd seconds in a cached app, more often than the apps are relaunched, so it
+    /// is taken as immediate (`Device.zramReclaim`).
+    public var gcHeapShare: Double
+    public var gcTouchShare: Double
+    /// The share of a cached app's memory outside its Java heap that zram reclaim
+    /// takes (1 by default: all of it, the model before issue 32); the rest stays in RAM.
+    public var swappableShare: Double
+    /// The share of a cached app's memory that stays in RAM when zram takes it, for a
+    /// GC that touches `touch` of the heap: what swap cannot take outside the heap,
+    /// and what the GC brings back of it. 0 with the defaults (exactly).
+    @inline(__always) func heldShare(touch: Double) -> Double {
+        1 - ((1 - gcHeapShare) * swappableShare + gcHeapShare * (1 - touch))
+    }
     /// zram writeback: when zram is full, reclaim writes a cached app's pages to the
     /// backing file on flash instead, within a daily limit (writeback_limit).
     public var writeback: Bool
@@ -115,6 +133,11 @@ public struct AndroidParameters: Sendable, Equatable {
 /// which ActivityManager holds at adj 700, is the lifecycle's: `Device.previousApp`.)
 public struct AndroidState: Sendable {
     var uncompressed = MultiList(lists: 1)
+    /// KiB of each app in zram that stays in RAM, uncompressed: what its garbage
+    /// collector touches and what swap cannot take (part of its resident memory;
+    /// `Device.zramReclaim`). Empty unless some is held (`Device.zramHeldShare > 0`),
+    /// so no other run reads or sizes it.
+    var heldKB: [Int32] = []
     /// The current 1 s PSI window (whole seconds since the start) and its totals.
     var window: Int64 = -1
     var someStallUs: Int64 = 0
@@ -140,8 +163,10 @@ public struct AndroidState: Sendable {
 
     init() {}
 
-    mutating func reset(appCount: Int, thrashingLimit limit: Int64) {
+    mutating func reset(appCount: Int, thrashingLimit limit: Int64, holds: Bool) {
         uncompressed.reset(appCount: appCount)
+        heldKB.removeAll(keepingCapacity: true)
+        if holds { heldKB.append(contentsOf: repeatElement(0, count: appCount)) }
         window = -1
         someStallUs = 0; fullStallUs = 0
         refaultKB = 0; thrashResetUs = 0; prevThrashPct = 0; thrashingLimit = limit

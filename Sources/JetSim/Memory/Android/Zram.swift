@@ -38,8 +38,9 @@ extension Device {
     /// (`thrashingCountsSwapIns`: lmkd counts file refaults). Returns the time.
     mutating func androidSwapIn(_ app: Int32, fromFlash: Bool = false, _ now: SimTime) -> SimTime {
         // From flash: the cached footprint, read back at `flashSwapInPerMB`.
+        // From zram: what is packed there (its resident less what its GC holds).
         let plain = fromFlash ? profiles[pi(app)].suspendedKB
-            : Int64((Double(apps[Int(app)].residentKB) * params.android.zramRatio).rounded())
+            : Int64((Double(apps[Int(app)].residentKB - zramHeldKB(app)) * params.android.zramRatio).rounded())
         let perMB = fromFlash ? params.android.flashSwapInPerMB : params.android.swapInPerMB
         psiWindow(now)
         stall(plain, perMB: perMB)
@@ -47,7 +48,9 @@ extension Device {
             thrashingWindow(now)
             android.refaultKB = .saturatingSum(android.refaultKB, plain)
         }
-        let t = SimTime(saturatingMicroseconds: Double(perMB.microseconds) * Double(plain) / 1_024)
+        // What the resume waits for: all of it, or on Fleet its launch objects (zram).
+        let waitKB = fromFlash ? plain : launchSwapInKB(plainKB: plain)
+        let t = SimTime(saturatingMicroseconds: Double(perMB.microseconds) * Double(waitKB) / 1_024)
         metrics[.swapIns] += 1
         metrics[.swapInLatencySumMicros] = .saturatingSum(metrics[.swapInLatencySumMicros], Int(t.microseconds))
         return t
@@ -65,7 +68,11 @@ extension Device {
             if app == launching { app = next; continue }
             let a = Int(app)
             let plain = apps[a].residentKB
-            if zramStoredKB + plain > params.android.zramKB {
+            // What swap cannot take stays, and what its GC touches comes back from
+            // zram and stays (`zramHeldKB`); the rest is swapped. By default, all of it.
+            let held = zramHeldKB(plain: plain)
+            let swapped = plain - held
+            if zramStoredKB + swapped > params.android.zramKB {
                 // zram full: write back to flash if today's limit allows, else stop.
                 guard params.android.writeback else { break }
                 let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
@@ -82,15 +89,63 @@ extension Device {
                 app = next
                 continue
             }
-            let packed = Int64((Double(plain) / params.android.zramRatio).rounded())
+            let packed = Int64((Double(swapped) / params.android.zramRatio).rounded())
             android.uncompressed.remove(app)
-            setResident(app, packed)
+            setResident(app, packed + held)
             apps[a].memory.insert(.compressed)
             compressorCommittedKB += packed  // leaveCompressor takes it back
             compressorChange(packed, now)
             stall(plain, perMB: params.android.compressPerMB)
+            if held > 0 {
+                android.heldKB[a] = Int32(clamping: held)
+                // The GC's swap-in: the heap pages it touched, decompressed again.
+                let touched = gcTouchedKB(plain: plain)
+                if touched > 0 { stall(touched, perMB: params.android.swapInPerMB) }
+            }
             policy.update(app, candidate(app))
             app = next
         }
+    }
+}
+
+// A cached app's garbage collector (issue 32). ART collects a cached app's heap too:
+// a full concurrent-copying collection 5 s after it leaves the front
+// (kCollectorTransitionWait, heap.h:186; heap.cc:1053-1054, 1460-1465 of the Fleet
+// artifact's ART), then a background collection every ~22 s while it allocates
+// (gc-working-set-twitch-without-BGC.log: 13 between 221.5 and 481.2 s). Each traces
+// the live heap, so the heap pages zram took come back, and take RAM again. Modelled
+// as immediate: when reclaim swaps a cached app out, the share its GC touches
+// (`gcTouchedKB`) comes back at once, a swap-in on reclaim's stall, and stays in RAM
+// (`AndroidState.heldKB`) until the app resumes or dies. Reclaim then goes on to
+// the next app, as the kernel does when the pages come back. Not modelled: the GC's
+// CPU time, its pause, the heap it frees; a GC of an app written back to flash.
+// With it, `android_swappable_pct`: the share of the rest of a cached app that swap
+// takes at all (only anonymous pages swap).
+extension Device {
+    /// KiB of `plain` that stay in RAM when zram takes a cached app: what swap cannot
+    /// take and what its GC touches (`zramHeldShare`). 0 by default.
+    @inline(__always) func zramHeldKB(plain: Int64) -> Int64 {
+        let share = zramHeldShare
+        return share > 0 ? Int64((Double(plain) * share).rounded()) : 0
+    }
+
+    /// KiB of `plain` a cached app's GC touches in its heap (and so swaps back in):
+    /// Android's whole heap, Fleet's background objects (`gcTouchShare`).
+    @inline(__always) func gcTouchedKB(plain: Int64) -> Int64 {
+        Int64((Double(plain) * params.android.gcHeapShare * gcTouchShare).rounded())
+    }
+
+    /// What app `app` keeps in RAM while it is in zram (0 when nothing is held).
+    @inline(__always) func zramHeldKB(_ app: Int32) -> Int64 {
+        android.heldKB.isEmpty ? 0 : Int64(android.heldKB[Int(app)])
+    }
+
+    /// The app leaves zram (resumed or killed): what it held, now forgotten.
+    /// Called from `leaveCompressorNow` before the pool shrinks by the packed rest.
+    @inline(__always) mutating func zramTakeHeld(_ app: Int32) -> Int64 {
+        guard !android.heldKB.isEmpty else { return 0 }
+        let held = Int64(android.heldKB[Int(app)])
+        android.heldKB[Int(app)] = 0
+        return held
     }
 }

@@ -108,8 +108,11 @@ extension Device {
             return c.inputKB
         }
         apps[a].memory.remove(.compressed)
-        compressorCommittedKB -= apps[a].residentKB
-        compressorChange(-apps[a].residentKB, now)
+        // Android's zram: a cached app's GC may keep part of it uncompressed
+        // (Memory/Android/Zram.swift); only the rest is in the pool.
+        let packed = apps[a].residentKB - zramTakeHeld(app)
+        compressorCommittedKB -= packed
+        compressorChange(-packed, now)
         return 0
     }
 }
