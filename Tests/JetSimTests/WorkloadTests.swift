@@ -61,17 +61,25 @@ struct WorkloadFileTests {
             let leaf = String(row.split(separator: ".").last!)
             // No external policy by default: default.yaml shows one in a comment. A few
             // keys are left out at their default (`Knob.omittedAtDefault`: issue 31's
-            // idle-band daemons), printed once they differ (below).
+            // idle-band daemons, issue 32's cached-app GC and Fleet), printed once they
+            // differ (below).
             let omitted = Schema.deviceClass.knobs.contains { $0.key == leaf && $0.omittedAtDefault }
             #expect(printed.contains(leaf + ":") || row.hasPrefix("policies.external.") || omitted, "\(row) is not printed")
             #expect(file.contains(leaf + ":"), "\(row) is not in default.yaml")
         }
         let omitted = Schema.deviceClass.knobs.filter(\.omittedAtDefault).map(\.key)
-        #expect(omitted == ["idle_daemons_mb", "idle_daemon_count", "idle_daemon_relaunches_per_hour"])
+        #expect(omitted == ["idle_daemons_mb", "idle_daemon_count", "idle_daemon_relaunches_per_hour",
+                            "android_gc_heap_pct", "android_gc_touch_pct", "android_swappable_pct",
+                            "fleet_gc_touch_pct", "fleet_launch_swap_in_pct"])
         var w = Workload()
         w.deviceClasses[0].xnu.idleDaemonsKB = 465 * 1_024
         w.deviceClasses[0].xnu.idleDaemonCount = 100
         w.deviceClasses[0].xnu.idleDaemonRelaunchesPerHour = 6
+        w.deviceClasses[0].android.gcHeapPct = 16
+        w.deviceClasses[0].android.gcTouchPct = 50
+        w.deviceClasses[0].android.swappablePct = 25
+        w.deviceClasses[0].fleet.gcTouchPct = 10
+        w.deviceClasses[0].fleet.launchSwapInPct = 30
         let set = WorkloadPrinter.yaml(w)
         for k in omitted { #expect(set.contains(k + ":"), "\(k) is not printed at a value other than its default") }
         #expect(try WorkloadDecoder.load(set, source: "printed") == w)

@@ -128,14 +128,18 @@ extension Schema {
             .plausible(.factors(0.5, 2), "lz4 decompression at 1-4 GB/s across phone cores"),
         .number("android_gc_heap_pct", \.android.gcHeapPct, 0...100, unit: "%", alias: "gc-heap-pct",
                 source: "0: no GC modelled (the model before issue 32). Fleet artifact (github.com/jiachengh/Fleet at 32f22f7), evaluation/exp-hot-launch/exp-hot-launch.ipynb cell 25 X_heap_size (from check-heap.sh's dumpsys meminfo): Java heap 7.1-25.9 % of the app, mean 15.9 % over 12 apps",
-                "android: share of a cached app's memory that is its Java heap, which its background GC traces; when zram takes the app, the pages the GC touches (android_gc_touch_pct of it) come back (a swap-in) and stay in RAM (0: no GC)"),
+                "android: share of a cached app's memory that is its Java heap, which its background GC traces; when zram takes the app, the pages the GC touches (android_gc_touch_pct of it) come back (a swap-in) and stay in RAM (0: no GC)")
+            .plausible(.values("0", "26"), "default 0 is an assumption (no GC, the model before issue 32); the artifact's 12 apps have Java heaps of 7.1-25.9 % of the app")
+            .omittedAtDefaultValue(),
         .number("android_gc_touch_pct", \.android.gcTouchPct, 0...100, unit: "%", alias: "gc-touch-pct",
                 source: "stock ART's concurrent copying GC traces every live object of the heap (Fleet artifact src/Fleet-AOSP/art/runtime/gc/heap.cc:1053-1054, 1460-1465: a full CC collection kCollectorTransitionWait = 5 s after the app leaves the front, heap.h:186; then background GCs every ~22 s, evaluation/exp-cache-app/gc-working-set-twitch-without-BGC.log)",
-                "android: share of the Java heap (android_gc_heap_pct) a cached app's GC touches and so brings back from zram (os: fleet replaces it with fleet_gc_touch_pct)"),
+                "android: share of the Java heap (android_gc_heap_pct) a cached app's GC touches and so brings back from zram (os: fleet replaces it with fleet_gc_touch_pct)")
+            .omittedAtDefaultValue(),
         .number("android_swappable_pct", \.android.swappablePct, 0...100, unit: "%", alias: "swappable-pct",
                 source: "assumption (100: all of it, the model before issue 32); only anonymous pages go to swap, and the artifact publishes no split of an app's memory (Fleet's reproduction fits it: docs/reproductions.md)",
                 "android: share of a cached app's memory outside its Java heap (android_gc_heap_pct) that zram reclaim takes; the rest (graphics buffers, pages swap does not reach) stays in RAM")
-            .plausible(.values("20", "100"), "no published split of a cached app's memory into swappable and not: from a fifth (Fleet Fig. 11c's stock Android) to all of it"),
+            .plausible(.values("20", "100"), "no published split of a cached app's memory into swappable and not: from a fifth (Fleet Fig. 11c's stock Android) to all of it")
+            .omittedAtDefaultValue(),
         .flag("android_zram_writeback", \.android.zramWriteback, alias: "writeback", source: "Pixel 4: 512 MB writeback file (zram writeback, Linux Documentation/admin-guide/blockdev/zram.rst)",
               "android: when zram is full, reclaim writes cached apps' pages to flash (counted in flash_written_kb)"),
         .mebibytes("android_writeback_daily_mb", \.android.writebackDailyKB, 0...16_777_216, alias: "writeback-daily",
