@@ -41,6 +41,10 @@ struct DevicePartsTests {
         #expect(p.memoryManager == .plain)
         p.android.enabled = true
         #expect(p.memoryManager == .android)
+        p.fleet.enabled = true
+        #expect(p.memoryManager == .fleet)
+        #expect(MemoryManagerKind.allCases.filter(\.runsAndroid) == [.android, .fleet])
+        #expect(MemoryManagerKind.allCases.filter(\.runsXNU) == [.xnu])
     }
 
     /// Scenarios that reach the triggers the shipped ones do not: high-water (as
@@ -133,5 +137,23 @@ struct DevicePartsTests {
             }
         }
         #expect(offending.isEmpty, "manager tests outside Memory/: \(offending)")
+    }
+
+    @Test("inside Memory/, every test of the manager's kind is an exhaustive switch (a new manager is listed by the compiler)")
+    func noKindComparisons() throws {
+        var offending: [String] = []
+        let dir = Self.root + "/Sources/JetSim/Memory"
+        let files = try #require(FileManager.default.subpaths(atPath: dir)).filter { $0.hasSuffix(".swift") }
+        for f in files {
+            let lines = try String(contentsOfFile: dir + "/" + f, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (i, line) in lines.enumerated() {
+                let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                for kind in MemoryManagerKind.allCases where code.contains("== .\(kind)") || code.contains("!= .\(kind)") {
+                    offending.append("Memory/\(f):\(i + 1) (\(kind))")
+                }
+            }
+        }
+        #expect(files.count > 10)
+        #expect(offending.isEmpty, "a comparison a new manager would pass silently: \(offending)")
     }
 }

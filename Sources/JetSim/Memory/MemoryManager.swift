@@ -17,7 +17,9 @@ import SimKernel
 // cost (docs/performance.md, "The device in parts").
 //
 // Adding a manager: a case here, its folder under Memory/, its parameters with their
-// schema entries, and a case in each hook below (the compiler lists the switches).
+// schema entries, and a case in each hook below and in each of the kind's properties
+// (`runsXNU`, `runsAndroid`, `keepsIdleOrder`): every test of the kind is an exhaustive
+// switch, so the compiler lists every place a new manager must answer (no `==`).
 
 /// The memory manager a device runs.
 public enum MemoryManagerKind: UInt8, Sendable, CaseIterable {
@@ -34,6 +36,36 @@ public enum MemoryManagerKind: UInt8, Sendable, CaseIterable {
     case fleet
 }
 
+extension MemoryManagerKind {
+    /// Whether XNU's memorystatus runs: bands, the dock, aging, the inactive limit, its
+    /// triggers and the idle-band daemons.
+    @inline(__always) var runsXNU: Bool {
+        switch self {
+        case .xnu: true
+        case .plain, .android, .fleet: false
+        }
+    }
+
+    /// Whether Android's lmkd, zram and ActivityManager run: Android's manager, or
+    /// Fleet's, which is Android's with its changes.
+    @inline(__always) var runsAndroid: Bool {
+        switch self {
+        case .android, .fleet: true
+        case .plain, .xnu: false
+        }
+    }
+
+    /// Whether the idle- and frozen-band order is kept: only what reads it (XNU's
+    /// reaper, freezer and sustained-pressure kills; Android's cached-process cap)
+    /// needs it, so on the plain model it costs nothing per event.
+    @inline(__always) var keepsIdleOrder: Bool {
+        switch self {
+        case .xnu, .android, .fleet: true
+        case .plain: false
+        }
+    }
+}
+
 extension DeviceParameters {
     /// The memory manager these parameters select.
     @inlinable public var memoryManager: MemoryManagerKind {
@@ -45,9 +77,8 @@ extension Device {
     /// The memory manager this device runs (from its parameters).
     @inline(__always) var memoryManager: MemoryManagerKind { params.memoryManager }
 
-    /// Whether Android's lmkd, zram and ActivityManager run: Android's manager, or
-    /// Fleet's, which is Android's with its changes.
-    @inline(__always) var runsAndroid: Bool { params.android.enabled }
+    /// Whether Android's lmkd, zram and ActivityManager run (`MemoryManagerKind.runsAndroid`).
+    @inline(__always) var runsAndroid: Bool { memoryManager.runsAndroid }
 
     // MARK: Reset
 
@@ -86,20 +117,20 @@ extension Device {
     /// An app is being launched by its user (before room is made): XNU counts it
     /// toward the dock.
     @inline(__always) mutating func memoryAppLaunching(_ app: Int32, _ now: SimTime) {
-        if memoryManager == .xnu { updateDock(app, now) }
+        if memoryManager.runsXNU { updateDock(app, now) }
     }
 
     /// An app entered the background: XNU starts its time in the aging band.
     @inline(__always)
     mutating func memoryAppEnteredBackground(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
-        if memoryManager == .xnu && params.xnu.agingTime > .zero {
+        if memoryManager.runsXNU && params.xnu.agingTime > .zero {
             scheduleTimer(.agingEnded, app, at: now + params.xnu.agingTime, &s)
         }
     }
 
     /// An app just left the front and is a candidate: XNU checks its inactive limit.
     @inline(__always) mutating func memoryAppLeftFront(_ app: Int32, _ now: SimTime) {
-        if memoryManager == .xnu { inactiveLimitCheck(app, now) }
+        if memoryManager.runsXNU { inactiveLimitCheck(app, now) }
     }
 
     /// An app was suspended: XNU and the plain model compress its memory (if the
@@ -148,7 +179,7 @@ extension Device {
     /// idle triggers, high-water kills, the reaper, the pressure checks and the
     /// freezer. O(1) unless a trigger fires.
     @inline(__always) mutating func memoryFell(_ now: SimTime) {
-        if memoryManager == .xnu { memoryFellXNU(now) }
+        if memoryManager.runsXNU { memoryFellXNU(now) }
     }
 
     /// Memory or a band changed (a suspension, a band change, a fall of memory): on
@@ -188,13 +219,11 @@ extension Device {
     /// model, Android and Fleet, a background mode's band or 30 while it executes in the
     /// background, else 0 (`plainBand`).
     @inline(__always) func memoryBand(_ app: Int32, _ now: SimTime) -> UInt8 {
-        memoryManager == .xnu ? xnuBand(app, now) : plainBand(app)
+        memoryManager.runsXNU ? xnuBand(app, now) : plainBand(app)
     }
 
-    /// Whether the idle- and frozen-band order is kept: only what reads it (XNU's
-    /// reaper, freezer and sustained-pressure kills; Android's cached-process cap)
-    /// needs it, so on the plain model it costs nothing per event.
-    @inline(__always) var keepsIdleOrder: Bool { memoryManager != .plain }
+    /// Whether the idle- and frozen-band order is kept (`MemoryManagerKind.keepsIdleOrder`).
+    @inline(__always) var keepsIdleOrder: Bool { memoryManager.keepsIdleOrder }
 
     /// What a thaw waits for: the resume, plus the pages read back from flash: XNU's
     /// on-demand share (`thawTouchedKB`); Android's whole cached footprint (writeback).
@@ -243,7 +272,10 @@ extension Device {
     /// The share of a cached app's Java heap its garbage collector touches: all of it
     /// on Android (`android_gc_touch_pct`), the background objects on Fleet.
     @inline(__always) var gcTouchShare: Double {
-        memoryManager == .fleet ? params.fleet.gcTouchShare : params.android.gcTouchShare
+        switch memoryManager {
+        case .fleet: params.fleet.gcTouchShare
+        case .android, .xnu, .plain: params.android.gcTouchShare
+        }
     }
 
     /// What a resume from zram waits for of the `plainKB` swapped back in: all of it

@@ -67,7 +67,7 @@ public struct IdleDaemonPool: Sendable {
 extension DeviceParameters {
     /// The idle-band daemons (if XNU runs them) and the reserve leave memory for apps.
     public var idleDaemonsFit: Bool {
-        memoryManager != .xnu || xnu.idleDaemonsKB <= 0 || osReserveKB + xnu.idleDaemonsKB < ramKB
+        !memoryManager.runsXNU || xnu.idleDaemonsKB <= 0 || osReserveKB + xnu.idleDaemonsKB < ramKB
     }
 }
 
@@ -82,7 +82,7 @@ extension Device {
     mutating func resetIdleDaemons() {
         idleDaemons = IdleDaemonPool()
         let count = params.xnu.idleDaemonCount
-        guard memoryManager == .xnu, params.xnu.idleDaemonsKB > 0, count > 0 else { return }
+        guard memoryManager.runsXNU, params.xnu.idleDaemonsKB > 0, count > 0 else { return }
         idleDaemons.daemonKB = params.xnu.idleDaemonsKB / Int64(count)
         idleDaemons.resident = count
         availableKB -= idleDaemons.residentKB
