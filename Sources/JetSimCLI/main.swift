@@ -22,6 +22,13 @@ sigprocmask(SIG_UNBLOCK, &unblock, nil)
 // Installed before any work, so that a signal at any time removes temporary files
 // and exits with 128 + n (SIGPIPE too: a reader that goes away ends the run).
 AtomicOutput.installSignalHandlers()
+// A file jetsim wrote itself that cannot be read back mid-run (FatalIO): an I/O
+// failure, exit 1 naming the file, with no output left half-written.
+FatalIO.handler = { message in
+    AtomicOutput.removePending()
+    printError("jetsim: " + message)
+    exit(1)
+}
 
 // Every argument must be UTF-8: Swift's strings would replace a byte that is not
 // with U+FFFD, and --out would write a file of another name.

@@ -591,4 +591,22 @@ struct UsageStreamTests {
         }
         #expect(checked >= 1)
     }
+
+    @Test("spilled rows that cannot be read back end the run through FatalIO (the command: exit 1), naming the file")
+    func spillReadFailure() async {
+        let result = await #expect(processExitsWith: .exitCode(1), observing: [\.standardErrorContent]) {
+            // The command's handler, as Sources/JetSimCLI/main.swift installs it.
+            FatalIO.handler = { message in
+                FileHandle.standardError.write(Data(("jetsim: " + message + "\n").utf8))
+                exit(1)
+            }
+            // A descriptor that reads nothing: the file's rows cannot come back.
+            let spill = RowSpill(fd: -1, count: 4, path: "/tmp/jetsim-rows.TEST01")
+            var rows = [UInt8](repeating: 0, count: 4 * RowSpill.rowBytes)
+            rows.withUnsafeMutableBytes { spill.read(into: $0, row: 0) }
+        }
+        let stderrText = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderrText.contains("/tmp/jetsim-rows.TEST01"), "\(stderrText)")
+        #expect(stderrText.contains("cannot read them back: Bad file descriptor"), "\(stderrText)")
+    }
 }

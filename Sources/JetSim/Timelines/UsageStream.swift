@@ -124,6 +124,7 @@ public struct UsageStream: ~Copyable {
         uses.reserveCapacity(usesHint)
         // Rows spilled to `spillFD` so far, and their busy time (`busyLimitMicros`).
         var spillFD: Int32 = -1
+        var spillPath = ""
         var spilled = 0
         var busy: Int64 = 0
         defer { if spillFD >= 0 { close(spillFD) } }
@@ -162,7 +163,7 @@ public struct UsageStream: ~Copyable {
             if spillRows > 0 && uses.count > spillRows && sorted && format.timeUnit != .iso {
                 // All rows but the last (which the next row's order is checked against).
                 // No temporary file (or a write fails): the rows stay in memory, as before.
-                if spillFD < 0 { spillFD = RowSpill.open() ?? -1 }
+                if spillFD < 0, let f = RowSpill.open() { (spillFD, spillPath) = f }
                 if spillFD < 0 { spillRows = 0 } else {
                     let n = uses.count - 1
                     let ok = uses.withUnsafeBufferPointer { b in RowSpill.write(spillFD, UnsafeBufferPointer(rebasing: b[0..<n]), at: spilled) }
@@ -182,14 +183,14 @@ public struct UsageStream: ~Copyable {
         if spilled > 0 && !sorted {
             // Out of order after all: the rows are sorted whole, in memory.
             var all = ContiguousArray<UsageReplay.Use>(repeating: .init(time: .zero, app: 0, duration: .zero), count: spilled)
-            all.withUnsafeMutableBufferPointer { RowSpill(fd: spillFD, count: spilled).read(into: UnsafeMutableRawBufferPointer($0), row: 0) }
+            all.withUnsafeMutableBufferPointer { RowSpill(fd: spillFD, count: spilled, path: spillPath).read(into: UnsafeMutableRawBufferPointer($0), row: 0) }
             all.append(contentsOf: uses)
             uses = all
             spillFD = -1  // closed by the RowSpill above
             spilled = 0
             busy = 0
         }
-        let spill = spilled > 0 ? RowSpill(fd: spillFD, count: spilled) : nil
+        let spill = spilled > 0 ? RowSpill(fd: spillFD, count: spilled, path: spillPath) : nil
         if spill != nil { spillFD = -1 }  // the RowSpill closes it
         if format.timeUnit == .iso, let first = uses.lazy.map(\.time).min() {
             // Dates: times from the device's first use (as `jetsim import` writes them),
@@ -529,6 +530,20 @@ struct ByteNameTable {
     }
 }
 
+/// What jetsim does when a file it wrote itself cannot be read back in the middle of a
+/// run (the spilled rows of a long replayed device, `RowSpill`): nothing can go on, and
+/// no error can travel back through the device loop. The command installs a handler
+/// that removes its temporary outputs, prints the message and exits 1 (an I/O failure);
+/// without one (the library, tests) it traps with the same message.
+public enum FatalIO {
+    nonisolated(unsafe) public static var handler: ((String) -> Never)? = nil
+
+    public static func fail(_ message: String) -> Never {
+        if let handler { handler(message) }
+        preconditionFailure(message)
+    }
+}
+
 /// The first rows of a long device, written to an unlinked temporary file as the
 /// device is read (`UsageStream.spillRows`) and read back chunk by chunk
 /// (`UsageReplay.readRows`): the rows in memory stay bounded however long the device.
@@ -536,24 +551,29 @@ struct ByteNameTable {
 final class RowSpill: Sendable {
     let fd: Int32
     let count: Int
+    /// The file's name when it was made (unlinked since), for a message.
+    let path: String
 
-    init(fd: Int32, count: Int) {
+    init(fd: Int32, count: Int, path: String) {
         self.fd = fd
         self.count = count
+        self.path = path
     }
 
     deinit { close(fd) }
 
     static let rowBytes = MemoryLayout<UsageReplay.Use>.stride
 
-    /// A new unlinked file in TMPDIR (else /tmp); nil if none can be made.
-    static func open() -> Int32? {
+    /// A new unlinked file in TMPDIR (else /tmp) and the name it had; nil if none can
+    /// be made.
+    static func open() -> (fd: Int32, path: String)? {
         let dir = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array((dir + "/jetsim-rows.XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return nil }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        return fd
+        return (fd, path)
     }
 
     /// Appends `rows` to the file `fd` at row `at`; false on a write error.
@@ -569,13 +589,17 @@ final class RowSpill: Sendable {
         return true
     }
 
-    /// Fills `buffer` with the rows from `row` on (as many as it holds).
+    /// Fills `buffer` with the rows from `row` on (as many as it holds). A read that
+    /// fails ends the run (`FatalIO`: exit 1, naming the file).
     func read(into buffer: UnsafeMutableRawBufferPointer, row: Int) {
         var done = 0
         while done < buffer.count {
             let k = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t((row * Self.rowBytes) + done))
             if k < 0 && errno == EINTR { continue }
-            precondition(k > 0, "the spilled rows of a replayed device cannot be read back: \(String(cString: strerror(errno)))")
+            if k <= 0 {
+                let why = k < 0 ? String(cString: strerror(errno)) : "the file ended early"
+                FatalIO.fail("\(path) (a replayed device's rows, spilled to a temporary file and unlinked): cannot read them back: \(why)")
+            }
             done += k
         }
     }
