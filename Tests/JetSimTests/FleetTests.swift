@@ -81,6 +81,31 @@ struct FleetTests {
         #expect(ScenarioRunner.csv(sc, all.records) == ScenarioRunner.csv(sc, android.records))
     }
 
+    @Test("a swap file (android_swap_file) keeps none of a swapped page in RAM: A's 184,320 KiB all in the file, read back whole on resume, the file empty after")
+    func swapFile() throws {
+        let (d, a) = try Self.afterReclaim(Self.with("swap-file=true"))
+        #expect(d.apps[Int(a)].memory.contains(.compressed))
+        #expect(d.apps[Int(a)].residentKB == 0 && d.compressorKB == 0)
+        #expect(d.android.fileUsedKB == 184_320 && d.zramStoredKB == 184_320)
+        // With the GC: the touched heap stays in RAM, the rest in the file.
+        let (g, _) = try Self.afterReclaim(Self.with("swap-file=true gc-heap-pct=20"))
+        #expect(g.apps[Int(a)].residentKB == 36_864 && g.android.fileUsedKB == 147_456)
+        // The resume reads back all 184,320 KiB (90 ms at 0.5 ms/MiB); nothing is left in
+        // the file and nobody was killed.
+        let (_, r) = try run(Self.with("swap-file=true"))
+        #expect(r.metrics[.swapIns] == 1 && r.metrics.totalKills == 0)
+        #expect(r.metrics[.swapInLatencySumMicros] == 90_000)
+        var sim = Simulation(model: scenarioDevice(try Scenario.parse(Self.with("swap-file=true"), source: "test"), AndroidLMK.self, trace: NoTrace()))
+        sim.run(until: .seconds(90))
+        #expect(sim.model.android.fileUsedKB == 0 && sim.model.android.swappedKB.allSatisfy { $0 == 0 })
+        // A file too small for A (zram-pct=5: 102 MB of 2 GB) takes nothing: A stays whole
+        // in RAM, and its resume swaps nothing in.
+        let (t, _) = try Self.afterReclaim(Self.with("swap-file=true zram-pct=5"))
+        #expect(!t.apps[Int(a)].memory.contains(.compressed) && t.apps[Int(a)].residentKB == 184_320 && t.android.fileUsedKB == 0)
+        let (_, small) = try run(Self.with("swap-file=true zram-pct=5"))
+        #expect(small.metrics[.swapIns] == 0)
+    }
+
     @Test("Fleet's manager is selected by os: fleet (scenario os=fleet and the workload key), and only by it")
     func selection() throws {
         #expect(try Scenario.parse(Self.with("", os: "fleet"), source: "test").params.memoryManager == .fleet)
@@ -100,7 +125,7 @@ struct FleetTests {
     @Test("bad GC and Fleet keys are rejected naming the key")
     func badKeys() throws {
         for (key, value) in [("fleet-gc-touch-pct", "150"), ("fleet-launch-swap-in-pct", "-1"), ("gc-heap-pct", "101"),
-                             ("gc-touch-pct", "x"), ("swappable-pct", "200"), ("os", "fleety")] {
+                             ("gc-touch-pct", "x"), ("swappable-pct", "200"), ("os", "fleety"), ("swap-file", "maybe")] {
             do {
                 _ = try Scenario.parse(Self.with("\(key)=\(value)"), source: "test")
                 Issue.record("\(key)=\(value) accepted")

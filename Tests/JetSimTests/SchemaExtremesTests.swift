@@ -26,6 +26,7 @@ struct SchemaExtremesTests {
         "device_classes.0.pressure_levels", "device_classes.0.sustained_pressure_kills", "device_classes.0.compressor_shortage_kills",
         "device_classes.0.android_zram", "device_classes.0.android_lmkd_psi", "device_classes.0.android_zram_writeback",
         "device_classes.0.android_kill_heaviest_task", "device_classes.0.android_thrashing_counts_swap_ins",
+        "device_classes.0.android_swap_file",
     ]
 
     struct Case: CustomTestStringConvertible, Sendable {

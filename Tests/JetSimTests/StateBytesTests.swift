@@ -72,7 +72,10 @@ struct FixedOverheadTests {
         // 2,312 with issue 32's cached-app GC and Fleet: the held KiB per app in zram
         // (an array reference, 8 bytes; empty unless held), Android's three GC and swap
         // shares (24) and Fleet's parameters (its switch and two shares, 24 with the pad).
-        #expect(small < 2_320)
+        // 2,328 with the swap file (issue 32): the KiB per app in the file (an array
+        // reference, 8 bytes; empty unless the swap is a file), the file's use (8) and
+        // its switch (in a pad: 0).
+        #expect(small < 2_336)
         print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
     }
 }

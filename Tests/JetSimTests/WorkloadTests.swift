@@ -70,7 +70,7 @@ struct WorkloadFileTests {
         let omitted = Schema.deviceClass.knobs.filter(\.omittedAtDefault).map(\.key)
         #expect(omitted == ["idle_daemons_mb", "idle_daemon_count", "idle_daemon_relaunches_per_hour",
                             "android_gc_heap_pct", "android_gc_touch_pct", "android_swappable_pct",
-                            "fleet_gc_touch_pct", "fleet_launch_swap_in_pct"])
+                            "android_swap_file", "fleet_gc_touch_pct", "fleet_launch_swap_in_pct"])
         var w = Workload()
         w.deviceClasses[0].xnu.idleDaemonsKB = 465 * 1_024
         w.deviceClasses[0].xnu.idleDaemonCount = 100
@@ -78,6 +78,7 @@ struct WorkloadFileTests {
         w.deviceClasses[0].android.gcHeapPct = 16
         w.deviceClasses[0].android.gcTouchPct = 50
         w.deviceClasses[0].android.swappablePct = 25
+        w.deviceClasses[0].android.swapFile = true
         w.deviceClasses[0].fleet.gcTouchPct = 10
         w.deviceClasses[0].fleet.launchSwapInPct = 30
         let set = WorkloadPrinter.yaml(w)

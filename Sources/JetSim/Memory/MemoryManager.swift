@@ -97,7 +97,8 @@ extension Device {
         nextReaperSweepS = 0; reaperInfoExpiryS = 0; reaperNoneKnown = false
         pressureLevel = 0; softLimitApps.removeAll(keepingCapacity: true)
         warningRestUntil = .zero; sustainedDue = .never; armTimers = []
-        android.reset(appCount: runsAndroid ? n : 0, thrashingLimit: params.android.thrashingLimitPct, holds: zramHeldShare > 0)
+        android.reset(appCount: runsAndroid ? n : 0, thrashingLimit: params.android.thrashingLimitPct, holds: zramHeldShare > 0,
+                      swapFile: runsAndroid && params.android.swapFile)
         resetIdleDaemons()
     }
 
@@ -161,7 +162,7 @@ extension Device {
     @inline(__always) mutating func memoryAppExited(_ app: Int32, _ now: SimTime) {
         leaveCompressor(app, now)
         forgetFrozen(app)
-        if runsAndroid { androidForget(app) }
+        if runsAndroid { androidForget(app); swapFileRelease(app) }
     }
 
     /// A user's launch completed with `latency`: Android counts it by its own kinds and

@@ -24,6 +24,7 @@ public struct AndroidClass: Sendable, Equatable {
     public var gcTouchPct = 100.0
     public var swappablePct = 100.0
     public var zramWriteback = false
+    public var swapFile = false
     public var writebackDailyKB: Int64 = 400 * 1_024
     public var flashSwapInMsPerMB = 4.0
     public var lmkdPsi = true
@@ -85,6 +86,7 @@ extension AndroidParameters {
         gcTouchShare = c.gcTouchPct / 100
         swappableShare = c.swappablePct / 100
         writeback = c.zramWriteback
+        swapFile = c.swapFile
         writebackDailyKB = c.writebackDailyKB
         psi = c.lmkdPsi
         partialStall = SimTime(seconds: c.psiPartialStallMs / 1_000)
@@ -139,6 +141,10 @@ extension Schema {
                 source: "assumption (100: all of it, the model before issue 32); only anonymous pages go to swap, and the artifact publishes no split of an app's memory (Fleet's reproduction fits it: docs/reproductions.md)",
                 "android: share of a cached app's memory outside its Java heap (android_gc_heap_pct) that zram reclaim takes; the rest (graphics buffers, pages swap does not reach) stays in RAM")
             .plausible(.values("20", "100"), "no published split of a cached app's memory into swappable and not: from a fifth (Fleet Fig. 11c's stock Android) to all of it")
+            .omittedAtDefaultValue(),
+        .flag("android_swap_file", \.android.swapFile, alias: "swap-file",
+              source: "false: zram, as Android ships (Pixel 4: 2 GiB of zram). The Fleet artifact's runs use a 2 GiB swap file on flash with zram off (github.com/jiachengh/Fleet at 32f22f7, configure-flash-swap.sh)",
+              "android: swap is a file on flash instead of zram: a swapped page keeps no RAM, android_zram_pct sizes the file, a resume reads the pages back at android_swap_in_ms_per_mb")
             .omittedAtDefaultValue(),
         .flag("android_zram_writeback", \.android.zramWriteback, alias: "writeback", source: "Pixel 4: 512 MB writeback file (zram writeback, Linux Documentation/admin-guide/blockdev/zram.rst)",
               "android: when zram is full, reclaim writes cached apps' pages to flash (counted in flash_written_kb)"),

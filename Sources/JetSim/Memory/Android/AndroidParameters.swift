@@ -63,6 +63,10 @@ public struct AndroidParameters: Sendable, Equatable {
     @inline(__always) func heldShare(touch: Double) -> Double {
         1 - ((1 - gcHeapShare) * swappableShare + gcHeapShare * (1 - touch))
     }
+    /// Swap is a file on flash, not zram (the Fleet artifact's runs: a 2 GiB swap file,
+    /// zram off): a swapped page keeps no RAM, `zramKB` is the file's size, and a
+    /// resume reads back what was swapped at `swapInPerMB`. False by default (zram).
+    public var swapFile = false
     /// zram writeback: when zram is full, reclaim writes a cached app's pages to the
     /// backing file on flash instead, within a daily limit (writeback_limit).
     public var writeback: Bool
@@ -138,6 +142,10 @@ public struct AndroidState: Sendable {
     /// `Device.zramReclaim`). Empty unless some is held (`Device.zramHeldShare > 0`),
     /// so no other run reads or sizes it.
     var heldKB: [Int32] = []
+    /// With a swap file (`AndroidParameters.swapFile`): KiB of each app in the file,
+    /// and the file's use. Empty and 0 otherwise.
+    var swappedKB: [Int32] = []
+    var fileUsedKB: Int64 = 0
     /// The current 1 s PSI window (whole seconds since the start) and its totals.
     var window: Int64 = -1
     var someStallUs: Int64 = 0
@@ -163,10 +171,13 @@ public struct AndroidState: Sendable {
 
     init() {}
 
-    mutating func reset(appCount: Int, thrashingLimit limit: Int64, holds: Bool) {
+    mutating func reset(appCount: Int, thrashingLimit limit: Int64, holds: Bool, swapFile: Bool) {
         uncompressed.reset(appCount: appCount)
         heldKB.removeAll(keepingCapacity: true)
         if holds { heldKB.append(contentsOf: repeatElement(0, count: appCount)) }
+        swappedKB.removeAll(keepingCapacity: true)
+        if swapFile { swappedKB.append(contentsOf: repeatElement(0, count: appCount)) }
+        fileUsedKB = 0
         window = -1
         someStallUs = 0; fullStallUs = 0
         refaultKB = 0; thrashResetUs = 0; prevThrashPct = 0; thrashingLimit = limit

@@ -7,8 +7,11 @@ import SimKernel
 
 // Android lmkd: PSI windows, stall and the thrashing measure.
 extension Device {
-    /// Uncompressed memory in zram now (the pool's physical KiB times the ratio).
-    @inline(__always) var zramStoredKB: Int64 { Int64((Double(compressorKB) * params.android.zramRatio).rounded()) }
+    /// Uncompressed memory in zram now (the pool's physical KiB times the ratio), or in
+    /// the swap file (`AndroidParameters.swapFile`).
+    @inline(__always) var zramStoredKB: Int64 {
+        params.android.swapFile ? android.fileUsedKB : Int64((Double(compressorKB) * params.android.zramRatio).rounded())
+    }
 
     /// Moves lmkd's 1 s PSI window to the one holding `now` (PSI_WINDOW_SIZE_MS
     /// 1000, lmkd.cpp:137): stall starts again from zero.

@@ -30,7 +30,15 @@ extension Device {
         var swapIn = SimTime.zero
         if compressed { swapIn = androidSwapIn(app, now) }
         if frozen { swapIn = androidSwapIn(app, fromFlash: true, now) }
+        swapFileRelease(app)
         return swapIn
+    }
+
+    /// With a swap file: the app's pages leave it (read back, or the app died).
+    @inline(__always) mutating func swapFileRelease(_ app: Int32) {
+        guard !android.swappedKB.isEmpty else { return }
+        android.fileUsedKB -= Int64(android.swappedKB[Int(app)])
+        android.swappedKB[Int(app)] = 0
     }
 
     /// A resume of a cached app from zram: its pages come back (a swap-in), which
@@ -40,6 +48,7 @@ extension Device {
         // From flash: the cached footprint, read back at `flashSwapInPerMB`.
         // From zram: what is packed there (its resident less what its GC holds).
         let plain = fromFlash ? profiles[pi(app)].suspendedKB
+            : params.android.swapFile ? Int64(android.swappedKB[Int(app)])
             : Int64((Double(apps[Int(app)].residentKB - zramHeldKB(app)) * params.android.zramRatio).rounded())
         let perMB = fromFlash ? params.android.flashSwapInPerMB : params.android.swapInPerMB
         psiWindow(now)
@@ -60,7 +69,7 @@ extension Device {
     /// the oldest cached apps into zram until the request fits above the high
     /// watermark, while zram has room. Each MiB compressed is stall.
     mutating func zramReclaim(untilAvailable target: Int64, _ now: SimTime) {
-        guard params.android.zram, params.android.zramRatio > 1 else { return }
+        guard params.android.zram, params.android.zramRatio > 1 || params.android.swapFile else { return }
         var app = android.uncompressed.head(0)
         while availableKB < target && app >= 0 {
             let next = android.uncompressed.next(app)
@@ -89,7 +98,12 @@ extension Device {
                 app = next
                 continue
             }
-            let packed = Int64((Double(swapped) / params.android.zramRatio).rounded())
+            // A swap file keeps nothing of it in RAM; zram, a compressed copy.
+            let packed = params.android.swapFile ? 0 : Int64((Double(swapped) / params.android.zramRatio).rounded())
+            if params.android.swapFile {
+                android.swappedKB[a] = Int32(clamping: swapped)
+                android.fileUsedKB += swapped
+            }
             android.uncompressed.remove(app)
             setResident(app, packed + held)
             apps[a].memory.insert(.compressed)
