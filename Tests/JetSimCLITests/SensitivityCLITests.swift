@@ -13,6 +13,19 @@ struct SensitivityCLITests {
 
     func data(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
+    @Test("a point that changes only keys its classes' memory manager does not read is its center's, not run again")
+    func unreadKeysAreTheCenter() throws {
+        let listed = try CLI.run(["sensitivity"] + Self.options + ["--list"]).stdout.split(separator: "\n")
+        let unread = listed.filter { $0.contains("android_gc_heap_pct-high") || $0.contains("fleet_launch_swap_in_pct-") }
+        #expect(unread.count == 3)
+        for l in unread { #expect(l.hasSuffix("the center)"), "\(l)") }
+        #expect(listed.contains { $0.contains("os_reserve_mb-low") && !$0.hasSuffix("the center)") })
+        // On Android the Android keys are run, Fleet's are not.
+        let android = try CLI.run(["sensitivity", "--workload", "Workloads/android.yaml", "--baseline", "lru", "--list"]).stdout.split(separator: "\n")
+        #expect(android.contains { $0.contains("android_gc_heap_pct-high") && !$0.hasSuffix("the center)") })
+        #expect(android.contains { $0.contains("fleet_launch_swap_in_pct-high") && $0.hasSuffix("the center)") })
+    }
+
     @Test("one CSV row per key or group and policy, identical whatever the threads, after a resume or from job-array points; each point is jetsim run's CSV")
     func endToEnd() throws {
         let a = try CLI.tempDir(), b = try CLI.tempDir(), c = try CLI.tempDir()

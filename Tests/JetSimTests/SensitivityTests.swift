@@ -111,4 +111,24 @@ struct SensitivityTests {
         #expect(abs(r[0].additive) < 1e-12 && abs(r[0].interaction + 0.01) < 1e-12 && abs(r[0].interactionBound - 0.04) < 1e-12)
         #expect(r[0].signFlip == .no)
     }
+
+    @Test("a class's unread keys go back to their defaults: Android's off Android and Fleet, Fleet's off Fleet; read keys stay")
+    func unreadKeys() {
+        var c = DeviceClass()
+        c.android.gcHeapPct = 26
+        c.fleet.launchSwapInPct = 50
+        c.osReserveKB = 400 * 1_024
+        let ios = c.withUnreadKeysAtDefaults()
+        #expect(ios.android == AndroidClass() && ios.fleet == FleetClass() && ios.osReserveKB == 400 * 1_024)
+        c.os = .android
+        let android = c.withUnreadKeysAtDefaults()
+        #expect(android.android.gcHeapPct == 26 && android.fleet == FleetClass())
+        c.os = .fleet
+        #expect(c.withUnreadKeysAtDefaults() == c)
+        // What it resets, the model does not read: the same parameters either way.
+        for os in [DeviceOS.ios, .android, .fleet] {
+            c.os = os
+            #expect(c.withUnreadKeysAtDefaults().parameters() == c.parameters(), "\(os)")
+        }
+    }
 }

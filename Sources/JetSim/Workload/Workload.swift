@@ -106,6 +106,18 @@ public struct DeviceClass: Sendable, Equatable {
         return p
     }
 
+    /// The class with the keys its memory manager does not read at their defaults: the
+    /// `android_*` keys unless `os` is android or fleet, the `fleet_*` keys unless it is
+    /// fleet (`parameters()` applies them only then). Two classes equal after this run
+    /// the same device (`jetsim sensitivity` does not rerun a point that differs from
+    /// its center only in such keys).
+    public func withUnreadKeysAtDefaults() -> DeviceClass {
+        var c = self
+        if os != .android && os != .fleet { c.android = AndroidClass() }
+        if os != .fleet { c.fleet = FleetClass() }
+        return c
+    }
+
     /// A share as parts per million, as the device keeps it.
     static func ppm(_ share: Double) -> Int32 { Int32((share * 1_000_000).rounded()) }
     /// MiB per second as whole KiB per second (rounded up: a rate above 0 stays above 0).

@@ -156,7 +156,11 @@ struct SensitivityCommand: ParsableCommand {
             let cells = allCells.filter { $0.ramKB == p.ramKB }
             var check = RunPlan(workload: w, cells: cells, threads: 1)
             try results.apply(to: &check)
-            let text = WorkloadPrinter.yaml(w)
+            // Compared as the model reads it: a key the class's memory manager does not
+            // read (an Android key on an iPhone class) leaves the point its center's.
+            var read = w
+            read.deviceClasses = w.deviceClasses.map { $0.withUnreadKeysAtDefaults() }
+            let text = WorkloadPrinter.yaml(read)
             if p.end == .center, p.second == nil { centers[p.ramKB] = (planned.count, text) }
             let same = p.end == .center && p.second == nil ? nil : centers[p.ramKB].flatMap { $0.text == text ? $0.index : nil }
             planned.append(Planned(point: p, workload: w, cells: cells, sameAs: same, overrides: overrides))
