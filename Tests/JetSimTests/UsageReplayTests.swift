@@ -277,9 +277,9 @@ struct UsageStreamTests {
         let path = NSTemporaryDirectory() + "jetsim-hash-\(getpid()).csv"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(ShardState.fnv1a(fileAt: path) == ShardState.fnv1a(text))
-        #expect(ShardState.fnv1a(fileAt: path + ".missing") == nil)
-        #expect(ShardState.fnv1a("") == 0xcbf2_9ce4_8422_2325)
+        #expect(FNV1a.hash(fileAt: path) == FNV1a.hash(text))
+        #expect(FNV1a.hash(fileAt: path + ".missing") == nil)
+        #expect(FNV1a.hash("") == 0xcbf2_9ce4_8422_2325)
     }
 
     @Test("seconds parse exactly to the microsecond")

@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 
 /// What produced a result: written as a JSON sidecar `OUT.provenance.json` beside
 /// each CSV (docs/cli.md, "Provenance"), so that the CSVs stay plain tables. Keys keep the
@@ -61,7 +62,7 @@ public struct Provenance: Sendable {
 
     /// FNV-1a 64 of the text's UTF-8 bytes, 16 hex digits (as the shard state's hashes:
     /// an identity check, not a cryptographic one).
-    public static func hash(_ text: String) -> String { ShardState.hex(ShardState.fnv1a(text)) }
+    public static func hash(_ text: String) -> String { FNV1a.hex(FNV1a.hash(text)) }
 
     /// The hash of the resolved workload: of `WorkloadPrinter.yaml(w)`, the text
     /// `jetsim validate` prints after its first line (every key, defaults filled in).

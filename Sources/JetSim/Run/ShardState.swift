@@ -101,14 +101,14 @@ public struct ShardState: Sendable {
         shardIndex = plan.shardIndex + 1
         shardCount = plan.shardCount
         self.fleetDevices = fleetDevices ?? plan.fleetSize
-        self.usage = usage.map { "\($0) \(Self.hex(usageHash ?? Self.fnv1a($0)))" } ?? "none"
+        self.usage = usage.map { "\($0) \(FNV1a.hex(usageHash ?? FNV1a.hash($0)))" } ?? "none"
         self.overrides = overrides
         workloadYAML = WorkloadPrinter.yaml(workload)
         baseline = result.baseline
         groupBy = result.groupBy
         groups = result.groups
         series = result.series
-        external = externalHashes.keys.sorted().map { "\($0) \(Self.hex(externalHashes[$0]!))" }
+        external = externalHashes.keys.sorted().map { "\($0) \(FNV1a.hex(externalHashes[$0]!))" }
         inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: self.fleetDevices, overrides: overrides,
                                  baseline: baseline, groupBy: groupBy, hours: series?.hours, external: external)
     }
@@ -147,18 +147,10 @@ public struct ShardState: Sendable {
                            groupBy: GroupBy? = nil, hours: Int? = nil, external: [String] = []) -> String {
         let cellText = cells.map { "\($0.policy.rawValue)@\($0.ramKB.map(String.init) ?? "class")" }.joined(separator: ",")
         // A baseline adds to the text only when given, so states without one keep their hash.
-        return hex(fnv1a(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices) + "\n" + overrides.joined(separator: "\u{1F}")
+        return FNV1a.hex(FNV1a.hash(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices) + "\n" + overrides.joined(separator: "\u{1F}")
                          + (baseline.map { "\nbaseline=" + $0.rawValue } ?? "") + (groupBy.map { "\nby=" + $0.rawValue } ?? "")
                          + (hours.map { "\ntimeseries=" + String($0) } ?? "") + external.map { "\nexternal=" + $0 }.joined()))
     }
-
-    /// FNV-1a 64 of a file's bytes (`FNV1a.hash(fileAt:)`); nil if it cannot be read.
-    public static func fnv1a(fileAt path: String) -> UInt64? { FNV1a.hash(fileAt: path) }
-
-    static func fnv1a(_ s: String) -> UInt64 { FNV1a.hash(s) }
-
-    /// `x` as 16 hex digits.
-    public static func hex(_ x: UInt64) -> String { FNV1a.hex(x) }
 
     /// The state file's text.
     public var text: String {
@@ -204,7 +196,7 @@ public struct ShardState: Sendable {
         for line in workloadYAML.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
             o += "  " + line + "\n"
         }
-        return o + "checksum: \(Self.hex(Self.fnv1a(o)))\n"
+        return o + "checksum: \(FNV1a.hex(FNV1a.hash(o)))\n"
     }
 
     /// `text` with its checksum line (if any) replaced by the checksum of the rest:
@@ -213,7 +205,7 @@ public struct ShardState: Sendable {
         var lines = Self.lines(text)
         while let l = lines.last, l.isEmpty || l.hasPrefix("checksum:") { lines.removeLast() }
         let body = lines.map { $0 + "\n" }.joined()
-        return body + "checksum: \(hex(fnv1a(body)))\n"
+        return body + "checksum: \(FNV1a.hex(FNV1a.hash(body)))\n"
     }
 
     /// Lines split at LF or CRLF.
@@ -240,7 +232,7 @@ public struct ShardState: Sendable {
         lines.removeLast()
         let body = lines.map { $0 + "\n" }.joined()
         let given = String(last.dropFirst("checksum:".count)).trimmingCharacters()
-        guard given == hex(fnv1a(body)) else {
+        guard given == FNV1a.hex(FNV1a.hash(body)) else {
             throw InputError(source: source, line: lines.count + 1, "the checksum does not match the content: the file was edited or damaged (run the shard again)")
         }
         var i = 0

@@ -168,8 +168,8 @@ struct SimulationOptions: ParsableArguments {
         // A piped trace was hashed as it was copied (`InputFiles`).
         let h = try InputFiles.usageHash(u)
         if appMap == nil, !usageFormat.given { return h }
-        var text = ShardState.hex(h)
-        if let m = appMap { text += "\napp-map " + ShardState.hex(FNV1a.hash(try readInput(m))) }
+        var text = FNV1a.hex(h)
+        if let m = appMap { text += "\napp-map " + FNV1a.hex(FNV1a.hash(try readInput(m))) }
         if usageFormat.given { text += "\nformat " + usageFormat.description }
         return FNV1a.hash(text)
     }

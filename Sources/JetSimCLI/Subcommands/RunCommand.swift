@@ -156,7 +156,7 @@ struct RunCommand: ParsableCommand {
         if !externalHashes.isEmpty {
             provenance.set("external_policies", .object(externalHashes.keys.sorted().map { n in
                 (n, .object([("command", .strings(workload.policies.external[n]!.command)),
-                             ("files_fnv1a", .string(ShardState.hex(externalHashes[n]!)))]))
+                             ("files_fnv1a", .string(FNV1a.hex(externalHashes[n]!)))]))
             }))
         }
         if !summary.isStdout { try ProvenanceFile.write(provenance, beside: summary.path, outputText: summaryText) }

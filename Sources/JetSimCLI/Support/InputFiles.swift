@@ -82,10 +82,10 @@ enum InputFiles {
         return r
     }
 
-    /// FNV-1a 64 of the trace's bytes (as `ShardState.fnv1a(fileAt:)`).
+    /// FNV-1a 64 of the trace's bytes (as `FNV1a.hash(fileAt:)`).
     static func usageHash(_ path: String) throws -> UInt64 {
         if let c = try copy(path) { return c.hash }
-        guard let h = ShardState.fnv1a(fileAt: path) else { throw BadInput(description: "\(path): cannot read it") }
+        guard let h = FNV1a.hash(fileAt: path) else { throw BadInput(description: "\(path): cannot read it") }
         return h
     }
 

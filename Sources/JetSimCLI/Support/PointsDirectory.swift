@@ -33,8 +33,8 @@ enum PointsDirectory {
     /// the built-in workload's text when no --workload is given).
     static func inputLines(_ sim: SimulationOptions) throws -> String {
         let workload = try sim.workload.map(readInput) ?? defaultWorkloadText
-        var text = "workload_fnv1a64: \(ShardState.hex(FNV1a.hash(workload)))\n"
-        if let u = sim.usage { text += "usage_fnv1a64: \(ShardState.hex(try InputFiles.usageHash(u)))\n" }
+        var text = "workload_fnv1a64: \(FNV1a.hex(FNV1a.hash(workload)))\n"
+        if let u = sim.usage { text += "usage_fnv1a64: \(FNV1a.hex(try InputFiles.usageHash(u)))\n" }
         return text
     }
 
@@ -58,7 +58,7 @@ enum PointsDirectory {
         throw BadInput(description: "\(dir) holds a different \(what): line \(i + 1) of \(path) is \(there), this command's is \(here)\(why); use another --out, or remove it")
     }
 
-    static func planHash(_ text: String) -> String { ShardState.hex(FNV1a.hash(text)) }
+    static func planHash(_ text: String) -> String { FNV1a.hex(FNV1a.hash(text)) }
 
     /// Why the point CSV at `path` cannot be used (nil when it can): its sidecar must
     /// exist, hold the CSV's hash (a point cut short or edited fails), this plan's (a
