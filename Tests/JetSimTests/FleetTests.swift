@@ -104,6 +104,21 @@ struct FleetTests {
         #expect(!t.apps[Int(a)].memory.contains(.compressed) && t.apps[Int(a)].residentKB == 184_320 && t.android.fileUsedKB == 0)
         let (_, small) = try run(Self.with("swap-file=true zram-pct=5"))
         #expect(small.metrics[.swapIns] == 0)
+        // The file swaps with zram off too (the artifact's setup), the same as with it on.
+        let (_, on) = try run(Self.with("swap-file=true"))
+        let (_, off) = try run(Self.with("swap-file=true zram=false"))
+        #expect(off.metrics == on.metrics && off.metrics[.swapIns] == 1)
+        // With zram writeback there would be nothing to write back: refused, naming it.
+        #expect(throws: InputError.self) { try Scenario.parse(Self.with("swap-file=true writeback=true"), source: "test") }
+        do { _ = try Scenario.parse(Self.with("swap-file=true writeback=true"), source: "test") } catch {
+            #expect("\(error)".contains("writeback"), "\(error)")
+        }
+        // In a workload file too, at its line, and only where Android runs.
+        let yaml = "device_classes:\n  - name: a\n    os: android\n    android_swap_file: true\n    android_zram_writeback: true\n"
+        do { _ = try WorkloadDecoder.load(yaml, source: "w.yaml"); Issue.record("accepted") } catch {
+            #expect(error.description.contains("android_zram_writeback") && error.description.contains("w.yaml"), "\(error)")
+        }
+        #expect((try? WorkloadDecoder.load(yaml.replacingOccurrences(of: "os: android", with: "os: ios"), source: "w.yaml")) != nil)
     }
 
     @Test("Fleet's manager is selected by os: fleet (scenario os=fleet and the workload key), and only by it")

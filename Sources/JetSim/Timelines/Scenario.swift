@@ -313,6 +313,9 @@ public struct Scenario: Sendable {
         if !sc.params.idleDaemonsFit {
             throw fail("idle-daemons and reserve must be smaller than ram", "idle-daemons")
         }
+        if sc.params.android.swapFileConflict != nil {
+            throw fail("writeback backs zram; with swap-file there is no zram: set one of them", "writeback")
+        }
     }
 
     static func parseAction(_ w: [String], time: SimTime, scenario sc: inout Scenario, appIndex: [String: Int32],

@@ -63,10 +63,20 @@ public struct AndroidParameters: Sendable, Equatable {
     @inline(__always) func heldShare(touch: Double) -> Double {
         1 - ((1 - gcHeapShare) * swappableShare + gcHeapShare * (1 - touch))
     }
-    /// Swap is a file on flash, not zram (the Fleet artifact's runs: a 2 GiB swap file,
-    /// zram off): a swapped page keeps no RAM, `zramKB` is the file's size, and a
-    /// resume reads back what was swapped at `swapInPerMB`. False by default (zram).
+    /// Swap is a file on flash in place of zram (the Fleet artifact's runs: a 2 GiB
+    /// swap file, zram off): it swaps whether `zram` is on or not, a swapped page keeps
+    /// no RAM, `zramKB` is the file's size, and a resume reads back what was swapped
+    /// at `swapInPerMB`. False by default (zram). Not with `writeback`, which backs
+    /// zram (`swapFileConflict`).
     public var swapFile = false
+
+    /// The key a device refuses, and why, when the swap file is set with zram
+    /// writeback (nothing to write back: there is no zram); nil otherwise.
+    public var swapFileConflict: (key: String, message: String)? {
+        enabled && swapFile && writeback
+            ? ("android_zram_writeback", "zram writeback writes zram's pages to flash; with android_swap_file there is no zram: set one of them")
+            : nil
+    }
     /// zram writeback: when zram is full, reclaim writes a cached app's pages to the
     /// backing file on flash instead, within a daily limit (writeback_limit).
     public var writeback: Bool

@@ -34,7 +34,7 @@ extension Device {
         let thrashing = thrashingPct(now)
         // No page cache, no measure (thrashing is 0): not critical even at a 0 % level.
         let thrashingCritical = ap.measuresThrashing && thrashing >= ap.thrashingCriticalPct
-        let swapLow = ap.zram && ap.zramKB > 0
+        let swapLow = (ap.zram || ap.swapFile) && ap.zramKB > 0
             && Double(ap.zramKB - zramStoredKB) * 100 < ap.swapFreeLowPct * Double(ap.zramKB)
         var reason: KillReason? = nil
         var minAdj = 0

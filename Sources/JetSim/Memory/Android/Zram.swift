@@ -69,7 +69,7 @@ extension Device {
     /// the oldest cached apps into zram until the request fits above the high
     /// watermark, while zram has room. Each MiB compressed is stall.
     mutating func zramReclaim(untilAvailable target: Int64, _ now: SimTime) {
-        guard params.android.zram, params.android.zramRatio > 1 || params.android.swapFile else { return }
+        guard params.android.swapFile || (params.android.zram && params.android.zramRatio > 1) else { return }
         var app = android.uncompressed.head(0)
         while availableKB < target && app >= 0 {
             let next = android.uncompressed.next(app)
@@ -101,8 +101,9 @@ extension Device {
             // A swap file keeps nothing of it in RAM; zram, a compressed copy.
             let packed = params.android.swapFile ? 0 : Int64((Double(swapped) / params.android.zramRatio).rounded())
             if params.android.swapFile {
-                android.swappedKB[a] = Int32(clamping: swapped)
-                android.fileUsedKB += swapped
+                let kb = Int32(clamping: swapped)  // what the release takes back, exactly
+                android.swappedKB[a] = kb
+                android.fileUsedKB += Int64(kb)
             }
             android.uncompressed.remove(app)
             setResident(app, packed + held)
