@@ -18,9 +18,10 @@ struct SensitivityCommand: ParsableCommand {
             center), then for every key and group one run at the low end of its range and \
             one at the high end, the rest as shipped. Every run has every policy and the \
             same users (the seed), and compares each policy with --baseline device by \
-            device. A point whose workload is the shipped one (a factor on a value of 0, \
-            a key the workload does not use the value of) is not run again: it takes the \
-            center's results.
+            device. A point whose workload is the shipped one as the model reads it (a \
+            factor on a value of 0, a key the workload does not use the value of, a key \
+            the classes' memory manager does not read: Android's on an iPhone class) is \
+            not run again: it takes the center's results.
 
             Writes DIR/points/I-LABEL.csv (each point's summary, as `jetsim run` writes \
             it), DIR/plan.txt, and DIR/sensitivity.csv: one row per RAM, metric (the \
@@ -86,7 +87,7 @@ struct SensitivityCommand: ParsableCommand {
         var workload: Workload
         var cells: [Cell]
         /// The index (in `points`) of the center this point equals, when its workload
-        /// is the shipped one.
+        /// is the shipped one as the model reads it (`DeviceClass.withUnreadKeysAtDefaults`).
         var sameAs: Int?
         var overrides: [String]
     }
