@@ -130,3 +130,12 @@ public enum TraceCSV {
          CSV.escape(detail(r, valueName: valueName)), r.state.name].joined(separator: ",")
     }
 }
+
+extension Device {
+    /// Sends a delegate message: records it in the trace (the state is the app's after
+    /// it). What the app does on it is its sender's: the lifecycle's, or a memory
+    /// manager's for didReceiveMemoryWarning (`warn`).
+    mutating func send(_ m: LifecycleMessage, to app: Int32, _ now: SimTime, detail: TraceDetail = .none) {
+        trace.record(time: now, app: app, event: .message(m), detail: detail, state: apps[Int(app)].state)
+    }
+}

@@ -1,13 +1,7 @@
 import SimKernel
 
-// The lifecycle: delegate messages and the unsaved work they decide.
+// The lifecycle: the unsaved work the delegate messages decide.
 extension Device {
-    /// Sends a delegate message (records it; the state is the app's after it).
-
-    mutating func send(_ m: LifecycleMessage, to app: Int32, _ now: SimTime, detail: TraceDetail = .none) {
-        trace.record(time: now, app: app, event: .message(m), detail: detail, state: apps[Int(app)].state)
-    }
-
     /// The edits an app would lose now (its unsaved active time times its edit rate).
 
     @inline(__always) func unsavedEdits(_ app: Int32) -> Int {

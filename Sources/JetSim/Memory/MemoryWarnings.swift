@@ -1,6 +1,10 @@
 import SimKernel
 
-// The lifecycle: didReceiveMemoryWarning and what an app frees on it.
+// Memory warnings: the memory manager's notifications to apps (XNU's are memorystatus's,
+// bsd/kern/kern_memorystatus_notify.c; the plain model's and XNU's without pressure
+// levels below, `lowMemoryWarnings`), each a didReceiveMemoryWarning, and what an app
+// frees on it. Called by the managers (Plain/, XNU/Triggers.swift, XNU/Pressure.swift)
+// and by the lifecycle for a simulated warning (a user action).
 extension Device {
     /// didReceiveMemoryWarning to every app that executes code (not suspended); each
     /// frees its share of what it can: down to its background footprint when in
