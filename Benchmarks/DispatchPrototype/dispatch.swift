@@ -3,7 +3,7 @@
 // a device generic over its manager (one specialisation per manager). Not part of the
 // package: built and measured by hand (docs/performance.md, "Dispatch: switch or generic").
 //   swiftc -O -wmo dispatch.swift -o /tmp/dispatch
-//   valgrind --tool=callgrind /tmp/dispatch switch 2000000   (and generic; and 1 event, to subtract)
+//   valgrind --tool=callgrind /tmp/dispatch switch 2000000   (and generic, parts; and 1 event, to subtract)
 // Each event: a timer pop from a small binary heap (as the engine's), then three hooks
 // (time passed, an app's memory changed, memory fell), whose bodies are the XNU-like
 // manager's (a level check, a compressor tick, a trigger check) or two others'.
@@ -65,10 +65,58 @@ struct GenericDevice<M: Manager> {
     @inline(__always) mutating func memoryFell(_ now: Int64) { M.memoryFell(&l, now) }
 }
 
+// MARK: parts: the manager a struct of its own beside the core, its hooks given the core
+// `inout` (issue 28's plan for the device in parts: `Device { var core; var xnu; ... }`,
+// a hook `xnu.memoryChanged(&core)`; core and manager are separate stored properties, so
+// the two accesses do not overlap). Still a tag and a switch: which manager's state to use.
+struct XNUPart { var level = 0; var tick: Int64 = 0
+    @inline(__always) mutating func timePassed(_ c: inout Ledger, _ now: Int64) { if now / 1_000_000 != tick { tick = now / 1_000_000; c.compressor &+= 7 } }
+    @inline(__always) mutating func memoryChanged(_ c: inout Ledger) {
+        let lvl = c.available < 1 << 24 ? 2 : (c.available < 1 << 26 ? 1 : 0)
+        if lvl != level { level = lvl }
+        if c.available < 1 << 22 { c.kills += 1; c.available += 1 << 23 }
+    }
+    @inline(__always) func memoryFell(_ c: inout Ledger, _ now: Int64) { if level == 2 && now & 15 == 0 { c.kills += 1 } }
+}
+struct AndroidPart {
+    @inline(__always) func timePassed(_ c: inout Ledger, _ now: Int64) { if now & 1023 == 0 { c.compressor &-= 1 } }
+    @inline(__always) func memoryChanged(_ c: inout Ledger) { if c.available &- c.compressor < 1 << 21 { c.kills += 1; c.available += 1 << 22 } }
+    @inline(__always) func memoryFell(_ c: inout Ledger, _ now: Int64) { if c.compressor > 1 << 30 { c.kills += 1 } }
+}
+struct PartsDevice {
+    var kind: ManagerKind
+    var core = Ledger()
+    var xnu = XNUPart()
+    var android = AndroidPart()
+    @inline(__always) mutating func timePassed(_ now: Int64) {
+        switch kind {
+        case .plain: break
+        case .xnu: xnu.timePassed(&core, now)
+        case .android: android.timePassed(&core, now)
+        }
+    }
+    @inline(__always) mutating func memoryChanged(_ delta: Int64) {
+        core.available &+= delta
+        switch kind {
+        case .plain: if core.available < 1 << 20 { core.kills += 1; core.available += 1 << 22 }
+        case .xnu: xnu.memoryChanged(&core)
+        case .android: android.memoryChanged(&core)
+        }
+    }
+    @inline(__always) mutating func memoryFell(_ now: Int64) {
+        switch kind {
+        case .plain: break
+        case .xnu: xnu.memoryFell(&core, now)
+        case .android: android.memoryFell(&core, now)
+        }
+    }
+}
+
 // MARK: the loop (a heap of 1,000 pending timers; each pop pushes one later)
 protocol Hooks { mutating func timePassed(_ now: Int64); mutating func memoryChanged(_ delta: Int64); mutating func memoryFell(_ now: Int64); var kills: Int { get } }
 extension SwitchDevice: Hooks { var kills: Int { l.kills } }
 extension GenericDevice: Hooks { var kills: Int { l.kills } }
+extension PartsDevice: Hooks { var kills: Int { core.kills } }
 
 @inline(never) func run<D: Hooks>(_ d: inout D, events: Int) -> Int {
     var heap = [Int64](); heap.reserveCapacity(1_024)
@@ -96,6 +144,9 @@ let os = args.count > 3 ? args[3] : "ios"
 var kills = 0
 if which == "switch" {
     var d = SwitchDevice(kind: os == "android" ? .android : .xnu)
+    kills = run(&d, events: events)
+} else if which == "parts" {
+    var d = PartsDevice(kind: os == "android" ? .android : .xnu)
     kills = run(&d, events: events)
 } else if os == "android" {
     var d = GenericDevice<Android>(); kills = run(&d, events: events)
