@@ -65,12 +65,4 @@ extension Device {
         if previousApp == app { previousApp = -1 }
         trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
     }
-
-    /// A launch that found no room for an app with no process (`reclaim`): counted as a
-    /// memory kill and traced as one; nothing to terminate.
-    mutating func recordFailedLaunch(_ app: Int32, _ reason: KillReason, _ now: SimTime) {
-        metrics.countKill(reason)
-        if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countKill(reason) }
-        trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
-    }
 }

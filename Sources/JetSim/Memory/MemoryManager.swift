@@ -113,6 +113,23 @@ extension Device {
         if !compressing.isEmpty { advanceCompression(now) }
     }
 
+    /// The end of an event (`handle`, `handleInput`): the manager's own timers it asked
+    /// for during the event (`armTimers`: XNU's sustained-pressure timer, the idle
+    /// daemons' relaunch), scheduled now that the scheduler is at hand.
+    @inline(__always) mutating func memoryEventEnded(_ s: inout Scheduler<DeviceEvent>) {
+        if !armTimers.isEmpty { armDeviceTimers(&s) }
+    }
+
+    /// One of the manager's own timers fired (`DeviceEvent.Kind.isDeviceTimer`); a stale
+    /// one (not the time now armed) does nothing.
+    mutating func memoryTimerFired(_ kind: DeviceEvent.Kind, _ now: SimTime) {
+        switch kind {
+        case .sustainedPressure: if now == sustainedDue { sustainedPressureDue(now) }
+        case .idleDaemonRelaunch: if now == idleDaemons.relaunchDue { relaunchIdleDaemon(now) }
+        default: assertionFailure("memoryTimerFired: \(kind) is the lifecycle's timer")
+        }
+    }
+
     // MARK: Lifecycle hooks
 
     /// An app is being launched by its user (before room is made): XNU counts it

@@ -1,6 +1,7 @@
 import SimKernel
 
-// The lifecycle: what each kind of launch costs.
+// What each kind of launch costs (from the app's profile): the lifecycle's launches
+// take it, and a candidate carries the cost of its relaunch (`Candidates.swift`).
 extension Device {
     /// Whether a launch of a not-running app finds its files still in the page cache:
     /// it was killed once (not by a power-off, which empties the cache), and its files
