@@ -53,6 +53,24 @@ compare() {  # $1 label, $2 paper column, $3 jetsim counts file, $4 note on the 
       printf "Fleet (ASPLOS 24) | Fig. 11c | %s: round-2 mean | %.2f | %.2f | +-1%s | %s\n", label, p2, j2, note, d <= 1 ? "yes" : "no"
     }' Workloads/repro/fleet-fig11c-paper.csv
 }
+# The artifact's own spread: its notebook keeps two earlier Fleet runs (commented out
+# beside the plotted one, cell 1; fleet_earlier_1 and _2): how many steps each pair of
+# the three runs has within one app of each other, and their round-2 means. What a real
+# device gives twice, against which jetsim's single deterministic curve can be read.
+spread_row() {
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { r[1, NR - 1] = $c["fleet"]; r[2, NR - 1] = $c["fleet_earlier_1"]; r[3, NR - 1] = $c["fleet_earlier_2"] }
+    END {
+      out = ""; far = 0
+      for (x = 1; x <= 3; x++) for (y = x + 1; y <= 3; y++) {
+        w = 0; for (s = 1; s <= 36; s++) { d = r[x, s] - r[y, s]; if (d < 0) d = -d; if (d <= 1) w++; if (d > far) far = d }
+        out = out (out == "" ? "" : ", ") w
+      }
+      means = ""
+      for (x = 1; x <= 3; x++) { m = 0; for (s = 19; s <= 36; s++) m += r[x, s]; means = means (x > 1 ? " / " : "") sprintf("%.2f", m / 18) }
+      printf "Fleet (ASPLOS 24) | Fig. 11c, the notebook'"'"'s three Fleet runs | the measurement'"'"'s own spread: steps within 1 app between two runs (each pair); round-2 means (plotted / earlier / earlier) | %s of 36 (up to %d apps apart); %s | - | - | not a target: what one app per step asks of a single run\n", out, far, means
+    }' Workloads/repro/fleet-fig11c-paper.csv
+}
 # Fleet's hot launch against Android's (with swap): the mean latency of the relaunches after
 # the first round (every one hot: the app still cached) in each hot-launch scenario, and
 # their ratio, against the artifact's pooled means (exp-hot-launch.ipynb cell 2: 344.4 ms
@@ -97,6 +115,7 @@ smartlmk() {  # $1 label, $2 the run's CSV
   compare "Android, no swap" android_noswap "$tmp/noswap" " (fitted to it)"
   compare "Android, swap" android_swap "$tmp/swap" " (fitted to it)"
   compare "Fleet (os=fleet)" fleet "$tmp/fleet" ""
+  spread_row
   hot_row
   smartlmk "android.yaml's fleet, 200 devices x 7 d" "$tmp/smartlmk-fleet.csv"
   smartlmk "its 2 GB class alone (android-go; chosen after the fleet's row)" "$tmp/smartlmk-go.csv"
