@@ -31,6 +31,13 @@ struct DevicePartsTests {
         for ram: Int64 in [1, 2, 3, 6, 8] {
             #expect(DeviceParameters(ramKB: ram * 1_048_576) == DeviceClass().parameters(ramKB: ram * 1_048_576))
         }
+        // Each manager's own parameters, turned on, are its class's defaults (no second
+        // default beside the type: FleetParameters had one until 2026-11-27).
+        var fleet = DeviceParameters().fleet, android = DeviceParameters().android
+        fleet.enabled = true; android.enabled = true
+        #expect(fleet == FleetParameters(FleetClass()))
+        #expect(android == AndroidParameters(AndroidClass(), ramKB: 0))
+        #expect(DeviceParameters().xnu == XNUParameters(XNUClass()))
     }
 
     @Test("the parameters select one memory manager")

@@ -10,9 +10,23 @@ public struct FleetClass: Sendable, Equatable {
 
     /// Makes `p` (already an Android device) a Fleet one.
     func apply(to p: inout DeviceParameters) {
-        p.fleet.enabled = true
-        p.fleet.gcTouchShare = gcTouchPct / 100
-        p.fleet.launchSwapInShare = launchSwapInPct / 100
+        p.fleet = FleetParameters(self)
+    }
+}
+
+extension FleetParameters {
+    /// Fleet off; every other field the workload's default (`FleetClass`). Here, not
+    /// beside the type: Memory/ does not read the workload.
+    public init() {
+        self.init(FleetClass())
+        enabled = false
+    }
+
+    /// The device's parameters from the workload's keys; Fleet on.
+    init(_ c: FleetClass) {
+        enabled = true
+        gcTouchShare = c.gcTouchPct / 100
+        launchSwapInShare = c.launchSwapInPct / 100
     }
 }
 

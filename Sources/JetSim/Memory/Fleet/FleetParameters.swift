@@ -6,15 +6,15 @@ import SimKernel
 // with ART and the kernel changed. Sources on the schema keys (`Schema.fleetKnobs`).
 
 /// Fleet's parameters of a device class (`os: fleet`); Android's are `params.android`.
+/// No defaults here: each knob's one default is the workload's (`FleetClass`), and
+/// `init()` (Workload+Fleet.swift) is built from it.
 public struct FleetParameters: Sendable, Equatable {
     /// `os: fleet`: Android's manager with Fleet's changes (`MemoryManagerKind.fleet`).
-    public var enabled = false
+    public var enabled: Bool
     /// The share of a cached app's Java heap its background GC touches: only the
     /// background objects (Fig. 12a: 14.5 % of what stock Android's GC touches).
-    public var gcTouchShare = 0.145
+    public var gcTouchShare: Double
     /// The share of a cached app's swapped memory a hot launch waits for: its launch
     /// objects (the rest comes back on demand after the first frame).
-    public var launchSwapInShare = 0.243
-
-    public init() {}
+    public var launchSwapInShare: Double
 }
