@@ -104,6 +104,19 @@ struct BackgroundTimeTests {
         #expect(events(r, sc, app: "Big") == ["didFinishLaunching", "terminated per-process-limit"])
         #expect(r.metrics[.killsLimit] == 1 && r.metrics[.launchFailures] == 1)
     }
+
+    @Test("Android has no per-process limit: the same app is launched, and one that does not fit fails for room, not its size")
+    func noPerProcessLimitOnAndroid() throws {
+        for os in ["android", "fleet"] {
+            let (sc, r) = try run("device os=\(os) ram=2GB reserve=0MB app-limit-pct=50\napp Big footprint=1100MB\n0s launch Big\n1m end\n")
+            #expect(events(r, sc, app: "Big") == ["didFinishLaunching", "didBecomeActive cold 1500ms"], "\(os)")
+            #expect(r.metrics[.killsLimit] == 0 && r.metrics[.launchFailures] == 0, "\(os)")
+            // More than the RAM: no room, whatever the limit.
+            let (sc2, r2) = try run("device os=\(os) ram=2GB reserve=0MB\napp Huge footprint=2500MB\n0s launch Huge\n1m end\n")
+            #expect(events(r2, sc2, app: "Huge") == ["terminated memory-pressure"], "\(os)")
+            #expect(r2.metrics[.killsLimit] == 0 && r2.metrics[.launchFailures] == 1, "\(os)")
+        }
+    }
 }
 
 @Suite("Saves and data loss on constructed cases")

@@ -33,7 +33,7 @@ extension Device {
         }
         let target = step >= peak - apps[a].residentKB ? peak : apps[a].residentKB + step
         guard target > apps[a].residentKB else { return }
-        let limit = kb.perAppLimitKB
+        let limit = appLimitKB
         let reach = min(target, max(limit, apps[a].residentKB))
         let need = reach - apps[a].residentKB
         if need > 0 {

@@ -61,12 +61,14 @@ extension Device {
         memoryAppLaunching(app, now)
 
         // Room for its active footprint, which it reaches during launch. An app over
-        // the per-app limit grows only to the limit (others are killed to make room as
-        // it grows, as jetsam would) and is then killed for exceeding it.
+        // the per-app limit (`appLimitKB`: XNU's; none on Android) grows only to the
+        // limit (others are killed to make room as it grows, as jetsam would) and is
+        // then killed for exceeding it.
         // A thaw (or a resume of an app thawed before) leaves on flash what it does not
         // touch ("On-demand thaw"): its footprint in front is the rest.
-        let overLimit = profiles[p].activeKB > kb.perAppLimitKB
-        let reach = overLimit ? kb.perAppLimitKB : max(0, profiles[p].activeKB - onFlashKB(app))
+        let limit = appLimitKB
+        let overLimit = profiles[p].activeKB > limit
+        let reach = overLimit ? limit : max(0, profiles[p].activeKB - onFlashKB(app))
         let need = max(0, reach - residentNowKB(app))
         makeRoom(needKB: need, for: app, now)
         if availableKB < need {

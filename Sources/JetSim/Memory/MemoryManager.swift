@@ -233,6 +233,21 @@ extension Device {
 
     // MARK: What the lifecycle reads
 
+    /// The footprint an app may reach before the manager kills it for its size
+    /// (`perProcessLimit`): XNU's per-process limit (`per_app_limit_pct`; the plain
+    /// model's too, the model before XNU's). None on Android and Fleet: lmkd picks its
+    /// victims by oom_score_adj, never by a process's own footprint (`find_and_kill_process`,
+    /// system/memory/lmkd/lmkd.cpp:2475-2511, mirror yaap/system_memory_lmkd at c62ac7e),
+    /// and an app's Java heap limit (`ActivityManager.getMemoryClass`) ends in an
+    /// OutOfMemoryError inside the app, which jetsim does not model. An app there that
+    /// does not fit fails its launch or growth as on any manager (no room left).
+    @inline(__always) var appLimitKB: Int64 {
+        switch memoryManager {
+        case .xnu, .plain: kb.perAppLimitKB
+        case .android, .fleet: .max
+        }
+    }
+
     /// The band a candidate has now, as the policy sees it: XNU's band; on the plain
     /// model, Android and Fleet, a background mode's band or 30 while it executes in the
     /// background, else 0 (`plainBand`).

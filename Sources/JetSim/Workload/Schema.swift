@@ -511,7 +511,7 @@ public enum Schema {
         .autoNumber("kill_target_available_pct", \.killTargetAvailablePct, 0...100, unit: "%", alias: "target-pct", source: "XNU idle-kill fallback",
                     "XNU's idle level, share of RAM available: below it idle-band apps die (with xnu_bands; without, the kill loop's target); auto = 10% / 9% / 8% (<=3 / <=6 / >6 GB)"),
         .number("per_app_limit_pct", \.perAppLimitPct, 1...100, unit: "%", alias: "app-limit-pct",
-                source: "iPhone 11 crash footprint 2068 of 3844 MB (StackOverflow q 5887248); phones 50-68%", "per-app memory limit, share of RAM"),
+                source: "iPhone 11 crash footprint 2068 of 3844 MB (StackOverflow q 5887248); phones 50-68%", "per-app memory limit, share of RAM: an app over it is killed (per-process-limit) on iOS (XNU) and the plain model; Android and Fleet have none (lmkd.cpp:2475-2511) and use it only to size apps (app_fit_pct)"),
         .number("app_fit_pct", \.appFitPct, 1...1_000, unit: "%", alias: "app-fit-pct",
                 source: "assumption: apps fit the devices they support (Apple, Reducing your app's memory use)",
                 "an app's peak footprint on a device is at most this share of its per-app limit; larger apps scale every footprint down to it (above 100: apps may exceed the limit)")
