@@ -6,12 +6,12 @@ import SimKernel
 /// parameters are set, since the triggers read them after every memory change. Each
 /// equals the `DeviceParameters` property of the same name.
 struct DeviceThresholds: Sendable {
-    let warningKB, criticalKB, killTargetKB, perAppLimitKB: Int64
+    let warningKB, criticalKB, killTargetKB, appLimitKB: Int64
     /// XNU's levels (`Memory/XNU/XNUThresholds.swift`), read only by its manager.
     let xnu: XNUThresholds
 
     init(_ p: DeviceParameters) {
-        warningKB = p.warningKB; criticalKB = p.criticalKB; killTargetKB = p.killTargetKB; perAppLimitKB = p.perAppLimitKB
+        warningKB = p.warningKB; criticalKB = p.criticalKB; killTargetKB = p.killTargetKB; appLimitKB = p.appLimitKB
         xnu = XNUThresholds(p)
     }
 

@@ -67,6 +67,16 @@ extension MemoryManagerKind {
 }
 
 extension DeviceParameters {
+    /// The footprint an app may reach before its manager kills it for its size
+    /// (`Device.appLimitKB`, which says why): the per-app limit on XNU and the plain
+    /// model, none on Android and Fleet.
+    public var appLimitKB: Int64 {
+        switch memoryManager {
+        case .xnu, .plain: perAppLimitKB
+        case .android, .fleet: .max
+        }
+    }
+
     /// The memory manager these parameters select.
     @inlinable public var memoryManager: MemoryManagerKind {
         android.enabled ? (fleet.enabled ? .fleet : .android) : xnu.bands ? .xnu : .plain
@@ -240,13 +250,9 @@ extension Device {
     /// system/memory/lmkd/lmkd.cpp:2475-2511, mirror yaap/system_memory_lmkd at c62ac7e),
     /// and an app's Java heap limit (`ActivityManager.getMemoryClass`) ends in an
     /// OutOfMemoryError inside the app, which jetsim does not model. An app there that
-    /// does not fit fails its launch or growth as on any manager (no room left).
-    @inline(__always) var appLimitKB: Int64 {
-        switch memoryManager {
-        case .xnu, .plain: kb.perAppLimitKB
-        case .android, .fleet: .max
-        }
-    }
+    /// does not fit fails its launch or growth as on any manager (no room left). Kept
+    /// in `kb` (`DeviceParameters.appLimitKB`), so a launch reads it without a switch.
+    @inline(__always) var appLimitKB: Int64 { kb.appLimitKB }
 
     /// The band a candidate has now, as the policy sees it: XNU's band; on the plain
     /// model, Android and Fleet, a background mode's band or 30 while it executes in the
@@ -327,7 +333,7 @@ extension Device {
     /// uncompressed KiB (the pool rounds each app to whole KiB); XNU's commitments
     /// within the pool's bound.
     var memoryPoolWithinBound: Bool {
-        runsAndroid ? zramStoredKB <= params.android.zramKB + 4 * Int64(apps.count)
+        runsAndroid ? zramStoredKB <= params.android.swapKB + 4 * Int64(apps.count)
             : compressorKB <= compressorCommittedKB && compressorCommittedKB <= max(params.compressorPoolKB, 0)
     }
 }

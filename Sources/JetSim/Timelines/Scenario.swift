@@ -313,7 +313,7 @@ public struct Scenario: Sendable {
         if !sc.params.idleDaemonsFit {
             throw fail("idle-daemons and reserve must be smaller than ram", "idle-daemons")
         }
-        if sc.params.android.swapFileConflict != nil {
+        if sc.params.android.swapFileWithWriteback {
             throw fail("writeback backs zram; with swap-file there is no zram: set one of them", "writeback")
         }
     }

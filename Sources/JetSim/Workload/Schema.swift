@@ -564,7 +564,9 @@ public enum Schema {
         if !d.idleDaemonsFit {
             return ("idle_daemons_mb", "the idle-band daemons (\(SizeText.mebibytes(d.xnu.idleDaemonsKB)) MiB) and the OS reserve (\(SizeText.mebibytes(d.osReserveKB)) MiB) must be smaller than the RAM (\(SizeText.mebibytes(d.ramKB)) MiB)")
         }
-        if let c = d.android.swapFileConflict { return (c.key, c.message) }
+        if d.android.swapFileWithWriteback {
+            return ("android_zram_writeback", "zram writeback writes zram's pages to flash; with android_swap_file there is no zram: set one of them")
+        }
         if d.criticalAvailablePct > d.killTargetAvailablePct {
             return ("", "critical_available_pct must not exceed kill_target_available_pct (the loop kills until the target)")
         }

@@ -77,7 +77,7 @@ extension AndroidParameters {
     init(_ c: AndroidClass, ramKB: Int64) {
         enabled = true
         zram = c.zram
-        zramKB = Int64(Double(ramKB) * c.zramSizePct / 100)
+        swapKB = Int64(Double(ramKB) * c.zramSizePct / 100)
         zramRatio = c.ratio
         compressPerMB = SimTime(seconds: c.zramCompressMsPerMB / 1_000)
         swapInPerMB = SimTime(seconds: c.swapInMsPerMB / 1_000)

@@ -36,8 +36,9 @@ public struct AndroidParameters: Sendable, Equatable {
     public var enabled = false
     /// zram: cached apps' memory compressed into a bounded RAM pool under pressure.
     public var zram: Bool
-    /// zram's capacity in uncompressed KiB (its disksize).
-    public var zramKB: Int64
+    /// The swap device's capacity in uncompressed KiB: zram's disksize, or the swap
+    /// file's size (`swapFile`; `android_zram_size_pct` sizes both).
+    public var swapKB: Int64
     /// zram compression ratio (by algorithm: lz4 2.58, zstd 3.96).
     public var zramRatio: Double
     /// Reclaim cost: time to compress one MiB into zram, and to swap one MiB back in.
@@ -65,18 +66,14 @@ public struct AndroidParameters: Sendable, Equatable {
     }
     /// Swap is a file on flash in place of zram (the Fleet artifact's runs: a 2 GiB
     /// swap file, zram off): it swaps whether `zram` is on or not, a swapped page keeps
-    /// no RAM, `zramKB` is the file's size, and a resume reads back what was swapped
+    /// no RAM, `swapKB` is the file's size, and a resume reads back what was swapped
     /// at `swapInPerMB`. False by default (zram). Not with `writeback`, which backs
-    /// zram (`swapFileConflict`).
+    /// zram (`swapFileWithWriteback`).
     public var swapFile = false
 
-    /// The key a device refuses, and why, when the swap file is set with zram
-    /// writeback (nothing to write back: there is no zram); nil otherwise.
-    public var swapFileConflict: (key: String, message: String)? {
-        enabled && swapFile && writeback
-            ? ("android_zram_writeback", "zram writeback writes zram's pages to flash; with android_swap_file there is no zram: set one of them")
-            : nil
-    }
+    /// The swap file set with zram writeback, which the decoders refuse (nothing to
+    /// write back: there is no zram), each naming its own key.
+    public var swapFileWithWriteback: Bool { enabled && swapFile && writeback }
     /// zram writeback: when zram is full, reclaim writes a cached app's pages to the
     /// backing file on flash instead, within a daily limit (writeback_limit).
     public var writeback: Bool

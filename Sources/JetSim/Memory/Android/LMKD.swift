@@ -34,8 +34,8 @@ extension Device {
         let thrashing = thrashingPct(now)
         // No page cache, no measure (thrashing is 0): not critical even at a 0 % level.
         let thrashingCritical = ap.measuresThrashing && thrashing >= ap.thrashingCriticalPct
-        let swapLow = (ap.zram || ap.swapFile) && ap.zramKB > 0
-            && Double(ap.zramKB - zramStoredKB) * 100 < ap.swapFreeLowPct * Double(ap.zramKB)
+        let swapLow = (ap.zram || ap.swapFile) && ap.swapKB > 0
+            && Double(ap.swapKB - zramStoredKB) * 100 < ap.swapFreeLowPct * Double(ap.swapKB)
         var reason: KillReason? = nil
         var minAdj = 0
         if afterKill && belowMin {

@@ -81,7 +81,7 @@ extension Device {
             // zram and stays (`zramHeldKB`); the rest is swapped. By default, all of it.
             let held = zramHeldKB(plain: plain)
             let swapped = plain - held
-            if zramStoredKB + swapped > params.android.zramKB {
+            if zramStoredKB + swapped > params.android.swapKB {
                 // zram full: write back to flash if today's limit allows, else stop.
                 guard params.android.writeback else { break }
                 let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
