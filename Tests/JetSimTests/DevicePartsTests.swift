@@ -146,6 +146,30 @@ struct DevicePartsTests {
         #expect(offending.isEmpty, "manager tests outside Memory/: \(offending)")
     }
 
+    @Test("a manager never kills: nothing in Memory/ or Device/ runs the reclaim loop or terminates an app")
+    func managersNeverKill() throws {
+        var offending: [String] = []
+        var scanned = 0
+        for part in ["Memory", "Device"] {
+            let dir = Self.root + "/Sources/JetSim/" + part
+            let files = try #require(FileManager.default.subpaths(atPath: dir)).filter { $0.hasSuffix(".swift") }
+            for f in files {
+                scanned += 1
+                let lines = try String(contentsOfFile: dir + "/" + f, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                for (i, line) in lines.enumerated() {
+                    let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                    // A call, not a declaration or a mention in a name (`pickReclaimAction`).
+                    for call in ["reclaim(", "terminate(", "makeRoom(", "memoryFell(", "memoryChanged("]
+                    where code.range(of: "(^|[^A-Za-z0-9_])" + NSRegularExpression.escapedPattern(for: call), options: .regularExpression) != nil {
+                        offending.append("\(part)/\(f):\(i + 1) (\(call))")
+                    }
+                }
+            }
+        }
+        #expect(scanned > 30)
+        #expect(offending.isEmpty, "a kill or a reclaim below the lifecycle: \(offending)")
+    }
+
     @Test("inside Memory/, every test of the manager's kind is an exhaustive switch (a new manager is listed by the compiler)")
     func noKindComparisons() throws {
         var offending: [String] = []

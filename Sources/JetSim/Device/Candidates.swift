@@ -24,7 +24,6 @@ extension Device {
             ownIdleOrder.remove(app)
         }
         policy.update(app, candidate(app, leftFront: leftFront))
-        if leftFront { memoryAppLeftFront(app, now) }
     }
 
     /// `refreshCandidate` for a background or suspended app whose band may not have
@@ -56,14 +55,6 @@ extension Device {
         _read {
             if Policy.ordersIdleBands { yield policy.idleLists } else { yield ownIdleOrder }
         }
-    }
-
-    /// A timer or a change may have moved a candidate to another band.
-    mutating func bandMayChange(_ app: Int32, _ now: SimTime) {
-        let a = Int(app)
-        guard apps[a].state == .background || apps[a].state == .suspended else { return }
-        if memoryBand(app, now) != apps[a].band { refreshCandidate(app, now) }
-        memoryChanged(now)
     }
 
     /// The policy's view of a candidate.

@@ -124,7 +124,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var freezerNextRun: SimTime = .zero
     /// The reaper sweeps no earlier than this, in whole seconds (rounded up); its
     /// cached answer to "the oldest reapable idle app" is refreshed no earlier than
-    /// `reaperInfoExpiryS`, and `reaperNoneKnown` says it was none (`reaperCheck`).
+    /// `reaperInfoExpiryS`, and `reaperNoneKnown` says it was none (`reaperSweepDue`).
     var nextReaperSweepS: Int32 = 0
     var reaperInfoExpiryS: Int32 = 0
     var reaperNoneKnown = false
@@ -168,7 +168,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
     var compressorCommittedKB: Int64 = 0
     /// The compressor holds more than its shortage level (`compressorKB >
     /// kb.xnu.compressorShortPoolKB`, pool not empty): set where the pool changes, read by
-    /// `pressureCheck` after every memory change.
+    /// the pressure checks after every memory change (`xnuFallReclaim`).
     var compressorShort = false
     /// XNU's pressure level from compressor occupancy (`XNUPressure`).
     public internal(set) var pressureLevel: UInt8 = 0

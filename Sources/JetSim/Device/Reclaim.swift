@@ -1,17 +1,19 @@
 import SimKernel
 
-// The device's core: the one reclaim loop. Every kill a memory manager decides goes
-// through `reclaim` (the lifecycle's own terminations: the user, the watchdog, an
-// expired background task, exits on suspend and a power-off stay in the lifecycle).
+// The device's core: what the one reclaim loop (Lifecycle/ReclaimLoop.swift) speaks. Every
+// kill a memory manager decides goes through that loop (the lifecycle's own
+// terminations: the user, the watchdog, an expired background task, exits on suspend
+// and a power-off stay in the lifecycle).
 //
 // The loop is shaped as XNU's memorystatus thread (bsd/kern/kern_memorystatus_policy.c,
 // memorystatus_pick_action; bsd/kern/kern_memorystatus.c, memorystatus_do_action):
 // a trigger, then one action at a time picked by its manager from a closed set (none,
-// kill an app, spare an app, kill an idle-band daemon of XNU's), done here, until the manager answers none. The trace
-// brackets each loop here, once. The kill loop belongs to the device, not to a policy:
-// the policy only names victims (`nextVictim`). Every kill removes a candidate (and a
-// spare clears a flag), so a loop ends after at most one pass over the apps; it cannot
-// spin.
+// kill an app, spare an app, kill an idle-band daemon of XNU's), done by the loop,
+// until the manager answers none. A manager never kills: it answers which trigger is
+// next (`ReclaimTrigger`) and which action (`ReclaimAction`). The kill loop belongs to
+// the device, not to a policy: the policy only names victims (`nextVictim`). Every
+// kill removes a candidate (and a spare clears a flag), so a loop ends after at most
+// one pass over the apps; it cannot spin.
 
 /// What a reclaim is for: a trigger of one memory manager.
 enum ReclaimTrigger {
@@ -20,7 +22,7 @@ enum ReclaimTrigger {
     case untilAvailable(Int64)
     /// XNU's critical level: the policy's victims in the bands below the foreground band
     /// (100), until available memory reaches the target; a victim above it ends the
-    /// loop (the app in front dies first, `criticalKills`).
+    /// loop (the app in front dies first: `xnuFallReclaim`, steps 1-3).
     case belowForeground(Int64)
     /// XNU's idle level: the policy's victims in the idle band only, until available
     /// memory reaches the target.
@@ -78,39 +80,6 @@ struct ReclaimCursor {
 }
 
 extension Device {
-    /// The reclaim loop: the trigger's manager picks one action at a time
-    /// (`pickReclaimAction`), the device does it, until the manager answers none.
-    /// Inlined at each call: the trigger is a constant there, so its start and pick
-    /// fold to that trigger's code (the switches vanish) and a reclaim costs what the
-    /// trigger's own loop cost (docs/performance.md, "The device in parts").
-    @inline(__always)
-    mutating func reclaim(_ trigger: ReclaimTrigger, _ now: SimTime, launchFailed: Bool = false) {
-        trace.killLoop(began: true)
-        var cursor = startReclaim(trigger)
-        loop: while true {
-            switch pickReclaimAction(trigger, &cursor, now) {
-            case .none:
-                break loop
-            case .kill(let app, let victim, let reason):
-                reclaimWillKill(trigger, now)
-                if app == victim { policy.willEvict(victim) }
-                if apps[Int(app)].state.isResident {
-                    terminate(app, reason, now, launchFailed: launchFailed)
-                } else {
-                    // A launch that found no room for a process that never ran.
-                    recordFailedLaunch(app, reason, now)
-                }
-                reclaimKilled(trigger, reason, now)
-            case .spare(let app):
-                clearSoftLimit(app)
-            case .killIdleDaemon:
-                reclaimWillKill(trigger, now)
-                killIdleDaemon(now)
-            }
-        }
-        trace.killLoop(began: false)
-    }
-
     /// The policy's next victim, or nil when it has no candidate. Every loop that
     /// follows the policy asks here (XNU's and lmkd's alike), so each checks the
     /// protocol's contract: the victim is a resident app other than the one in front.
@@ -140,17 +109,6 @@ extension Device {
         if c.acted { return .none }
         c.acted = true
         return .kill(app: app, victim: -1, reason: reason)
-    }
-
-    /// A scripted pressure spike: some other process claims `demandKB`. The kill loop
-    /// runs until the demand fits above the target; the foreground app dies only if
-    /// nothing else is left and the demand still does not fit.
-    mutating func pressureSpike(demandKB: Int64, _ now: SimTime) {
-        reclaim(.untilAvailable(demandKB + kb.killTargetKB), now)
-        if availableKB - demandKB < kb.criticalKB && front >= 0 && !policy.hasCandidates {
-            metrics[.foregroundKills] += 1
-            reclaim(.app(front, .memoryPressure), now)
-        }
     }
 }
 

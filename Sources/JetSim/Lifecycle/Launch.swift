@@ -58,7 +58,9 @@ extension Device {
         removeCandidate(app)
         launching = app
         defer { launching = -1 }
-        memoryAppLaunching(app, now)
+        // The app the dock let go, if any, may be in another band now.
+        let leftDock = memoryAppLaunching(app, now)
+        if leftDock >= 0 { bandMayChange(leftDock, now) }
 
         // Room for its active footprint, which it reaches during launch. An app over
         // the per-app limit (`appLimitKB`: XNU's; none on Android) grows only to the

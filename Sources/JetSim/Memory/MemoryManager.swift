@@ -8,7 +8,9 @@ import SimKernel
 // and ActivityManager (Memory/Android/), or Fleet, which is Android's with its GC, swap
 // and hot launch changed (Memory/Fleet/). The lifecycle and the device's core call the
 // hooks below, each from one place, and never ask which manager runs: every `switch
-// memoryManager` is in this file. A hook is O(1) unless its manager acts.
+// memoryManager` is in this file. A hook is O(1) unless its manager acts. A manager
+// never kills: the hooks that may kill answer which reclaim is next (`ReclaimTrigger`),
+// and the lifecycle runs it (Lifecycle/ReclaimLoop.swift).
 //
 // Dispatch is a switch on a tag, not a protocol the device is generic over: the device
 // is already specialised per policy and trace sink, and a third generic parameter would
@@ -64,6 +66,16 @@ extension MemoryManagerKind {
         case .plain: false
         }
     }
+}
+
+/// Where a manager's sequence of reclaims is between the lifecycle's questions
+/// (`reclaimAfterFall`, `reclaimForRoom`, ...): the hook's step (0 at the start), an
+/// outer step for a sequence made of others (the idle daemons' relaunch: room, then a
+/// fall of memory), and the app room was made for before an inner room-making.
+struct ReclaimSequence {
+    var step: UInt8 = 0
+    var outer: UInt8 = 0
+    var heldLaunching: Int32 = -1
 }
 
 extension DeviceParameters {
@@ -130,22 +142,26 @@ extension Device {
         if !armTimers.isEmpty { armDeviceTimers(&s) }
     }
 
-    /// One of the manager's own timers fired (`DeviceEvent.Kind.isDeviceTimer`); a stale
-    /// one (not the time now armed) does nothing.
-    mutating func memoryTimerFired(_ kind: DeviceEvent.Kind, _ now: SimTime) {
+    /// One of the manager's own timers fired (`DeviceEvent.Kind.isDeviceTimer`): its
+    /// reclaims, one question at a time (`ReclaimSequence`); a stale timer (not the
+    /// time now armed) asks for none.
+    mutating func reclaimOnTimer(_ kind: DeviceEvent.Kind, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
         switch kind {
-        case .sustainedPressure: if now == sustainedDue { sustainedPressureDue(now) }
-        case .idleDaemonRelaunch: if now == idleDaemons.relaunchDue { relaunchIdleDaemon(now) }
-        default: assertionFailure("memoryTimerFired: \(kind) is the lifecycle's timer")
+        case .sustainedPressure: return sustainedPressureReclaim(&q, now)
+        case .idleDaemonRelaunch: return idleDaemonRelaunchReclaim(&q, now)
+        default:
+            assertionFailure("reclaimOnTimer: \(kind) is the lifecycle's timer")
+            return nil
         }
     }
 
     // MARK: Lifecycle hooks
 
     /// An app is being launched by its user (before room is made): XNU counts it
-    /// toward the dock.
-    @inline(__always) mutating func memoryAppLaunching(_ app: Int32, _ now: SimTime) {
-        if memoryManager.runsXNU { updateDock(app, now) }
+    /// toward the dock. Returns the app the dock let go, whose band may have changed
+    /// (the lifecycle's `bandMayChange`), or -1.
+    @inline(__always) mutating func memoryAppLaunching(_ app: Int32, _ now: SimTime) -> Int32 {
+        memoryManager.runsXNU ? updateDock(app, now) : -1
     }
 
     /// An app entered the background: XNU starts its time in the aging band.
@@ -156,9 +172,11 @@ extension Device {
         }
     }
 
-    /// An app just left the front and is a candidate: XNU checks its inactive limit.
-    @inline(__always) mutating func memoryAppLeftFront(_ app: Int32, _ now: SimTime) {
-        if memoryManager.runsXNU { inactiveLimitCheck(app, now) }
+    /// An app just left the front and is a candidate: XNU checks its inactive limit
+    /// (a high-water kill at once, or a flag).
+    @inline(__always)
+    mutating func reclaimAfterLeavingFront(_ app: Int32, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
+        memoryManager.runsXNU ? inactiveLimitReclaim(app, &q, now) : nil
     }
 
     /// An app was suspended: XNU and the plain model compress its memory (if the
@@ -201,43 +219,47 @@ extension Device {
         androidVitals(kind, savedState: saved, latency: latency)
     }
 
-    // MARK: Memory changes
+    // MARK: Memory changes: the reclaims a manager asks for
+    //
+    // A manager never kills: each hook below is a question the lifecycle asks again
+    // until it answers nil, running the reclaim loop (`reclaim`, Lifecycle/ReclaimLoop.swift)
+    // for each trigger it answers; `ReclaimSequence` is where the manager's sequence
+    // of triggers is between questions. Each trigger's condition is read when it is
+    // asked, after the reclaims before it: the kills and their order are those of the
+    // sequence written as calls.
 
     /// Available memory fell (a launch, a wake, a prewarm, growth): XNU's critical and
     /// idle triggers, high-water kills, the reaper, the pressure checks and the
     /// freezer. O(1) unless a trigger fires.
-    @inline(__always) mutating func memoryFell(_ now: SimTime) {
-        if memoryManager.runsXNU { memoryFellXNU(now) }
+    @inline(__always) mutating func reclaimAfterFall(_ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
+        memoryManager.runsXNU ? xnuFallReclaim(&q.step, now) : nil
     }
 
     /// Memory or a band changed (a suspension, a band change, a fall of memory): on
-    /// XNU every trigger of `memoryFell`, since XNU re-evaluates its thresholds at
+    /// XNU every trigger of `reclaimAfterFall`, since XNU re-evaluates its thresholds at
     /// every priority change (memstat_update_priority_locked ends with
     /// _memstat_consider_waking_jetsam_thread, bsd/kern/kern_memorystatus.c:2842-2984,
     /// 3951-3960): an app that ages into the idle band while memory is below the idle
     /// level dies then, not at a later fall of memory; Android's cached-process cap.
-    @inline(__always) mutating func memoryChanged(_ now: SimTime) {
+    @inline(__always) mutating func reclaimAfterChange(_ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
         switch memoryManager {
         case .android, .fleet:
             // ActivityManager's trim of cached and empty processes, when it would kill.
-            if processTrimDue(now) { cachedCap(now) }
-        case .xnu: memoryFellXNU(now)
-        case .plain: break
+            guard q.step == 0 else { return nil }
+            q.step = 1
+            return processTrimDue(now) ? .cachedCap : nil
+        case .xnu: return xnuFallReclaim(&q.step, now)
+        case .plain: return nil
         }
     }
 
-    /// A launch, wake or growth step of `app` needs `needKB` more: the manager makes
-    /// room. Meanwhile `app` is `launching` (a launch marks it from earlier: its dock
-    /// update), which every path of the room-making reads: reclaim spares it, no
-    /// warning reaches it, and nothing makes it a candidate again (`refreshCandidate`).
-    mutating func makeRoom(needKB: Int64, for app: Int32, _ now: SimTime) {
-        let outer = launching
-        launching = app
-        defer { launching = outer }
+    /// A launch, wake or growth step needs `needKB` more: the manager makes room. The
+    /// app room is made for is `launching` meanwhile (the lifecycle's `makeRoom`).
+    mutating func reclaimForRoom(needKB: Int64, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
         switch memoryManager {
-        case .android, .fleet: androidMakeRoom(needKB: needKB, now)
-        case .xnu: xnuMakeRoom(needKB: needKB, now)
-        case .plain: plainMakeRoom(needKB: needKB, now)
+        case .android, .fleet: androidRoomReclaim(needKB: needKB, &q.step, now)
+        case .xnu: xnuRoomReclaim(needKB: needKB, &q.step, now)
+        case .plain: plainRoomReclaim(needKB: needKB, &q.step, now)
         }
     }
 
@@ -338,7 +360,7 @@ extension Device {
     }
 }
 
-// MARK: The reclaim loop's picks (Device/Reclaim.swift)
+// MARK: The reclaim loop's picks (Lifecycle/ReclaimLoop.swift)
 
 extension Device {
     /// A reclaim starts: the trigger's loop state (a walk's start, a budget).
@@ -384,6 +406,13 @@ extension Device {
         default: break
         }
     }
+
+    /// A reclaim's `.spare`: XNU's high-water flag cleared (the app shrank under its
+    /// inactive limit).
+    @inline(__always) mutating func reclaimSpare(_ app: Int32) { clearSoftLimit(app) }
+
+    /// A reclaim's `.killIdleDaemon`: XNU kills one of its idle-band daemons.
+    @inline(__always) mutating func reclaimIdleDaemon(_ now: SimTime) { killIdleDaemon(now) }
 
     /// After a kill of a reclaim: lmkd starts its thrashing measure again.
     @inline(__always) mutating func reclaimKilled(_ trigger: ReclaimTrigger, _ reason: KillReason, _ now: SimTime) {

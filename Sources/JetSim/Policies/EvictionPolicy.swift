@@ -17,7 +17,7 @@ public enum XNUBand {
     /// JETSAM_PRIORITY_FREEZER (memorystatus_freeze_jetsam_band).
     public static let frozen: UInt8 = 75
     /// JETSAM_PRIORITY_FOREGROUND: the app in front (never a policy's candidate; the
-    /// critical kills reach it after band 75 and before band 120, `criticalKills`).
+    /// critical kills reach it after band 75 and before band 120, `xnuFallReclaim`).
     public static let foreground: UInt8 = 100
     /// JETSAM_PRIORITY_AUDIO_AND_ACCESSORY: audio or location playing, above foreground (100).
     public static let audioAndAccessory: UInt8 = 120

@@ -64,12 +64,6 @@ extension Device {
             || (empty > ap.trimEmptyProcesses + 1 && emptyTooLong(android.oldestEmpty, now))
     }
 
-    /// ActivityManager's trim: whatever memory says, the cached and empty processes
-    /// beyond their limits die (`.cachedCap`).
-    mutating func cachedCap(_ now: SimTime) {
-        reclaim(.cachedCap, now)
-    }
-
     /// `.cachedCap`'s next kill: the oldest empty process while it is unused too long
     /// beyond the trim count or more than their limit are cached; then the oldest
     /// cached app with activities (not the previous one) while more than theirs are.

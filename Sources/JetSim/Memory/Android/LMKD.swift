@@ -60,24 +60,31 @@ extension Device {
     /// Room for a request of `needKB` on an Android device: reclaim into zram, then
     /// lmkd's kills, one victim per decision (find_and_kill_process, lmkd.cpp:2475-2510),
     /// deciding again after each kill as its polling does, until no trigger holds.
-    mutating func androidMakeRoom(needKB: Int64, _ now: SimTime) {
+    /// One trigger a question (`ReclaimSequence`).
+    mutating func androidRoomReclaim(needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
         let ap = params.android
-        psiWindow(now)
-        zramReclaim(untilAvailable: needKB + ap.highWatermarkKB, now)
-        if !ap.psi {
-            reclaim(.minfree(needKB: needKB), now)
-            return
+        if step == 0 {
+            step = 1
+            psiWindow(now)
+            zramReclaim(untilAvailable: needKB + ap.highWatermarkKB, now)
+            if !ap.psi {
+                step = 3
+                return .minfree(needKB: needKB)
+            }
+            if lmkdWoken(needKB: needKB) { return .lmkd(needKB: needKB) }
         }
-        if lmkdWoken(needKB: needKB) { reclaim(.lmkd(needKB: needKB), now) }
-        if availableKB < needKB {
+        if step == 1 {
+            step = 2
+            guard availableKB < needKB else { return nil }
             // The request still cannot be met: direct reclaim makes no progress and
             // every task waits (PSI full; assumption: `oomStall`), so lmkd sees a
             // complete stall: one not-responding kill at any adj (once per window),
             // then pressure-after-kill while the request stays unmet.
             android.someStallUs = .saturatingSum(android.someStallUs, ap.oomStall.microseconds)
             android.fullStallUs = .saturatingSum(android.fullStallUs, ap.oomStall.microseconds)
-            reclaim(.lmkd(needKB: needKB), now)
+            return .lmkd(needKB: needKB)
         }
+        return nil
     }
 
     /// Whether lmkd is woken for a request of `needKB` (`lmkdDecision`'s first test:

@@ -10,11 +10,11 @@ import SimKernel
 extension Device {
     /// Room for a launch that needs `needKB` more: warnings below the warning level,
     /// then, below the critical level, the policy's victims until the launch fits
-    /// above the kill target.
-    mutating func plainMakeRoom(needKB: Int64, _ now: SimTime) {
+    /// above the kill target. One trigger a question (`ReclaimSequence`).
+    mutating func plainRoomReclaim(needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
+        guard step == 0 else { return nil }
+        step = 1
         lowMemoryWarnings(needKB: needKB, now)
-        if availableKB - needKB < kb.criticalKB {
-            reclaim(.untilAvailable(needKB + kb.killTargetKB), now)
-        }
+        return availableKB - needKB < kb.criticalKB ? .untilAvailable(needKB + kb.killTargetKB) : nil
     }
 }

@@ -60,26 +60,27 @@ extension Device {
     /// Counts a launch toward the dock: the device's `dockSize` most-launched apps
     /// (ties keep the incumbent). O(dock size).
     /// Inline up to its first check (no XNU bands, no dock, in the dock already).
+    /// Returns the app the dock let go (its band may have changed), or -1.
     @inline(__always)
-    mutating func updateDock(_ app: Int32, _ now: SimTime) {
-        guard params.xnu.dockSize > 0, !apps[Int(app)].memory.contains(.inDock) else { return }
-        updateDockNow(app, now)
+    mutating func updateDock(_ app: Int32, _ now: SimTime) -> Int32 {
+        guard params.xnu.dockSize > 0, !apps[Int(app)].memory.contains(.inDock) else { return -1 }
+        return updateDockNow(app, now)
     }
 
     /// `updateDock` for an app not in the dock.
-    mutating func updateDockNow(_ app: Int32, _ now: SimTime) {
+    mutating func updateDockNow(_ app: Int32, _ now: SimTime) -> Int32 {
         if dock.count < params.xnu.dockSize {
             dock.append(app)
             apps[Int(app)].memory.insert(.inDock)
-            return
+            return -1
         }
         var mi = 0
         for i in 1..<dock.count where apps[Int(dock[i])].launches < apps[Int(dock[mi])].launches { mi = i }
         let out = dock[mi]
-        guard apps[Int(out)].launches < apps[Int(app)].launches else { return }
+        guard apps[Int(out)].launches < apps[Int(app)].launches else { return -1 }
         apps[Int(out)].memory.remove(.inDock)
         dock[mi] = app
         apps[Int(app)].memory.insert(.inDock)
-        bandMayChange(out, now)
+        return out
     }
 }

@@ -7,8 +7,8 @@ extension Device {
 
     /// A freezer wake-up (XNU's memorystatus_pages_update waking the freezer thread,
     /// bsd/kern/kern_memorystatus.c:5845-5852): at every suspension, band change and
-    /// fall of memory. The pressure checks (and Android's cached-process cap) run at
-    /// every call; the freezer itself only when `memorystatus_freeze_thread_should_run`
+    /// fall of memory (the last step of `xnuFallReclaim`, after the pressure checks):
+    /// the freezer runs only when `memorystatus_freeze_thread_should_run`
     /// says so (kern_memorystatus_policy.c:741-781): below the freeze level, while
     /// fewer than the most apps have state on flash or at least
     /// `freezeRefreezeThawed` of them are thawed, and not before the thread's next-run
@@ -19,12 +19,11 @@ extension Device {
     /// `freezerCatchUp` runs the freezer at that time, at the start of the first event
     /// (timer or input) at or after it, before the event acts.
     ///
-    /// Inline up to the tests that find nothing to do (most wake-ups: no pressure, the
-    /// same budget day, the thread not due or memory above the freeze level); what
-    /// acts is out of line (`pressureCheck`, `freezerWakeRun`).
+    /// Inline up to the tests that find nothing to do (most wake-ups: the same budget
+    /// day, the thread not due or memory above the freeze level); what acts is out of
+    /// line (`freezerWakeRun`).
     @inline(__always)
     mutating func freezerWake(_ now: SimTime) {
-        pressureCheck(now)
         guard params.xnu.freezer else { return }
         // Throttled: `freezerDue` is set (by the last run), so the first event at or
         // after `freezerNextRun` runs `freezerCatchUp`.

@@ -35,7 +35,7 @@ import SimKernel
 // `idle_daemon_relaunches_per_hour` (a Poisson stream per dead daemon; their sum is
 // drawn as one: by memorylessness the next relaunch after a kill or a relaunch is
 // exponential at the rate times the dead daemons). A relaunch needs its memory: the
-// manager makes room as for a launch (`makeRoom`: first another resident idle daemon,
+// manager makes room as for a launch (`reclaimForRoom`: first another resident idle daemon,
 // then apps), then the daemon takes its share; if no room can be made it stays dead
 // and the stream goes on. A daemon kill is not an app kill: no app counter, no
 // policy call, no CSV column, no trace line (the trace's rows are apps'); the pool
@@ -129,25 +129,48 @@ extension Device {
         scheduleTimer(.idleDaemonRelaunch, 0, at: idleDaemons.relaunchDue, &s)
     }
 
-    /// The relaunch timer fired and is current: launchd starts one dead daemon again.
-    /// Room as for a launch (another resident daemon first, then apps); without room it
-    /// stays dead. Then the next relaunch, at the rate times the daemons still dead.
-    mutating func relaunchIdleDaemon(_ now: SimTime) {
-        idleDaemons.relaunchDue = .never
-        guard deadIdleDaemons > 0 else { return }
+    /// The relaunch timer fired: when it is current, launchd starts one dead daemon
+    /// again. Room as for a launch (another resident daemon first, then apps: outer
+    /// step 1, the room-making's reclaims, for no app); without room it stays dead;
+    /// with room, a fall of memory (outer step 2, its reclaims). Then the next
+    /// relaunch, at the rate times the daemons still dead (outer step 3). One trigger
+    /// a question (`ReclaimSequence`).
+    mutating func idleDaemonRelaunchReclaim(_ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
         let need = idleDaemons.daemonKB
-        makeRoom(needKB: need, for: -1, now)
-        if availableKB >= need {
-            idleDaemons.resident += 1
-            idleDaemons.relaunches &+= 1
-            availableKB -= need
-            memoryFell(now)
+        if q.outer == 0 {
+            q.outer = 4
+            guard now == idleDaemons.relaunchDue else { return nil }
+            idleDaemons.relaunchDue = .never
+            guard deadIdleDaemons > 0 else { return nil }
+            q.outer = 1
+            q.heldLaunching = launching
+            launching = -1
         }
-        let dead = deadIdleDaemons
-        guard dead > 0 else { return }
-        // A fresh draw for all of them (a kill by the room-making above may have set
-        // a time for its own daemon: this one replaces it, by memorylessness).
-        idleDaemons.relaunchDue = now + nextIdleDaemonGap(ratePerHour: params.xnu.idleDaemonRelaunchesPerHour * Double(dead))
-        armTimers.insert(.idleDaemon)
+        if q.outer == 1 {
+            if let t = reclaimForRoom(needKB: need, &q, now) { return t }
+            launching = q.heldLaunching
+            q.outer = 3
+            q.step = 0
+            if availableKB >= need {
+                idleDaemons.resident += 1
+                idleDaemons.relaunches &+= 1
+                availableKB -= need
+                q.outer = 2
+            }
+        }
+        if q.outer == 2 {
+            if let t = reclaimAfterFall(&q, now) { return t }
+            q.outer = 3
+        }
+        if q.outer == 3 {
+            q.outer = 4
+            let dead = deadIdleDaemons
+            guard dead > 0 else { return nil }
+            // A fresh draw for all of them (a kill by the room-making above may have
+            // set a time for its own daemon: this one replaces it, by memorylessness).
+            idleDaemons.relaunchDue = now + nextIdleDaemonGap(ratePerHour: params.xnu.idleDaemonRelaunchesPerHour * Double(dead))
+            armTimers.insert(.idleDaemon)
+        }
+        return nil
     }
 }

@@ -58,24 +58,13 @@ extension Device {
         if level > old { warningRestUntil = .zero }
     }
 
-    /// The pressure triggers, O(1) unless one fires: compressor-space-shortage kills
-    /// and warnings at an elevated level once the resting period is over.
-    /// (Sustained-pressure kills have their own timer: `sustainedPressureDue`.)
-    ///
-    /// Inline up to the test that finds nothing to do (no shortage, normal pressure:
-    /// most calls); what acts is out of line (`pressureAct`).
+    /// Warnings at an elevated pressure level once the resting period is over (the
+    /// pressure checks of a fall of memory, after its compressor-shortage kills:
+    /// `xnuFallReclaim`). Inline up to the test that finds nothing to do (normal
+    /// pressure: most calls).
     @inline(__always)
-    mutating func pressureCheck(_ now: SimTime) {
-        let short = params.xnu.compressorShortageKills && compressorShort
-        if short || (params.xnu.pressureLevels && pressureLevel != XNUPressure.normal) { pressureAct(now, short: short) }
-    }
-
-    /// `pressureCheck` when the compressor is short or pressure is above normal.
-    @inline(never)
-    mutating func pressureAct(_ now: SimTime, short: Bool) {
-        if short { reclaim(.compressorShortage, now) }
-        guard params.xnu.pressureLevels, pressureLevel != XNUPressure.normal else { return }
-        if now >= warningRestUntil { pressureWarnings(now) }
+    mutating func pressureWarningsCheck(_ now: SimTime) {
+        if params.xnu.pressureLevels && pressureLevel != XNUPressure.normal && now >= warningRestUntil { pressureWarnings(now) }
     }
 
     /// Schedules the device timers an event asked for (`armTimers`). Out of line: once
@@ -99,12 +88,14 @@ extension Device {
         scheduleTimer(.sustainedPressure, 0, at: sustainedDue, &s)
     }
 
-    /// The sustained-pressure timer fired and is current (`sustainedDue` is its time:
-    /// pressure has not been normal since it was armed): the handler's kills
+    /// The sustained-pressure timer fired: when it is current (`sustainedDue` is its
+    /// time: pressure has not been normal since it was armed), the handler's kills
     /// (sustained_pressure_handler, bsd/kern/kern_memorystatus_notify.c:1302-1336).
-    mutating func sustainedPressureDue(_ now: SimTime) {
-        guard params.xnu.sustainedPressureKills, pressureLevel != XNUPressure.normal else { return }
-        reclaim(.sustainedPressure, now)
+    mutating func sustainedPressureReclaim(_ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
+        guard q.step == 0 else { return nil }
+        q.step = 1
+        guard now == sustainedDue, params.xnu.sustainedPressureKills, pressureLevel != XNUPressure.normal else { return nil }
+        return .sustainedPressure
     }
 
     /// `.compressorShortage`'s next kill: the policy's victim (any band, as XNU's

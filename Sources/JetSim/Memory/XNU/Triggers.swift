@@ -10,47 +10,98 @@ extension Device {
     /// toward the launch's need, idle-band kills below the idle level first
     /// (`.idleUntilAvailable`: the policy's victims while they are idle), then kills up
     /// through the bands below critical, only until the launch fits above critical.
-    mutating func xnuMakeRoom(needKB: Int64, _ now: SimTime) {
-        if !params.xnu.pressureLevels { lowMemoryWarnings(needKB: needKB, now) }
-        // High-water kills come first while memory would be below the soft-limit level
-        // (memorystatus_pick_action, bsd/kern/kern_memorystatus_policy.c:162-206).
-        if overSoftLimitCount > 0 && availableKB - needKB < kb.warningKB { reclaim(.highWater(needKB + kb.warningKB), now) }
-        if availableKB - needKB < kb.idleKB { reclaim(.idleUntilAvailable(needKB + kb.idleKB), now) }
-        // Below critical, up through the bands below the foreground band (100): the
-        // app being launched (or woken, or growing in front) holds that band, so what
-        // does not fit then fails it, not an app above it.
-        if availableKB - needKB < kb.criticalKB { reclaim(.belowForeground(needKB + kb.criticalKB), now) }
+    /// One trigger a question (`ReclaimSequence`, Memory/MemoryManager.swift).
+    mutating func xnuRoomReclaim(needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
+        if step == 0 {
+            step = 1
+            if !params.xnu.pressureLevels { lowMemoryWarnings(needKB: needKB, now) }
+            // High-water kills come first while memory would be below the soft-limit
+            // level (memorystatus_pick_action, bsd/kern/kern_memorystatus_policy.c:162-206).
+            if overSoftLimitCount > 0 && availableKB - needKB < kb.warningKB { return .highWater(needKB + kb.warningKB) }
+        }
+        if step == 1 {
+            step = 2
+            if availableKB - needKB < kb.idleKB { return .idleUntilAvailable(needKB + kb.idleKB) }
+        }
+        if step == 2 {
+            step = 3
+            // Below critical, up through the bands below the foreground band (100): the
+            // app being launched (or woken, or growing in front) holds that band, so
+            // what does not fit then fails it, not an app above it.
+            if availableKB - needKB < kb.criticalKB { return .belowForeground(needKB + kb.criticalKB) }
+        }
+        return nil
     }
 
-    /// `memoryFell` on XNU, in the order of XNU's memorystatus thread
+    /// A fall of memory (or a change) on XNU, in the order of XNU's memorystatus thread
     /// (memorystatus_pick_action, bsd/kern/kern_memorystatus_policy.c:149-240): below
     /// the soft-limit level, high-water kills first (:162-206), one at a time while
-    /// memory stays below that level; below critical, kills up through the bands; below
-    /// the idle level, idle-band kills; the reaper; the pressure checks and the freezer.
-    mutating func memoryFellXNU(_ now: SimTime) {
-        if overSoftLimitCount > 0 && availableKB < kb.warningKB { reclaim(.highWater(kb.warningKB), now) }
-        if availableKB < kb.criticalKB { criticalKills(now) }
-        if availableKB < kb.idleKB { reclaim(.idleUntilAvailable(kb.idleKB), now) }
-        reaperCheck(now)
-        freezerWake(now)
-    }
-
-    /// Critical kills (MEMORYSTATUS_KILL_TOP_PROCESS, memorystatus_kill_top_process,
-    /// bsd/kern/kern_memorystatus.c:6393, 6450-6452: the bands walked from the lowest
-    /// up to JETSAM_PRIORITY_MAX): the policy's victims up to the foreground band, then
-    /// the app in front (JETSAM_PRIORITY_FOREGROUND, 100), then what is above it
-    /// (JETSAM_PRIORITY_AUDIO_AND_ACCESSORY, 120; bsd/sys/kern_memorystatus.h:65-66),
-    /// each only while available memory is below critical. Out of line: runs
-    /// only below critical.
-    @inline(never)
-    mutating func criticalKills(_ now: SimTime) {
-        reclaim(.belowForeground(kb.criticalKB), now)
-        guard availableKB < kb.criticalKB else { return }
-        if front >= 0 {
-            metrics[.foregroundKills] += 1
-            reclaim(.app(front, .memoryPressure), now)
+    /// memory stays below that level; below critical, kills up through the bands
+    /// (steps 1-3); below the idle level, idle-band kills; the reaper (steps 5-6); the
+    /// pressure checks and the freezer (steps 7-8). One trigger a question
+    /// (`ReclaimSequence`); the steps that find nothing to do cost a compare each.
+    mutating func xnuFallReclaim(_ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
+        if step == 0 {
+            step = 1
+            if overSoftLimitCount > 0 && availableKB < kb.warningKB { return .highWater(kb.warningKB) }
         }
-        if availableKB < kb.criticalKB { reclaim(.untilAvailable(kb.criticalKB), now) }
+        // Critical kills (MEMORYSTATUS_KILL_TOP_PROCESS, memorystatus_kill_top_process,
+        // bsd/kern/kern_memorystatus.c:6393, 6450-6452: the bands walked from the lowest
+        // up to JETSAM_PRIORITY_MAX): the policy's victims up to the foreground band,
+        // then the app in front (JETSAM_PRIORITY_FOREGROUND, 100), then what is above
+        // it (JETSAM_PRIORITY_AUDIO_AND_ACCESSORY, 120; bsd/sys/kern_memorystatus.h:
+        // 65-66), each only while available memory is below critical.
+        if step == 1 {
+            step = 4
+            if availableKB < kb.criticalKB {
+                step = 2
+                return .belowForeground(kb.criticalKB)
+            }
+        }
+        if step == 2 {
+            step = 4
+            if availableKB < kb.criticalKB {
+                step = 3
+                if front >= 0 {
+                    metrics[.foregroundKills] += 1
+                    return .app(front, .memoryPressure)
+                }
+            }
+        }
+        if step == 3 {
+            step = 4
+            if availableKB < kb.criticalKB { return .untilAvailable(kb.criticalKB) }
+        }
+        if step == 4 {
+            step = 5
+            if availableKB < kb.idleKB { return .idleUntilAvailable(kb.idleKB) }
+        }
+        if step == 5 {
+            step = 7
+            if reaperSweepDue(now) {
+                // A sweep: the oldest-reapable answer refreshed, the kills, then the
+                // interval from its end (step 6).
+                reaperRefresh(now)
+                step = 6
+                return .reaper
+            }
+        }
+        if step == 6 {
+            step = 7
+            nextReaperSweepS = Self.secondsUp(now + params.xnu.reaperInterval)
+        }
+        if step == 7 {
+            step = 8
+            // Compressor-space-shortage kills (sustained-pressure kills have their own
+            // timer: `sustainedPressureReclaim`).
+            if params.xnu.compressorShortageKills && compressorShort { return .compressorShortage }
+        }
+        if step == 8 {
+            step = 9
+            pressureWarningsCheck(now)
+            freezerWake(now)
+        }
+        return nil
     }
 
     // MARK: Per-app inactive (soft) limit: high-water kills
@@ -61,11 +112,13 @@ extension Device {
     /// memory falls below that level while it is still over (doc/vm/memorystatus_kills.md,
     /// JETSAM_REASON_MEMORY_HIGHWATER: "Any process over its soft memory limit is
     /// eligible").
-    mutating func inactiveLimitCheck(_ app: Int32, _ now: SimTime) {
+    mutating func inactiveLimitReclaim(_ app: Int32, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
         let a = Int(app)
-        guard apps[a].residentKB > kb.xnu.inactiveLimitKB else { return }
+        guard q.step == 0 else { return nil }
+        q.step = 1
+        guard apps[a].residentKB > kb.xnu.inactiveLimitKB else { return nil }
         if availableKB < kb.warningKB {
-            reclaim(.app(app, .highWater), now)
+            return .app(app, .highWater)
         } else if !apps[a].memory.contains(.overSoftLimit) {
             apps[a].memory.insert(.overSoftLimit)
             // In index order (few apps are flagged at a time).
@@ -73,6 +126,7 @@ extension Device {
             while i > 0 && softLimitApps[i - 1] > app { i -= 1 }
             softLimitApps.insert(app, at: i)
         }
+        return nil
     }
 
     /// The footprint XNU holds against an app's memory limit: phys_footprint, which
@@ -146,20 +200,10 @@ extension Device {
     /// victim, :6601-6604), and not while XNU's cached answer to "which idle process is
     /// the oldest reapable one" says none (`reaperRefresh`) and is not older than the
     /// interval (:4097-4106, 4235-4245). Times in whole seconds, rounded up.
-    mutating func reaperCheck(_ now: SimTime) {
+    @inline(__always) func reaperSweepDue(_ now: SimTime) -> Bool {
         guard params.xnu.reaper, availableKB < kb.xnu.reaperKB,
-              now >= SimTime.seconds(Int64(nextReaperSweepS)) else { return }
-        if reaperNoneKnown && now < SimTime.seconds(Int64(reaperInfoExpiryS)) { return }
-        reaperSweep(now)
-    }
-
-    /// A sweep (out of line: at most one per interval): the oldest-reapable answer
-    /// refreshed, the kills, then the interval from its end.
-    @inline(never)
-    mutating func reaperSweep(_ now: SimTime) {
-        reaperRefresh(now)
-        reclaim(.reaper, now)
-        nextReaperSweepS = Self.secondsUp(now + params.xnu.reaperInterval)
+              now >= SimTime.seconds(Int64(nextReaperSweepS)) else { return false }
+        return !(reaperNoneKnown && now < SimTime.seconds(Int64(reaperInfoExpiryS)))
     }
 
     /// _memstat_refresh_oldest_reapable_proc_info (kern_memorystatus.c:6621-6675), which
