@@ -124,6 +124,12 @@ extension Device {
         resetIdleDaemons()
     }
 
+    /// Bytes of per-app state the idle order and the managers hold (array capacities):
+    /// part of `Device.stateBytes`.
+    var memoryStateBytes: Int {
+        ownIdleOrder.stateBytes + android.uncompressed.stateBytes + compressing.capacity * MemoryLayout<CompressingApp>.stride
+    }
+
     // MARK: Time
 
     /// Simulated time reached `now` at the top of an event (a timer, a user action or a

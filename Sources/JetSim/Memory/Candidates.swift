@@ -1,7 +1,10 @@
 import SimKernel
 
-// The device's core: the policy's view of the candidates (resident apps out of front),
-// kept in step with every change, and the idle- and frozen-band order.
+// The memory manager's boundary with the policy: the policy's view of the candidates
+// (resident apps out of front), kept in step with every change, each with the band, the
+// resident size and the launch costs its manager gives (`memoryBand`, `residentNowKB`,
+// `thawLatency`, `warmLatency`), and the idle- and frozen-band order. The lifecycle and
+// the managers call it; the policy only reads what it is given (`EvictionCandidate`).
 extension Device {
     /// Tells the policy about a candidate (new, or an attribute changed), with its band;
     /// keeps the idle-band order.

@@ -1,6 +1,8 @@
 import SimKernel
 
-// The device's core: the memory invariant, checked after every event in tests.
+// The memory invariant: the core's ledger and its memory manager's accounting (the
+// compressor, the freezer, zram, the idle daemons, the candidates' bands), checked
+// after every event in tests (the lifecycle's dispatch calls it).
 extension Device {
     /// The apps' worth of checking an event pays for: the whole-device check runs
     /// after every event on a device of at most this many apps (every scenario and
