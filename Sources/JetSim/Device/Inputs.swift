@@ -23,7 +23,7 @@ struct WakeColumn {
     }
 }
 
-extension Device {
+extension DeviceCore {
     /// Draws the next system arrival after `t`: the gap, exponential at the device's
     /// total rate; the (app, kind) pair, in proportion to its rate, from the alias
     /// table in O(1) (Walker 1977; one uniform gives the column and, from its

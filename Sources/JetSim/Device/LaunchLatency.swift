@@ -2,7 +2,7 @@ import SimKernel
 
 // What each kind of launch costs (from the app's profile): the lifecycle's launches
 // take it, and a candidate carries the cost of its relaunch (`Candidates.swift`).
-extension Device {
+extension DeviceCore {
     /// Whether a launch of a not-running app finds its files still in the page cache:
     /// it was killed once (not by a power-off, which empties the cache), and its files
     /// were last read less than `pageCacheWindow` ago (`filesCachedSince`: its kill,
@@ -10,8 +10,8 @@ extension Device {
     @inline(__always) func filesCached(_ app: Int32, _ now: SimTime) -> Bool {
         let a = Int(app)
         let k = apps[a].lastKill
-        return params.pageCacheWindow > .zero && k != AppRuntime.noKill && k != KillReason.powerOff.rawValue
-            && now - apps[a].filesCachedSince < params.pageCacheWindow
+        return pageCacheWindow > .zero && k != AppRuntime.noKill && k != KillReason.powerOff.rawValue
+            && now - apps[a].filesCachedSince < pageCacheWindow
     }
 
     /// A launch of a prewarmed app: cold, less the pre-main part the prewarm did.

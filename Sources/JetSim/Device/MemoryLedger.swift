@@ -1,7 +1,7 @@
 import SimKernel
 
 // The device's core: the memory ledger (available + resident + reserve == RAM).
-extension Device {
+extension DeviceCore {
     /// Moves an app's resident memory to `kb`, keeping the accounting exact.
     @inline(__always)
     mutating func setResident(_ app: Int32, _ kb: Int64) {
@@ -14,7 +14,7 @@ extension Device {
 
     /// `plainKB` of suspended memory after the device's compression.
     @inline(__always) func packedKB(plainKB: Int64) -> Int64 {
-        params.suspendedCompressionRatio <= 1 ? plainKB
-            : Int64((Double(plainKB) / params.suspendedCompressionRatio).rounded())
+        suspendedCompressionRatio <= 1 ? plainKB
+            : Int64((Double(plainKB) / suspendedCompressionRatio).rounded())
     }
 }

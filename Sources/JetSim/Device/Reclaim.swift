@@ -79,7 +79,7 @@ struct ReclaimCursor {
     var acted = false
 }
 
-extension Device {
+extension DeviceCore {
     /// The policy's next victim, or nil when it has no candidate. Every loop that
     /// follows the policy asks here (XNU's and lmkd's alike), so each checks the
     /// protocol's contract: the victim is a resident app other than the one in front.
@@ -112,7 +112,7 @@ extension Device {
     }
 }
 
-extension Device {
+extension DeviceCore {
     /// A launch that found no room for an app with no process (`reclaim`): counted as a
     /// memory kill and traced as one; nothing to terminate.
     mutating func recordFailedLaunch(_ app: Int32, _ reason: KillReason, _ now: SimTime) {

@@ -1,7 +1,7 @@
 import SimKernel
 
 // The device's core: app timers (generations, the held suspension timer).
-extension Device {
+extension DeviceCore {
     /// Schedules an app timer stamped with the current generation of its slot.
     /// A suspension timer with nothing in the queue is held by the device (`heldApp`);
     /// a held one goes into the queue before anything else is scheduled, so the queue

@@ -131,7 +131,7 @@ public enum TraceCSV {
     }
 }
 
-extension Device {
+extension DeviceCore {
     /// Sends a delegate message: records it in the trace (the state is the app's after
     /// it). What the app does on it is its sender's: the lifecycle's, or a memory
     /// manager's for didReceiveMemoryWarning (`warn`).

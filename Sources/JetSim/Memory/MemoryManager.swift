@@ -6,9 +6,9 @@ import SimKernel
 // plain model (no bands; kills only when a launch needs room), XNU's memorystatus
 // (bands, triggers, pressure, compressor, freezer: Memory/XNU/), Android's lmkd, zram
 // and ActivityManager (Memory/Android/), or Fleet, which is Android's with its GC, swap
-// and hot launch changed (Memory/Fleet/). The lifecycle and the device's core call the
-// hooks below, each from one place, and never ask which manager runs: every `switch
-// memoryManager` is in this file. A hook is O(1) unless its manager acts. A manager
+// and hot launch changed (Memory/Fleet/). The lifecycle calls the hooks below, each
+// from one place, and never asks which manager runs: every `switch memoryManager` is in
+// this file (the core asks one thing, through `DeviceCore`: whether the OS prewarms). A hook is O(1) unless its manager acts. A manager
 // never kills: the hooks that may kill answer which reclaim is next (`ReclaimTrigger`),
 // and the lifecycle runs it (Lifecycle/ReclaimLoop.swift).
 //

@@ -9,10 +9,15 @@ import SimKernel
 /// engine as its `EventHandler`; generic over the policy and the trace sink, so the
 /// event loop is specialised for each (no existential or closure per event).
 ///
+/// Declared here, in Memory/, because it holds each memory manager's state and
+/// parameters beside the core's: the core's functions (Device/) see it only as a
+/// `DeviceCore`, the managers (Memory/) and the lifecycle (Lifecycle/, the top)
+/// extend it (docs/layout.md, "The device's parts").
+///
 /// Memory invariant: `availableKB + Σ residentKB + idle daemons + osReserveKB == ramKB`, checked
 /// when `checksInvariants` is set: after every event on a device of up to 64 apps,
 /// every apps/64 events on a larger one (`checkInvariantsAmortised`).
-public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
+public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler, DeviceCore {
     public typealias Event = DeviceEvent
 
     // Inputs.
@@ -212,13 +217,9 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     public init(trace: Trace) { self.trace = trace }
 
-    /// Purposes of per-app random draws.
-    static var drawBackgroundTask: UInt64 { 1 }
-    static var drawModeActivity: UInt64 { 2 }
-    static var drawLaunchJitter: UInt64 { 3 }
-    static var drawSystemWake: UInt64 { 4 }
-    static var drawPrewarmTarget: UInt64 { 5 }
-    static var drawIdleDaemon: UInt64 { 6 }
+    /// The knobs the core reads (`DeviceCore`): from the parameters.
+    @inline(__always) var pageCacheWindow: SimTime { params.pageCacheWindow }
+    @inline(__always) var suspendedCompressionRatio: Double { params.suspendedCompressionRatio }
 
     /// The next input's time: the next user action, or the next system launch or wake
     /// if earlier (at the same time the user goes first), or the held suspension timer
@@ -230,22 +231,6 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
         assert(inputTime == computedInputTime, "the cached next input time is stale")
         return inputTime < .never ? inputTime : nil
     }
-
-    /// `nextInputTime` from its inputs (`.never`: none): the earliest of the next user
-    /// action, the next system arrival and, if one is held, the suspension timer. The
-    /// order at equal times is `handleInput`'s, which reads the inputs themselves.
-    @inline(__always) var computedInputTime: SimTime {
-        let user = nextAction < timeline.actions.count ? timeline.actions[nextAction].time : SimTime.never
-        let t = min(user, nextWake)
-        return heldApp >= 0 ? min(heldDue, t) : t
-    }
-
-    /// Stores `computedInputTime` in `inputTime`: after every change of the next user
-    /// action, the next system arrival or the held timer (`reset`, `handleInput`,
-    /// `holdOrQueue` when it queues the held timer, `dropHeldTimer`; a timer held
-    /// during an input waits for the input's own refresh); `checkMemoryInvariant` and
-    /// debug builds' reads check it.
-    @inline(__always) mutating func refreshInputTime() { inputTime = computedInputTime }
 
     /// A run starts: the app records are made unique once for all its events
     /// (`EventHandler.beginRun`; `handle` and `handleInput` then skip the check). Only
