@@ -67,7 +67,7 @@ extension DeviceCore {
 
     /// Stores `computedInputTime` in `inputTime`: after every change of the next user
     /// action, the next system arrival or the held timer (`reset`, `handleInput`,
-    /// `holdOrQueue` when it queues the held timer, `dropHeldTimer`; a timer held
+    /// `queueHeldTimer`, `dropHeldTimer`; a timer held
     /// during an input waits for the input's own refresh); `checkMemoryInvariant` and
     /// debug builds' reads check it.
     @inline(__always) mutating func refreshInputTime() { inputTime = computedInputTime }

@@ -8,32 +8,27 @@ extension DeviceCore {
     /// orders it (time, then sequence) exactly as if it had been pushed when made.
     @inline(__always)
     mutating func scheduleTimer(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
-        if heldApp >= 0 || (kind == .suspendDue && inInput && s.queue.isEmpty) {
-            holdOrQueue(kind, app, at: time, &s)
-            return
-        }
-        push(kind, app, at: time, &s)
-    }
-
-    /// `scheduleTimer`'s rare part, out of line: the held timer goes into the queue
-    /// first, or this suspension timer is held.
-    mutating func holdOrQueue(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
         if heldApp >= 0 {
-            let held = heldApp
-            heldApp = -1
-            refreshInputTime()
-            push(.suspendDue, held, at: heldDue, &s)
-        } else {
+            queueHeldTimer(&s)
+        } else if kind == .suspendDue && inInput && s.queue.isEmpty {
+            // Held: only an input holds a timer, and `handleInput` refreshes the kept
+            // input time at its end, so none is needed here (a replay holds a timer
+            // at every row; docs/performance.md, pass 9).
             precondition(time >= s.now, "an event cannot be scheduled in the past")
-            // Only an input holds a timer (`scheduleTimer`), and `handleInput` refreshes
-            // the kept input time at its end, so none is needed here (a replay holds a
-            // timer at every row; docs/performance.md, pass 9).
-            assert(inInput, "only an input holds a suspension timer")
             heldApp = app
             heldDue = time
             return
         }
         push(kind, app, at: time, &s)
+    }
+
+    /// The held suspension timer goes into the queue (before the timer being
+    /// scheduled). Apart from the hold above, which a replay does at every row.
+    mutating func queueHeldTimer(_ s: inout Scheduler<DeviceEvent>) {
+        let held = heldApp
+        heldApp = -1
+        refreshInputTime()
+        push(.suspendDue, held, at: heldDue, &s)
     }
 
     @inline(__always) mutating func push(_ kind: DeviceEvent.Kind, _ app: Int32, at time: SimTime, _ s: inout Scheduler<DeviceEvent>) {
