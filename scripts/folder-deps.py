@@ -7,15 +7,15 @@ and names make it, then the pairs that use each other (the cycles a layering mus
 remove), with the names on each side. A lexical check: it sees names, not calls
 into extensions of a type declared elsewhere (Device's extensions in Lifecycle/ and
 Memory/ call each other without naming a type), so it finds fewer edges than exist;
---calls adds those: a function or property of Device declared in one folder's
-extension, called by name from another (`name(` unqualified, or `self.`/`device.`);
+--calls adds those: a function or property of Device (or of DeviceCore, the core's
+protocol) declared in one folder's extension, called by name from another (`name(` unqualified, or `self.`/`device.`);
 a name also declared elsewhere (any type's member, any folder) is left out, as
 ambiguous.
 
   python3 scripts/folder-deps.py            edges and mutual pairs
   python3 scripts/folder-deps.py --names    with every name of every edge
   python3 scripts/folder-deps.py --calls    types and calls
-  python3 scripts/folder-deps.py --check    exit 1 on a cycle other than the device's (CI)
+  python3 scripts/folder-deps.py --check    exit 1 on any cycle or pair using each other (CI)
 """
 import collections
 import os
