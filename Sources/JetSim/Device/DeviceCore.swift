@@ -3,7 +3,8 @@ import SimKernel
 /// The device's core, as the functions of Device/ see it: the app records, the memory
 /// ledger, the timers, the inputs, the policy and the trace, and three answers from
 /// above (the knobs it reads and whether the OS prewarms). The device
-/// (`Device`, Memory/Device.swift) is the one conforming type: it holds this state
+/// (`Device`, Memory/Device.swift) is the model's one conforming type (the tests add a
+/// bare one, `DeviceCoreTests`, to run the core alone): it holds this state
 /// beside each memory manager's, and its stored properties are the requirements, so
 /// a function of the core (an extension of this protocol) compiles against the core
 /// alone, and Device/ uses nothing declared above it (docs/layout.md). Specialised for
@@ -67,8 +68,7 @@ extension DeviceCore {
 
     /// Stores `computedInputTime` in `inputTime`: after every change of the next user
     /// action, the next system arrival or the held timer (`reset`, `handleInput`,
-    /// `queueHeldTimer`, `dropHeldTimer`; a timer held
-    /// during an input waits for the input's own refresh); `checkMemoryInvariant` and
-    /// debug builds' reads check it.
+    /// `queueHeldTimer`, `dropHeldTimer`; a timer held during an input waits for the
+    /// input's own refresh); `checkMemoryInvariant` and debug builds' reads check it.
     @inline(__always) mutating func refreshInputTime() { inputTime = computedInputTime }
 }
