@@ -46,6 +46,11 @@ struct SensitivityCLITests {
         }
         #expect(FileManager.default.fileExists(atPath: a + "/sensitivity.csv.provenance.json"))
         #expect(r.stdout.contains("ranking flips"))
+        // A key the iPhone class's manager does not read never moves; the reserve does.
+        #expect(lines.filter { $0.hasPrefix("default,2048,device_classes.android_gc_heap_pct,") }.count == 4)
+        #expect(lines.filter { $0.hasPrefix("default,2048,device_classes.android_gc_heap_pct,") }.allSatisfy { $0.hasSuffix(",no") })
+        #expect(lines.filter { $0.hasPrefix("default,2048,device_classes.os_reserve_mb,") }.count == 4)
+        #expect(lines.filter { $0.hasPrefix("default,2048,device_classes.os_reserve_mb,") }.allSatisfy { $0.hasSuffix(",yes") })
 
         // Threads.
         #expect(try sensitivity(b, ["--threads", "2"]).status == 0)

@@ -71,7 +71,28 @@ struct SensitivityTests {
         #expect(rows[0].rankingFlip == .withinCI)
         #expect(rows.allSatisfy { $0.signFlip == .no })
         #expect(Sensitivity.csv(workload: "w", rows: rows).split(separator: "\n")[1]
-                    == "w,2048,k,key,x0.5...x2,1,4,cold_ratio,a,lru,0.250000,-0.050000,0.010000,-0.030000,0.010000,-0.050000,0.010000,0.020000,no,within-ci,a>b?,")
+                    == "w,2048,k,key,x0.5...x2,1,4,cold_ratio,a,lru,0.250000,-0.050000,0.010000,-0.030000,0.010000,-0.050000,0.010000,0.020000,no,within-ci,a>b?,,yes")
+    }
+
+    @Test("a variation whose ends are both the shipped workload as the model reads it is marked moved=no, and its table line moves \"-\"")
+    func unmovedVariation() {
+        let v = Sensitivity.Variation(name: "k", isGroup: false, range: "x0.5...x2", why: "", low: ["k=1"], high: ["k=4"])
+        let w = Sensitivity.Variation(name: "other_os_key", isGroup: false, range: "x0.5...x2", why: "", low: ["o=1"], high: ["o=4"])
+        let center = [Self.outcome("lru", 0.30, 0, 0), Self.outcome("a", 0.25, -0.05, 0.01)]
+        let moved = [Self.outcome("lru", 0.30, 0, 0), Self.outcome("a", 0.20, -0.10, 0.01)]
+        let rows = Sensitivity.rows(ramLabel: "2048", baseline: "lru", center: center,
+                                    ends: [(v, moved, center), (w, center, center)], unmoved: ["other_os_key"])
+        #expect(rows.map(\.moved) == [true, false])
+        let csv = Sensitivity.csv(workload: "w", rows: rows).split(separator: "\n")
+        #expect(csv[0].hasSuffix(",reversed_low,reversed_high,moved"))
+        #expect(csv[1].hasSuffix(",yes") && csv[2].hasSuffix(",no"))
+        let table = Sensitivity.table(workload: "w", devices: 2, days: 1, baseline: "lru", rows: rows)
+        // The 11th column is "moves" (varied, RAM, range, low, high, policy, three Δs, ±, moves).
+        func moves(_ name: String) -> String? {
+            table.split(separator: "\n").first { $0.hasPrefix(name + " ") }.map { String($0.split(separator: " ")[10]) }
+        }
+        #expect(moves("other_os_key") == "-")
+        #expect(moves("k") != nil && moves("k") != "-")
     }
 
     @Test("a delta whose intervals exclude 0 on both sides of 0 is a clear flip of sign and ranking")

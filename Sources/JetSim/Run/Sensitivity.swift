@@ -227,6 +227,11 @@ public enum Sensitivity {
         /// The variation's pairs of policies whose order reverses at the low or high end.
         public var reversedLow: [Reversal]
         public var reversedHigh: [Reversal]
+        /// Whether an end changes the workload as the model reads it: false when both
+        /// ends run the shipped workload (a key the classes' memory manager does not
+        /// read, such as Android's on an iPhone class, or a factor on a value of 0), so
+        /// the row's zeros say nothing about the key (CSV: `moved`).
+        public var moved = true
         /// How far the delta moves from the center at the farther end.
         public var effect: Double { max(abs(low.delta - center.delta), abs(high.delta - center.delta)) }
         public var signFlip: SignFlip {
@@ -242,17 +247,18 @@ public enum Sensitivity {
     }
 
     /// The rows of one RAM: `center` the center point's outcomes, `ends` each
-    /// variation's (low, high) outcomes in `variations`' order. The baseline's own rows
-    /// (always 0) are left out.
+    /// variation's (low, high) outcomes in `variations`' order; `unmoved` names the
+    /// variations both of whose ends are the shipped workload as the model reads it
+    /// (`Row.moved`). The baseline's own rows (always 0) are left out.
     public static func rows(ramLabel: String, baseline: String, metric: Metric = .coldRatio, center: [Outcome],
-                            ends: [(Variation, low: [Outcome], high: [Outcome])]) -> [Row] {
+                            ends: [(Variation, low: [Outcome], high: [Outcome])], unmoved: Set<String> = []) -> [Row] {
         var out: [Row] = []
         for (v, lo, hi) in ends {
             let rl = reversals(center, lo, baseline: baseline), rh = reversals(center, hi, baseline: baseline)
             for c in center where c.policy != baseline {
                 guard let l = lo.first(where: { $0.policy == c.policy }), let h = hi.first(where: { $0.policy == c.policy }) else { continue }
                 out.append(Row(ramLabel: ramLabel, variation: v, metric: metric, baseline: baseline, center: c, low: l, high: h,
-                               reversedLow: rl, reversedHigh: rh))
+                               reversedLow: rl, reversedHigh: rh, moved: !unmoved.contains(v.name)))
             }
         }
         return out
@@ -261,7 +267,7 @@ public enum Sensitivity {
     public static let header = ["workload", "ram_mb", "varied", "kind", "range", "low", "high", "metric", "policy", "baseline",
                                 "value_center", "delta_center", "delta_center_ci95",
                                 "delta_low", "delta_low_ci95", "delta_high", "delta_high_ci95",
-                                "effect", "sign_flip", "ranking_flip", "reversed_low", "reversed_high"].joined(separator: ",")
+                                "effect", "sign_flip", "ranking_flip", "reversed_low", "reversed_high", "moved"].joined(separator: ",")
 
     /// The CSV: one row per RAM, metric, variation and policy, in that order
     /// (deterministic: a function of the points' summaries only). `value_center` and
@@ -270,7 +276,8 @@ public enum Sensitivity {
     /// not paired, as in the summary); `effect` is the larger move of the delta
     /// from the center; `reversed_*` list the pairs `a>b` of policies (a was better
     /// than b at the center) whose order the end reverses, separated by spaces, each
-    /// with `?` after it when the reversal is within the intervals (`Reversal`).
+    /// with `?` after it when the reversal is within the intervals (`Reversal`); `moved`
+    /// is `no` when neither end changed the workload as the model reads it (`Row.moved`).
     public static func csv(workload: String, rows: [Row]) -> String {
         var out = header + "\n"
         for r in rows {
@@ -280,7 +287,8 @@ public enum Sensitivity {
                     f(r.center.value), f(r.center.delta), f(r.center.ci95),
                     f(r.low.delta), f(r.low.ci95), f(r.high.delta), f(r.high.ci95),
                     f(r.effect), r.signFlip.rawValue, r.rankingFlip.rawValue,
-                    r.reversedLow.map(\.text).joined(separator: " "), r.reversedHigh.map(\.text).joined(separator: " ")].joined(separator: ",") + "\n"
+                    r.reversedLow.map(\.text).joined(separator: " "), r.reversedHigh.map(\.text).joined(separator: " "),
+                    r.moved ? "yes" : "no"].joined(separator: ",") + "\n"
         }
         return out
     }
@@ -311,11 +319,12 @@ public enum Sensitivity {
             func short(_ t: String) -> String { t.count > 24 ? String(t.prefix(23)) + "…" : t }
             lines.append([top.variation.name, top.ramLabel, short(top.variation.range), short(top.variation.label(high: false)), short(top.variation.label(high: true)),
                           top.center.policy, pts(top.center.delta), pts(top.low.delta), pts(top.high.delta), pts(max(top.low.ci95, top.high.ci95)),
-                          pts(top.effect), flips.isEmpty ? (soft.isEmpty ? "-" : "(" + soft.joined(separator: ",") + ")") : flips.joined(separator: ","),
+                          top.moved ? pts(top.effect) : "-", flips.isEmpty ? (soft.isEmpty ? "-" : "(" + soft.joined(separator: ",") + ")") : flips.joined(separator: ","),
                           clear.isEmpty ? (reversed.isEmpty ? "-" : "(\(reversed.count) within ci)") : clear.joined(separator: " ")])
         }
         var out = "\(workload): \(devices) devices x \(Summary.fixed(days, 1)) days; paired Δ \(metric.tableUnit) against \(baseline), "
-        out += "at the shipped value and at each end (the policy whose Δ moves most; ± the larger half-width). Sign flips: "
+        out += "at the shipped value and at each end (the policy whose Δ moves most; ± the larger half-width; moves \"-\": neither end "
+        out += "changes the workload as the model reads it, such as another OS's key). Sign flips: "
         out += "the policies whose Δ changes sign, in brackets when within the intervals; ranking flips: the pairs a>b (a better as shipped) that an end clearly reverses\n"
         out += Summary.aligned(["varied", "RAM MB", "range", "low", "high", "policy", "Δ shipped", "Δ low", "Δ high", "±", "moves",
                                 "sign flips", "ranking flips"], lines)

@@ -256,8 +256,11 @@ struct SensitivityCommand: ParsableCommand {
             Sensitivity.outcomes(summaryCSV: summaries[planned[k].sameAs ?? k]!, metric: metric)!
         }
         let ends = block.ends.map { lo, hi in (planned[lo].point.variation!, low: outcomes(lo), high: outcomes(hi)) }
+        // Both ends the center's workload as the model reads it: the row cannot move.
+        let unmoved = Set(block.ends.filter { lo, hi in planned[lo].sameAs != nil && planned[hi].sameAs != nil }
+                                    .map { lo, _ in planned[lo].point.variation!.name })
         return Sensitivity.rows(ramLabel: Summary.ramLabel(planned[block.center].cells[0], base), baseline: results.baseline!.policy.rawValue,
-                                metric: metric, center: outcomes(block.center), ends: ends)
+                                metric: metric, center: outcomes(block.center), ends: ends, unmoved: unmoved)
     }
 
     func runPoint(_ p: Planned, dir: String, planHash: String, of total: Int) throws {
