@@ -47,6 +47,25 @@ render filtered $fx/run-baseline.csv --policy lru,cost-aware,oracle
 render sens $fx/sensitivity.csv --top 10
 render sens-filtered $fx/sensitivity.csv --policy cost-aware --metric cold_ratio --format svg
 
+# A key that did not move the workload (sensitivity.csv's `moved` no: another OS's key)
+# gets no bar: the fixture with one of its ten strongest keys marked so, against the
+# fixture as written before the column (every key drawn, that one too).
+python3 - "$fx/sensitivity.csv" "$out/sens-moved.csv" <<'PY'
+import csv, sys
+src, dst = sys.argv[1:]
+with open(src, newline="") as f:
+    rows = list(csv.DictReader(f))
+with open(dst, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]) + ["moved"], lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow(dict(r, moved="no" if r["varied"] == "device_classes.app_fit_pct" else "yes"))
+PY
+render sens-moved "$out/sens-moved.csv" --top 10 --metric cold_ratio --format svg
+svg_text() { python3 -c 'import sys, xml.etree.ElementTree as ET; print(" ".join(ET.parse(sys.argv[1]).getroot().itertext()))' "$1"; }
+grep -q "app_fi" <<<"$(svg_text "$out/sens/tornado-cold_ratio.svg")" || fail "sens: the tornado does not draw device_classes.app_fit_pct, one of the fixture's ten strongest keys"
+if grep -q "app_fi" <<<"$(svg_text "$out/sens-moved/tornado-cold_ratio.svg")"; then fail "sens-moved: the tornado draws a key whose moved is no"; fi
+
 # Each chart: exists in both formats, non-empty, well formed, naming its policies.
 check() {  # dir, policies the SVG must name (comma-separated), those it must not, charts...
   local dir=$1 want=$2 not=$3; shift 3

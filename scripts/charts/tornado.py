@@ -27,6 +27,9 @@ def tornado(t, metric, top, out, formats):
         have = ", ".join(dict.fromkeys(r["metric"] for r in t.rows))
         raise CSVError(f"{t.path}: no rows of metric {metric} (it has {have})")
     scale, xlabel = METRICS.get(metric, (1, f"Δ {metric}"))
+    # A key that did not move the workload (`moved` no: another OS's key, a factor on a
+    # value of 0) has no bar to draw; a CSV from before the column has every key.
+    rows = [r for r in rows if r.get("moved", "yes") != "no"] or rows
     rams = sort_values({r["ram_mb"] for r in rows})
     policies = style.order({r["policy"] for r in rows})
     baseline = " / ".join(dict.fromkeys(r["baseline"] for r in rows))
