@@ -146,11 +146,13 @@ struct DevicePartsTests {
         #expect(offending.isEmpty, "manager tests outside Memory/: \(offending)")
     }
 
-    @Test("a manager never kills: nothing in Memory/ or Device/ runs the reclaim loop or terminates an app")
+    /// (Device/ cannot: its functions extend `DeviceCore`, which has none of these, so
+    /// the compiler refuses such a call there.)
+    @Test("a manager never kills: nothing in Memory/ runs the reclaim loop, makes room or terminates an app")
     func managersNeverKill() throws {
         var offending: [String] = []
         var scanned = 0
-        for part in ["Memory", "Device"] {
+        for part in ["Memory"] {
             let dir = Self.root + "/Sources/JetSim/" + part
             let files = try #require(FileManager.default.subpaths(atPath: dir)).filter { $0.hasSuffix(".swift") }
             for f in files {
@@ -166,7 +168,7 @@ struct DevicePartsTests {
                 }
             }
         }
-        #expect(scanned > 30)
+        #expect(scanned > 20)
         #expect(offending.isEmpty, "a kill or a reclaim below the lifecycle: \(offending)")
     }
 

@@ -95,7 +95,7 @@ extension Device {
             scheduleTimer(.suspendDue, app, at: apps[a].suspendNotBefore, &s)
         }
         refreshCandidate(app, now, leftFront: true)
-        if app != launching { memoryAppLeftFront(app, now) }
+        memoryAppLeftFront(app, now)
     }
 
     /// A lognormal duration by median and sigma (sigma 0: the median itself), with the

@@ -54,8 +54,8 @@ extension Device {
     /// room (`reclaimForRoom`). Meanwhile `app` is `launching` (a launch marks it from
     /// earlier: its dock update), which every path of the room-making reads: reclaim
     /// spares it, no warning reaches it, and nothing makes it a candidate again
-    /// (`refreshCandidate`). Inlined at its three callers (launch, wake, growth): a
-    /// call of its own cost 0.6 % of the default run's instructions (docs/performance.md).
+    /// (`refreshCandidate`). Inlined at its three callers (launch, wake, growth;
+    /// measured in docs/performance.md, "the reclaim loop the lifecycle's").
     @inline(__always)
     mutating func makeRoom(needKB: Int64, for app: Int32, _ now: SimTime) {
         let outer = launching
@@ -66,10 +66,11 @@ extension Device {
     }
 
     /// An app just left the front and is a candidate again: the manager's reclaim for
-    /// it (`reclaimAfterLeavingFront`: XNU's inactive limit).
+    /// it, if any (`reclaimAfterLeavingFront`: XNU's inactive limit). Never the app
+    /// being launched (that one is not leaving the front).
     @inline(__always) mutating func memoryAppLeftFront(_ app: Int32, _ now: SimTime) {
-        var q = ReclaimSequence()
-        while let trigger = reclaimAfterLeavingFront(app, &q, now) { reclaim(trigger, now) }
+        assert(app != launching, "the app being launched left the front")
+        if let trigger = reclaimAfterLeavingFront(app, now) { reclaim(trigger, now) }
     }
 
     /// One of the manager's own timers fired (`DeviceEvent.Kind.isDeviceTimer`): its

@@ -8,9 +8,10 @@ import SimKernel
 // and ActivityManager (Memory/Android/), or Fleet, which is Android's with its GC, swap
 // and hot launch changed (Memory/Fleet/). The lifecycle calls the hooks below, each
 // from one place, and never asks which manager runs: every `switch memoryManager` is in
-// this file (the core asks one thing, through `DeviceCore`: whether the OS prewarms). A hook is O(1) unless its manager acts. A manager
-// never kills: the hooks that may kill answer which reclaim is next (`ReclaimTrigger`),
-// and the lifecycle runs it (Lifecycle/ReclaimLoop.swift).
+// this file (the core asks one thing, through `DeviceCore`: whether the OS prewarms). A
+// hook is O(1) unless its manager acts. A manager never kills: the hooks that may kill
+// answer which reclaim is next (`ReclaimTrigger`), and the lifecycle runs it
+// (Lifecycle/ReclaimLoop.swift).
 //
 // Dispatch is a switch on a tag, not a protocol the device is generic over: the device
 // is already specialised per policy and trace sink, and a third generic parameter would
@@ -69,13 +70,12 @@ extension MemoryManagerKind {
 }
 
 /// Where a manager's sequence of reclaims is between the lifecycle's questions
-/// (`reclaimAfterFall`, `reclaimForRoom`, ...): the hook's step (0 at the start), an
-/// outer step for a sequence made of others (the idle daemons' relaunch: room, then a
-/// fall of memory), and the app room was made for before an inner room-making.
+/// (`reclaimAfterFall`, `reclaimForRoom`, ...): the hook's step (0 at the start), and
+/// an outer step for a sequence made of others (the idle daemons' relaunch: room, then
+/// a fall of memory).
 struct ReclaimSequence {
     var step: UInt8 = 0
     var outer: UInt8 = 0
-    var heldLaunching: Int32 = -1
 }
 
 extension DeviceParameters {
@@ -179,10 +179,10 @@ extension Device {
     }
 
     /// An app just left the front and is a candidate: XNU checks its inactive limit
-    /// (a high-water kill at once, or a flag).
+    /// (a high-water kill at once, or a flag). One reclaim at most.
     @inline(__always)
-    mutating func reclaimAfterLeavingFront(_ app: Int32, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
-        memoryManager.runsXNU ? inactiveLimitReclaim(app, &q, now) : nil
+    mutating func reclaimAfterLeavingFront(_ app: Int32, _ now: SimTime) -> ReclaimTrigger? {
+        memoryManager.runsXNU ? inactiveLimitReclaim(app, now) : nil
     }
 
     /// An app was suspended: XNU and the plain model compress its memory (if the

@@ -131,7 +131,8 @@ extension Device {
 
     /// The relaunch timer fired: when it is current, launchd starts one dead daemon
     /// again. Room as for a launch (another resident daemon first, then apps: outer
-    /// step 1, the room-making's reclaims, for no app); without room it stays dead;
+    /// step 1, the room-making's reclaims, for no app: at a timer no app is
+    /// `launching`); without room it stays dead;
     /// with room, a fall of memory (outer step 2, its reclaims). Then the next
     /// relaunch, at the rate times the daemons still dead (outer step 3). One trigger
     /// a question (`ReclaimSequence`).
@@ -143,12 +144,10 @@ extension Device {
             idleDaemons.relaunchDue = .never
             guard deadIdleDaemons > 0 else { return nil }
             q.outer = 1
-            q.heldLaunching = launching
-            launching = -1
+            assert(launching == -1, "a device timer fired while room was being made for an app")
         }
         if q.outer == 1 {
             if let t = reclaimForRoom(needKB: need, &q, now) { return t }
-            launching = q.heldLaunching
             q.outer = 3
             q.step = 0
             if availableKB >= need {

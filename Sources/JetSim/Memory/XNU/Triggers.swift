@@ -112,10 +112,8 @@ extension Device {
     /// memory falls below that level while it is still over (doc/vm/memorystatus_kills.md,
     /// JETSAM_REASON_MEMORY_HIGHWATER: "Any process over its soft memory limit is
     /// eligible").
-    mutating func inactiveLimitReclaim(_ app: Int32, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
+    mutating func inactiveLimitReclaim(_ app: Int32, _ now: SimTime) -> ReclaimTrigger? {
         let a = Int(app)
-        guard q.step == 0 else { return nil }
-        q.step = 1
         guard apps[a].residentKB > kb.xnu.inactiveLimitKB else { return nil }
         if availableKB < kb.warningKB {
             return .app(app, .highWater)
