@@ -55,10 +55,10 @@ struct AndroidTests {
         var sim = Simulation(model: scenarioDevice(sc, AndroidLMK.self, trace: NoTrace()))
         // Y left last: previous, held at 700, outside the cached heap (X is there).
         sim.run(until: .seconds(50))
-        #expect(sim.model.previousApp == y && sim.model.policy.held == y && sim.model.oomScoreAdj(y) == OomAdj.previous)
+        #expect(sim.model.core.previousApp == y && sim.model.policy.held == y && sim.model.oomScoreAdj(y) == OomAdj.previous)
         // Woken: out of the policy (it runs), still the device's previous.
         sim.run(until: .seconds(61))
-        #expect(sim.model.apps[Int(y)].state == .background && sim.model.policy.held == -1 && sim.model.previousApp == y)
+        #expect(sim.model.apps[Int(y)].state == .background && sim.model.policy.held == -1 && sim.model.core.previousApp == y)
         // Suspended after its 30 s: held at 700 again (the policy had forgotten it: it
         // went to the cached heap while the device still gave it adj 700).
         sim.run(until: sc.endTime)
@@ -66,7 +66,7 @@ struct AndroidTests {
         #expect(sim.model.policy.held == y && sim.model.policy.victim() == x)
         // A newer previous (X leaves the front) demotes Y to the cached heap.
         var d = sim.model
-        d.previousApp = x
+        d.core.previousApp = x
         d.policy.update(y, d.candidate(y))
         #expect(d.policy.held == -1 && d.policy.heaps.heap(of: y) == AndroidLMK.cached)
     }

@@ -2,40 +2,20 @@ import Testing
 import SimKernel
 @testable import JetSim
 
-/// The device's core on its own (Device/, issue 28): its functions extend `DeviceCore`, so
-/// a bare conforming type, with no memory manager and no lifecycle, runs them. The
-/// rules pinned here are the core's alone: the held suspension timer and the ledger.
-struct BareCore: DeviceCore {
-    typealias Policy = LRU
-    typealias Trace = TraceRecorder
-    var profiles: ContiguousArray<AppProfile> = []
-    var installed: ContiguousArray<Int32> = []
-    var timeline = Timeline()
-    var drawKey: UInt64 = 0
-    let exponentialTable = ZigguratTable.exponential
-    var wakeTable = ContiguousArray<WakeColumn>()
-    var nextWake = SimTime.never
-    var nextWakeApp: Int32 = -1
-    var nextWakeKind = SystemWakeKind.silentPush
-    var wakeCount: UInt64 = 0
-    var nextAction = 0
-    var inputTime = SimTime.never
-    var apps = AppTable()
-    var policy = LRU()
-    var trace = TraceRecorder()
-    var metrics = DeviceMetrics()
-    var byArchetype = ContiguousArray<DeviceMetrics>()
-    var archetypeOf = ContiguousArray<Int32>()
-    var availableKB: Int64 = 0
-    var front: Int32 = -1
-    var heldApp: Int32 = -1
-    var heldDue = SimTime.zero
-    var inInput = false
-    var pageCacheWindow = SimTime.zero
-    var suspendedCompressionRatio = 1.0
-    var prewarms = false
+/// The device's core on its own (Device/, issue 44): a `DeviceCore`, the one the device
+/// holds, built with no memory manager and no lifecycle, runs its functions. The rules
+/// pinned here are the core's alone: the held suspension timer and the ledger.
+typealias BareCore = DeviceCore<LRU, TraceRecorder>
 
-    init(apps n: Int) { apps.append(repeating: AppRuntime(), count: n) }
+extension DeviceCore where Policy == LRU, Trace == TraceRecorder {
+    /// A core of `n` apps, nothing installed, memory uncompressed.
+    init(apps n: Int) {
+        self.init(trace: TraceRecorder())
+        var p = DeviceParameters()
+        p.suspendedCompressionRatio = 1
+        params = p
+        apps.append(repeating: AppRuntime(), count: n)
+    }
 }
 
 @Suite("the device's core alone (DeviceCore)")
@@ -109,9 +89,9 @@ struct DeviceCoreTests {
         core.setResident(1, 0)
         #expect(core.availableKB == 900)
         #expect(core.packedKB(plainKB: 1_001) == 1_001)
-        core.suspendedCompressionRatio = 2
+        core.params.suspendedCompressionRatio = 2
         #expect(core.packedKB(plainKB: 1_001) == 501)  // 500.5, rounded half away from zero
-        core.suspendedCompressionRatio = 3
+        core.params.suspendedCompressionRatio = 3
         #expect(core.packedKB(plainKB: 1_000) == 333)
     }
 }

@@ -21,7 +21,7 @@ struct GrowthTests {
         var checks = 0
         for _ in 0..<calls {
             d.checkInvariantsAmortised()
-            if d.eventsSinceInvariantCheck == 0 { checks += 1 }
+            if d.core.eventsSinceInvariantCheck == 0 { checks += 1 }
         }
         return checks
     }

@@ -59,13 +59,13 @@ struct SystemWakeArrivalTests {
         let days = 100.0
         var perApp = [0, 0], perKind = [Int](repeating: 0, count: SystemWakeKind.allCases.count)
         var last = SimTime.zero
-        while d.nextWake <= SimTime(seconds: days * 86_400) {
-            #expect(d.nextWake >= last)
-            last = d.nextWake
-            perApp[Int(d.nextWakeApp)] += 1
-            perKind[Int(d.nextWakeKind.rawValue)] += 1
-            d.wakeCount &+= 1
-            d.drawNextWake(after: d.nextWake)
+        while d.core.nextWake <= SimTime(seconds: days * 86_400) {
+            #expect(d.core.nextWake >= last)
+            last = d.core.nextWake
+            perApp[Int(d.core.nextWakeApp)] += 1
+            perKind[Int(d.core.nextWakeKind.rawValue)] += 1
+            d.core.wakeCount &+= 1
+            d.core.drawNextWake(after: d.core.nextWake)
         }
         func near(_ n: Int, _ mean: Double) -> Bool { abs(Double(n) - mean) < 5 * mean.squareRoot() }
         #expect(near(perApp[0], 1_000), "app 0: \(perApp[0])")
@@ -80,7 +80,7 @@ struct SystemWakeArrivalTests {
     func noRatesNoArrivals() {
         var d = Device<LRU, NoTrace>(trace: NoTrace())
         d.reset(profiles: [AppProfile()], installed: [0], params: DeviceParameters(), timeline: Timeline(), context: PolicyContext())
-        #expect(d.nextWake == .never)
+        #expect(d.core.nextWake == .never)
         #expect(d.nextInputTime == nil)
     }
 
@@ -128,12 +128,12 @@ struct SystemWakeArrivalTests {
                     total += profiles[a].wakesPerDay(k)
                 }
             }
-            let m = d.wakeTable.count - 1
+            let m = d.core.wakeTable.count - 1
             #expect(m == want.joined().filter { $0 > 0 }.count)
-            #expect(d.wakeTable[0].cut == total)
+            #expect(d.core.wakeTable[0].cut == total)
             var got = [[Double]](repeating: [Double](repeating: 0, count: kinds.count), count: 40)
             for c in 1...m {
-                let column = d.wakeTable[c]
+                let column = d.core.wakeTable[c]
                 #expect(column.cut >= 0 && column.cut <= 1)
                 got[Int(column.app)][Int(column.kind.rawValue)] += column.cut / Double(m)
                 got[Int(column.aliasApp)][Int(column.aliasKind.rawValue)] += (1 - column.cut) / Double(m)

@@ -10,10 +10,10 @@ import SimKernel
 struct Perf10aInputTimeTests {
     /// `nextInputTime` computed from the device's inputs, as it was before it was kept.
     static func reference<P: EvictionPolicy, T: TraceSink>(_ d: Device<P, T>) -> SimTime? {
-        let user = d.nextAction < d.timeline.actions.count ? d.timeline.actions[d.nextAction].time : nil
-        if d.heldApp >= 0 { return min(d.heldDue, user ?? .never, d.nextWake) }
-        if let user, user <= d.nextWake { return user }
-        return d.nextWake < .never ? d.nextWake : user
+        let user = d.core.nextAction < d.timeline.actions.count ? d.timeline.actions[d.core.nextAction].time : nil
+        if d.core.heldApp >= 0 { return min(d.core.heldDue, user ?? .never, d.core.nextWake) }
+        if let user, user <= d.core.nextWake { return user }
+        return d.core.nextWake < .never ? d.core.nextWake : user
     }
 
     /// A replay-like device (`UsageStreamTests.relaunch`): `a`'s suspension timer is
@@ -35,11 +35,11 @@ struct Perf10aInputTimeTests {
         #expect(sim.model.nextInputTime == reference(sim.model))
         while sim.now <= sc.endTime, sim.step() {
             steps += 1
-            if sim.model.heldApp >= 0 { held += 1 }
-            #expect(sim.model.inputTime == sim.model.computedInputTime)
+            if sim.model.core.heldApp >= 0 { held += 1 }
+            #expect(sim.model.core.inputTime == sim.model.core.computedInputTime)
             #expect(sim.model.nextInputTime == reference(sim.model), "step \(steps) at \(sim.now)")
         }
-        return (steps, held, sim.model.wakeCount)
+        return (steps, held, sim.model.core.wakeCount)
     }
 
     @Test("after every step, with a timer held or queued and with system arrivals, it is the time the inputs give")
@@ -63,7 +63,7 @@ struct Perf10aInputTimeTests {
         d.reset(profiles: [AppProfile()], installed: [0], params: DeviceParameters(),
                 timeline: Timeline(actions: [], appCount: 1), context: PolicyContext())
         #expect(d.nextInputTime == nil)
-        #expect(d.inputTime == .never)
+        #expect(d.core.inputTime == .never)
     }
 }
 
@@ -96,7 +96,7 @@ struct Perf10aFreezerIdleRunTests {
                 for k: Int64 in [0, 1, 3, 10, 37, 1_000, 7_919, 40_000, 90_000] {
                     let now = t + .seconds(k)
                     var a = sim.model, b = sim.model
-                    a.holdApps(); b.holdApps()
+                    a.core.holdApps(); b.core.holdApps()
                     if a.freezerIdleRun(now) {
                         applied += 1
                         b.freezerCatchUpLoop(now)

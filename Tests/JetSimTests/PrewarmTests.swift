@@ -53,7 +53,7 @@ struct PrewarmTests {
         #expect(d.apps[mail].residentKB == 30 * 1_024)
         #expect(d.availableKB == d.params.ramKB - d.params.osReserveKB - 30 * 1_024)
         #expect(d.apps[mail].band == XNUBand.idle)
-        #expect(d.running.isEmpty && d.suspendedCount == 0)
+        #expect(d.core.running.isEmpty && d.core.suspendedCount == 0)
         #expect(d.metrics[.prewarms] == 1)
     }
 
@@ -124,11 +124,11 @@ struct PrewarmTests {
         var d = Device<LRU, NoTrace>(trace: NoTrace())
         d.reset(profiles: [a], installed: [0], params: DeviceParameters(), timeline: Timeline(), context: PolicyContext(seed: 3))
         var n = 0, prewarms = 0
-        while d.nextWake <= SimTime(seconds: 100 * 86_400) {
+        while d.core.nextWake <= SimTime(seconds: 100 * 86_400) {
             n += 1
-            if d.nextWakeKind == .prewarm { prewarms += 1 }
-            d.wakeCount &+= 1
-            d.drawNextWake(after: d.nextWake)
+            if d.core.nextWakeKind == .prewarm { prewarms += 1 }
+            d.core.wakeCount &+= 1
+            d.core.drawNextWake(after: d.core.nextWake)
         }
         #expect(abs(Double(n) - 2_000) < 5 * 2_000.0.squareRoot(), "\(n)")
         #expect(abs(Double(prewarms) - 1_000) < 5 * 1_000.0.squareRoot(), "\(prewarms)")
@@ -136,11 +136,11 @@ struct PrewarmTests {
         off.prewarming = false
         a.silentPushesPerDay = 0
         d.reset(profiles: [a], installed: [0], params: off, timeline: Timeline(), context: PolicyContext(seed: 3))
-        #expect(d.nextWake == .never)
+        #expect(d.core.nextWake == .never)
         var android = DeviceParameters()
         android.android.enabled = true
         d.reset(profiles: [a], installed: [0], params: android, timeline: Timeline(), context: PolicyContext(seed: 3))
-        #expect(d.nextWake == .never)
+        #expect(d.core.nextWake == .never)
     }
 
     @Test("the default fleet prewarms, launches prewarmed apps and wastes some; rate 0 is the same run as the switch off")

@@ -11,7 +11,7 @@ import SimKernel
 struct RunHoldTests {
     @Test("a copy taken between runs keeps its records while the original runs on, and then runs to the same state")
     func copyBetweenRuns() throws {
-        let (sim, copy) = try Self.copyBetweenRuns(LRU.self, held: { $0.appsHeld }, state: { Array($0.apps) })
+        let (sim, copy) = try Self.copyBetweenRuns(LRU.self, held: { $0.core.appsHeld }, state: { Array($0.apps) })
         #expect(copy.eventsHandled == sim.eventsHandled)
     }
 

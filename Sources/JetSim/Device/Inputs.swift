@@ -33,7 +33,7 @@ extension DeviceCore {
         let m = wakeTable.count &- 1
         guard m > 0 else { nextWake = .never; return }
         let total = wakeTable[0].cut
-        var g = deviceDraws(Self.drawSystemWake, wakeCount)
+        var g = deviceDraws(Draw.systemWake, wakeCount)
         nextWake = t + SimTime(seconds: Exponential.standard(&g, table: exponentialTable) / total * 86_400)
         let u = g.nextUnit() * Double(m)
         let c = min(Int(u), m &- 1)
@@ -52,7 +52,7 @@ extension DeviceCore {
     /// `link`. Column i keeps its own pair with probability `cut`, else gives its
     /// alias's; pair j comes out with probability (cut_j + sum of (1 - cut_i) over
     /// the columns aliased to it) / m = rate_j / total.
-    mutating func buildWakeTable() {
+    mutating func buildWakeTable(prewarms: Bool) {
         wakeTable.removeAll(keepingCapacity: true)
         wakeTable.append(WakeColumn(cut: 0, app: -1, kind: .location))
         var total = 0.0
@@ -107,7 +107,7 @@ extension DeviceCore {
     mutating func prewarmTarget() -> Int32 {
         let past = timeline.base + nextAction
         guard past > 0 else { return -1 }
-        var g = deviceDraws(Self.drawPrewarmTarget, wakeCount)
+        var g = deviceDraws(Draw.prewarmTarget, wakeCount)
         for _ in 0..<8 {
             let i = min(past - 1, Int(g.nextUnit() * Double(past)))
             if i < timeline.base {

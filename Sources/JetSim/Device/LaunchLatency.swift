@@ -10,8 +10,8 @@ extension DeviceCore {
     @inline(__always) func filesCached(_ app: Int32, _ now: SimTime) -> Bool {
         let a = Int(app)
         let k = apps[a].lastKill
-        return pageCacheWindow > .zero && k != AppRuntime.noKill && k != KillReason.powerOff.rawValue
-            && now - apps[a].filesCachedSince < pageCacheWindow
+        return params.pageCacheWindow > .zero && k != AppRuntime.noKill && k != KillReason.powerOff.rawValue
+            && now - apps[a].filesCachedSince < params.pageCacheWindow
     }
 
     /// A launch of a prewarmed app: cold, less the pre-main part the prewarm did.

@@ -14,7 +14,7 @@ extension DeviceCore {
 
     /// `plainKB` of suspended memory after the device's compression.
     @inline(__always) func packedKB(plainKB: Int64) -> Int64 {
-        suspendedCompressionRatio <= 1 ? plainKB
-            : Int64((Double(plainKB) / suspendedCompressionRatio).rounded())
+        params.suspendedCompressionRatio <= 1 ? plainKB
+            : Int64((Double(plainKB) / params.suspendedCompressionRatio).rounded())
     }
 }

@@ -14,19 +14,19 @@ extension Device {
     /// the lock, or on its way to the background).
     mutating func resignActive(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
         let a = Int(app)
-        guard apps[a].state == .active else { return }
-        apps[a].accrueActive(until: now)
-        apps[a].state = .inactive
-        send(.willResignActive, to: app, now)
-        if profiles[pi(app)].save == .onResignActive { startSave(app, now, &s) }
+        guard core.apps[a].state == .active else { return }
+        core.apps[a].accrueActive(until: now)
+        core.apps[a].state = .inactive
+        core.send(.willResignActive, to: app, now)
+        if core.profiles[core.pi(app)].save == .onResignActive { startSave(app, now, &s) }
     }
 
     /// didBecomeActive for an inactive app in front (not a launch).
     mutating func becomeActive(_ app: Int32, _ now: SimTime) {
-        guard apps[Int(app)].state == .inactive else { return }
-        apps[Int(app)].state = .active
-        apps[Int(app)].activeSince = now
-        send(.didBecomeActive, to: app, now)
+        guard core.apps[Int(app)].state == .inactive else { return }
+        core.apps[Int(app)].state = .active
+        core.apps[Int(app)].activeSince = now
+        core.send(.didBecomeActive, to: app, now)
     }
 
     /// didEnterBackground: the inactive app in front goes to the background. What
@@ -34,65 +34,65 @@ extension Device {
     /// (a handler over its limit), or background time until suspension.
     mutating func enterBackground(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
         let a = Int(app)
-        guard apps[a].state == .inactive || apps[a].state == .active else { return }
-        if apps[a].state == .active { resignActive(app, now, &s) }
-        let p = pi(app)
-        apps[a].state = .background
-        apps[a].lastUsed = now
+        guard core.apps[a].state == .inactive || core.apps[a].state == .active else { return }
+        if core.apps[a].state == .active { resignActive(app, now, &s) }
+        let p = core.pi(app)
+        core.apps[a].state = .background
+        core.apps[a].lastUsed = now
         // The previous app, on every OS (AndroidLMK reads it from the candidate): the
         // former one, held at adj 700 while suspended or in the grace, becomes a
         // cached app.
-        let former = previousApp
-        previousApp = app
+        let former = core.previousApp
+        core.previousApp = app
         if Policy.readsPrevious && former >= 0 && former != app
-            && (apps[Int(former)].state == .suspended || apps[Int(former)].state == .background) {
-            policy.update(former, candidate(former))
+            && (core.apps[Int(former)].state == .suspended || core.apps[Int(former)].state == .background) {
+            core.policy.update(former, candidate(former))
         }
-        apps[a].backgroundEntries &+= 1
-        if front == app { front = -1 }
-        cancelTimers(app, family: 2)  // no periodic saves in the background
-        setResident(app, min(apps[a].residentKB, profiles[p].backgroundKB))  // trims its caches
-        send(.didEnterBackground, to: app, now)
+        core.apps[a].backgroundEntries &+= 1
+        if core.front == app { core.front = -1 }
+        core.cancelTimers(app, family: 2)  // no periodic saves in the background
+        core.setResident(app, min(core.apps[a].residentKB, core.profiles[p].backgroundKB))  // trims its caches
+        core.send(.didEnterBackground, to: app, now)
         memoryAppEnteredBackground(app, now, &s)
 
         // The handler runs; saving here is part of it.
-        var handler = profiles[p].enterBackgroundHandler
-        if profiles[p].save == .onEnterBackground {
+        var handler = core.profiles[p].enterBackgroundHandler
+        if core.profiles[p].save == .onEnterBackground {
             startSave(app, now, &s)
-            handler += profiles[p].saveDuration
+            handler += core.profiles[p].saveDuration
         }
-        if handler > params.enterBackgroundLimit {
-            apps[a].lifecycle.insert(.watchdogCommitted)
-            scheduleTimer(.watchdogKill, app, at: now + params.enterBackgroundLimit, &s)
-        } else if profiles[p].exitsOnSuspend {
-            apps[a].lifecycle.insert(.exitCommitted)
-            scheduleTimer(.exitOnSuspend, app, at: now + handler, &s)
+        if handler > core.params.enterBackgroundLimit {
+            core.apps[a].lifecycle.insert(.watchdogCommitted)
+            core.scheduleTimer(.watchdogKill, app, at: now + core.params.enterBackgroundLimit, &s)
+        } else if core.profiles[p].exitsOnSuspend {
+            core.apps[a].lifecycle.insert(.exitCommitted)
+            core.scheduleTimer(.exitOnSuspend, app, at: now + handler, &s)
         } else {
-            let trip = UInt64(apps[a].backgroundEntries)
+            let trip = UInt64(core.apps[a].backgroundEntries)
             // A background task, with the work it needs.
-            if profiles[p].bgTaskProbability > 0 {
-                var g = appDraws(app, Self.drawBackgroundTask, trip)
-                if profiles[p].bgTaskProbability >= 1 || g.nextUnit() < profiles[p].bgTaskProbability {
-                    let work = Self.lognormal(profiles[p].bgTaskMedian, profiles[p].bgTaskSigma, &g, normalTable)
-                    apps[a].lifecycle.insert(.bgTask)
-                    if work <= params.bgTaskAllowance {
-                        scheduleTimer(.bgTaskDone, app, at: now + work, &s)
+            if core.profiles[p].bgTaskProbability > 0 {
+                var g = core.appDraws(app, Draw.backgroundTask, trip)
+                if core.profiles[p].bgTaskProbability >= 1 || g.nextUnit() < core.profiles[p].bgTaskProbability {
+                    let work = Self.lognormal(core.profiles[p].bgTaskMedian, core.profiles[p].bgTaskSigma, &g, core.normalTable)
+                    core.apps[a].lifecycle.insert(.bgTask)
+                    if work <= core.params.bgTaskAllowance {
+                        core.scheduleTimer(.bgTaskDone, app, at: now + work, &s)
                     } else {
-                        scheduleTimer(.bgTaskExpired, app, at: now + params.bgTaskAllowance, &s)
+                        core.scheduleTimer(.bgTaskExpired, app, at: now + core.params.bgTaskAllowance, &s)
                     }
                 }
             }
             // A background mode's activity.
-            if profiles[p].mode != .none {
-                var g = appDraws(app, Self.drawModeActivity, trip)
-                let activity = Self.lognormal(profiles[p].modeActivityMedian, profiles[p].modeActivitySigma, &g, normalTable)
+            if core.profiles[p].mode != .none {
+                var g = core.appDraws(app, Draw.modeActivity, trip)
+                let activity = Self.lognormal(core.profiles[p].modeActivityMedian, core.profiles[p].modeActivitySigma, &g, core.normalTable)
                 if activity > .zero {
-                    apps[a].lifecycle.insert(.modeActive)
-                    scheduleTimer(.modeEnded, app, at: now + activity, &s)
+                    core.apps[a].lifecycle.insert(.modeActive)
+                    core.scheduleTimer(.modeEnded, app, at: now + activity, &s)
                 }
             }
-            apps[a].suspendNotBefore = now + max(params.backgroundGrace, handler)
-            scheduleTimer(.suspendDue, app, at: apps[a].suspendNotBefore, &s)
+            core.apps[a].suspendNotBefore = now + max(core.params.backgroundGrace, handler)
+            core.scheduleTimer(.suspendDue, app, at: core.apps[a].suspendNotBefore, &s)
         }
         refreshCandidate(app, now, leftFront: true)
         memoryAppLeftFront(app, now)
@@ -112,9 +112,9 @@ extension Device {
     /// is suspended if nothing else keeps it running (either way the memory manager
     /// hears of the change: `memoryChanged`).
     mutating func backgroundWorkChanged(_ app: Int32, _ now: SimTime) {
-        guard apps[Int(app)].state == .background else { return }
+        guard core.apps[Int(app)].state == .background else { return }
         suspendIfIdle(app, now)
-        if apps[Int(app)].state == .background {
+        if core.apps[Int(app)].state == .background {
             refreshCandidate(app, now)
             memoryChanged(now)
         }
@@ -124,21 +124,21 @@ extension Device {
     @inline(__always)
     mutating func suspendIfIdle(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        guard apps[a].state == .background,
-              !apps[a].lifecycle.contains(.bgTask), !apps[a].lifecycle.contains(.modeActive),
-              now >= apps[a].suspendNotBefore else { return }
-        if apps[a].lifecycle.contains(.saveInFlight) {
+        guard core.apps[a].state == .background,
+              !core.apps[a].lifecycle.contains(.bgTask), !core.apps[a].lifecycle.contains(.modeActive),
+              now >= core.apps[a].suspendNotBefore else { return }
+        if core.apps[a].lifecycle.contains(.saveInFlight) {
             // A save still running when the app stops executing is lost.
-            apps[a].lifecycle.remove(.saveInFlight)
-            cancelTimers(app, family: 1)
-            metrics[.savesAbandoned] += 1
+            core.apps[a].lifecycle.remove(.saveInFlight)
+            core.cancelTimers(app, family: 1)
+            core.metrics[.savesAbandoned] += 1
         }
-        apps[a].state = .suspended
+        core.apps[a].state = .suspended
         stopRunning(app)
-        suspendedCount += 1
-        apps[a].broadcastMark = broadcastCount
+        core.suspendedCount += 1
+        core.apps[a].broadcastMark = broadcastCount
         memoryAppSuspended(app, now)
-        trace.record(time: now, app: app, event: .suspended, detail: .none, state: .suspended)
+        core.trace.record(time: now, app: app, event: .suspended, detail: .none, state: .suspended)
         refreshCandidateIfBandMoved(app, now)
         memoryChanged(now)
     }
@@ -149,8 +149,8 @@ extension Device {
     mutating func stopRunning(_ app: Int32) {
         // Found by hand too (`firstIndex(of:)` stayed a generic call), reading through a
         // buffer: no bounds check per app.
-        let n = running.count
-        let i = running.withUnsafeBufferPointer { r in
+        let n = core.running.count
+        let i = core.running.withUnsafeBufferPointer { r in
             var i = 0
             while i < n && r[i] != app { i &+= 1 }
             return i
@@ -158,12 +158,12 @@ extension Device {
         if i == n { return }
         let last = n &- 1
         if i < last {
-            running.withUnsafeMutableBufferPointer { r in
+            core.running.withUnsafeMutableBufferPointer { r in
                 for j in i..<last { r[j] = r[j &+ 1] }
             }
         }
         // The last app (most often the one that just left the front): no shift, and
         // one uniqueness check, removeLast's.
-        running.removeLast()
+        core.running.removeLast()
     }
 }

@@ -11,29 +11,29 @@ extension Device {
     /// one an input.
     @inline(__always)
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
-        holdApps()
+        core.holdApps()
         memoryTimePassed(s.now)
-        inInput = true
-        defer { inInput = false }
-        if heldApp >= 0 && heldDue <= s.now {
+        core.inInput = true
+        defer { core.inInput = false }
+        if core.heldApp >= 0 && core.heldDue <= s.now {
             // The held suspension timer (first at its time): as `handle` does
             // `suspendDue`, and as a timer, not an input: a timer its handler made
             // would be queued, not held (`suspendIfIdle` schedules nothing today).
-            let app = heldApp
-            heldApp = -1
-            inInput = false
+            let app = core.heldApp
+            core.heldApp = -1
+            core.inInput = false
             suspendIfIdle(app, s.now)
-        } else if nextAction < timeline.actions.count && timeline.actions[nextAction].time <= nextWake {
-            let i = nextAction
-            nextAction += 1
-            perform(timeline.actions[i], index: i, &s)
+        } else if core.nextAction < core.timeline.actions.count && core.timeline.actions[core.nextAction].time <= core.nextWake {
+            let i = core.nextAction
+            core.nextAction += 1
+            perform(core.timeline.actions[i], index: i, &s)
         } else {
-            let (app, kind) = (nextWakeApp, nextWakeKind)
-            wakeCount &+= 1
-            drawNextWake(after: nextWake)
-            if !poweredOff {
+            let (app, kind) = (core.nextWakeApp, core.nextWakeKind)
+            core.wakeCount &+= 1
+            core.drawNextWake(after: core.nextWake)
+            if !core.poweredOff {
                 if kind == .prewarm {
-                    let target = prewarmTarget()
+                    let target = core.prewarmTarget()
                     if target >= 0 { prewarm(target, s.now) }
                 } else {
                     systemWake(app, kind, &s)
@@ -41,8 +41,8 @@ extension Device {
             }
         }
         memoryEventEnded(&s)
-        refreshInputTime()
-        if checksInvariants { checkInvariantsAmortised() }
+        core.refreshInputTime()
+        if core.checksInvariants { checkInvariantsAmortised() }
     }
 
     /// `handleInput`, then the inputs after it while no timer is queued
@@ -61,34 +61,34 @@ extension Device {
     }
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
-        holdApps()
+        core.holdApps()
         memoryTimePassed(s.now)
         switch e.kind {
         case .suspendDue:
             suspendIfIdle(e.app, s.now)
         case .bgTaskDone:
-            apps[Int(e.app)].lifecycle.remove(.bgTask)
+            core.apps[Int(e.app)].lifecycle.remove(.bgTask)
             backgroundWorkChanged(e.app, s.now)
         case .bgTaskExpired:
             // The allowance ran out with work unfinished: the system calls the
             // expiration handler. An app that ends its task there is suspended (if
             // nothing else keeps it running); one that does not is killed (Apple,
             // UIApplication.beginBackgroundTask(expirationHandler:)).
-            apps[Int(e.app)].lifecycle.remove(.bgTask)
-            send(.expirationHandler, to: e.app, s.now)
-            if profiles[pi(e.app)].endsTaskOnExpiry {
-                metrics[.bgExpiryEnded] += 1
+            core.apps[Int(e.app)].lifecycle.remove(.bgTask)
+            core.send(.expirationHandler, to: e.app, s.now)
+            if core.profiles[core.pi(e.app)].endsTaskOnExpiry {
+                core.metrics[.bgExpiryEnded] += 1
                 backgroundWorkChanged(e.app, s.now)
             } else {
                 terminate(e.app, .bgTaskExpired, s.now)
             }
         case .modeEnded:
-            apps[Int(e.app)].lifecycle.remove(.modeActive)
+            core.apps[Int(e.app)].lifecycle.remove(.modeActive)
             backgroundWorkChanged(e.app, s.now)
         case .watchdogKill:
             terminate(e.app, .watchdog, s.now)
         case .exitOnSuspend:
-            send(.willTerminate, to: e.app, s.now)
+            core.send(.willTerminate, to: e.app, s.now)
             saveOnTerminate(e.app)
             terminate(e.app, .exitsOnSuspend, s.now)
         case .saveDone:
@@ -97,17 +97,17 @@ extension Device {
             grow(e.app, &s)
         case .agingEnded:
             let a = Int(e.app)
-            if apps[a].state == .background || apps[a].state == .suspended { bandMayChange(e.app, s.now) }
+            if core.apps[a].state == .background || core.apps[a].state == .suspended { bandMayChange(e.app, s.now) }
         case .periodicSave:
             let a = Int(e.app)
-            if apps[a].state == .active || apps[a].state == .inactive {
+            if core.apps[a].state == .active || core.apps[a].state == .inactive {
                 startSave(e.app, s.now, &s)
-                scheduleTimer(.periodicSave, e.app, at: s.now + profiles[pi(e.app)].saveInterval, &s)
+                core.scheduleTimer(.periodicSave, e.app, at: s.now + core.profiles[core.pi(e.app)].saveInterval, &s)
             }
         case .sustainedPressure, .idleDaemonRelaunch:
             memoryTimerFired(e.kind, s.now)
         }
         memoryEventEnded(&s)
-        if checksInvariants { checkInvariantsAmortised() }
+        if core.checksInvariants { checkInvariantsAmortised() }
     }
 }

@@ -11,15 +11,15 @@ extension Device {
     mutating func grow(_ app: Int32, _ s: inout Scheduler<DeviceEvent>) {
         let now = s.now
         let a = Int(app)
-        let p = pi(app)
-        guard front == app, apps[a].state == .active || apps[a].state == .inactive else { return }
-        let peak = profiles[p].peakKB
+        let p = core.pi(app)
+        guard core.front == app, core.apps[a].state == .active || core.apps[a].state == .inactive else { return }
+        let peak = core.profiles[p].peakKB
         // (peak - launch) x step / time, exactly, in 128 bits: the product passes Int64
         // for footprints and steps the schema accepts (terabytes x a day in
         // microseconds); a quotient past Int64 saturates (it reaches the peak anyway).
-        let distance = max(0, peak - profiles[p].activeKB)
-        let span = max(1, params.growthTime.microseconds)
-        let stepMicros = max(0, params.growthStep.microseconds)
+        let distance = max(0, peak - core.profiles[p].activeKB)
+        let span = max(1, core.params.growthTime.microseconds)
+        let stepMicros = max(0, core.params.growthStep.microseconds)
         let step: Int64
         let small = distance.multipliedReportingOverflow(by: stepMicros)
         if !small.overflow {
@@ -31,25 +31,25 @@ extension Device {
             let fits = 2 * product.high + Int64(product.low >> 63) < span
             step = max(1, fits ? span.dividingFullWidth(product).quotient : .max)
         }
-        let target = step >= peak - apps[a].residentKB ? peak : apps[a].residentKB + step
-        guard target > apps[a].residentKB else { return }
+        let target = step >= peak - core.apps[a].residentKB ? peak : core.apps[a].residentKB + step
+        guard target > core.apps[a].residentKB else { return }
         let limit = appLimitKB
-        let reach = min(target, max(limit, apps[a].residentKB))
-        let need = reach - apps[a].residentKB
+        let reach = min(target, max(limit, core.apps[a].residentKB))
+        let need = reach - core.apps[a].residentKB
         if need > 0 {
             makeRoom(needKB: need, for: app, now)
-            if availableKB < need {
-                metrics[.foregroundKills] += 1
+            if core.availableKB < need {
+                core.metrics[.foregroundKills] += 1
                 reclaim(.app(app, .memoryPressure), now)
                 return
             }
-            setResident(app, apps[a].residentKB + need)
+            core.setResident(app, core.apps[a].residentKB + need)
         }
         if target > limit {
             reclaim(.app(app, .perProcessLimit), now)
             return
         }
         memoryFell(now)
-        if target < peak { scheduleTimer(.grow, app, at: now + params.growthStep, &s) }
+        if target < peak { core.scheduleTimer(.grow, app, at: now + core.params.growthStep, &s) }
     }
 }

@@ -10,7 +10,7 @@ extension Device {
     /// (`pickReclaimAction`), the loop does it, until the manager answers none. The
     /// trace brackets each loop here, once.
     mutating func reclaim(_ trigger: ReclaimTrigger, _ now: SimTime, launchFailed: Bool = false) {
-        trace.killLoop(began: true)
+        core.trace.killLoop(began: true)
         var cursor = startReclaim(trigger)
         loop: while true {
             switch pickReclaimAction(trigger, &cursor, now) {
@@ -18,12 +18,12 @@ extension Device {
                 break loop
             case .kill(let app, let victim, let reason):
                 reclaimWillKill(trigger, now)
-                if app == victim { policy.willEvict(victim) }
-                if apps[Int(app)].state.isResident {
+                if app == victim { core.policy.willEvict(victim) }
+                if core.apps[Int(app)].state.isResident {
                     terminate(app, reason, now, launchFailed: launchFailed)
                 } else {
                     // A launch that found no room for a process that never ran.
-                    recordFailedLaunch(app, reason, now)
+                    core.recordFailedLaunch(app, reason, now)
                 }
                 reclaimKilled(trigger, reason, now)
             case .spare(let app):
@@ -33,7 +33,7 @@ extension Device {
                 reclaimIdleDaemon(now)
             }
         }
-        trace.killLoop(began: false)
+        core.trace.killLoop(began: false)
     }
 
     /// Available memory fell (a launch, a wake, a prewarm, growth): the manager's
@@ -58,9 +58,9 @@ extension Device {
     /// measured in docs/performance.md, "the reclaim loop the lifecycle's").
     @inline(__always)
     mutating func makeRoom(needKB: Int64, for app: Int32, _ now: SimTime) {
-        let outer = launching
-        launching = app
-        defer { launching = outer }
+        let outer = core.launching
+        core.launching = app
+        defer { core.launching = outer }
         var q = ReclaimSequence()
         while let trigger = reclaimForRoom(needKB: needKB, &q, now) { reclaim(trigger, now) }
     }
@@ -69,7 +69,7 @@ extension Device {
     /// it, if any (`reclaimAfterLeavingFront`: XNU's inactive limit). Never the app
     /// being launched (that one is not leaving the front).
     @inline(__always) mutating func memoryAppLeftFront(_ app: Int32, _ now: SimTime) {
-        assert(app != launching, "the app being launched left the front")
+        assert(app != core.launching, "the app being launched left the core.front")
         if let trigger = reclaimAfterLeavingFront(app, now) { reclaim(trigger, now) }
     }
 
@@ -84,8 +84,8 @@ extension Device {
     /// hears of it if it did, and the manager of the change (`memoryChanged`).
     mutating func bandMayChange(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        guard apps[a].state == .background || apps[a].state == .suspended else { return }
-        if memoryBand(app, now) != apps[a].band { refreshCandidate(app, now) }
+        guard core.apps[a].state == .background || core.apps[a].state == .suspended else { return }
+        if memoryBand(app, now) != core.apps[a].band { refreshCandidate(app, now) }
         memoryChanged(now)
     }
 
@@ -93,10 +93,10 @@ extension Device {
     /// runs until the demand fits above the target; the foreground app dies only if
     /// nothing else is left and the demand still does not fit.
     mutating func pressureSpike(demandKB: Int64, _ now: SimTime) {
-        reclaim(.untilAvailable(demandKB + kb.killTargetKB), now)
-        if availableKB - demandKB < kb.criticalKB && front >= 0 && !policy.hasCandidates {
-            metrics[.foregroundKills] += 1
-            reclaim(.app(front, .memoryPressure), now)
+        reclaim(.untilAvailable(demandKB + core.kb.killTargetKB), now)
+        if core.availableKB - demandKB < core.kb.criticalKB && core.front >= 0 && !core.policy.hasCandidates {
+            core.metrics[.foregroundKills] += 1
+            reclaim(.app(core.front, .memoryPressure), now)
         }
     }
 }

@@ -8,34 +8,34 @@ extension Device {
     /// app's save duration, if the app is still executing code then.
     mutating func startSave(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
         let a = Int(app)
-        guard !apps[a].lifecycle.contains(.saveInFlight) else { return }
-        accrueUnsaved(app, now)
-        guard apps[a].unsavedMicros > 0 else { return }
-        apps[a].saveSnapshot = apps[a].unsavedMicros
-        apps[a].lifecycle.insert(.saveInFlight)
-        scheduleTimer(.saveDone, app, at: now + profiles[pi(app)].saveDuration, &s)
+        guard !core.apps[a].lifecycle.contains(.saveInFlight) else { return }
+        core.accrueUnsaved(app, now)
+        guard core.apps[a].unsavedMicros > 0 else { return }
+        core.apps[a].saveSnapshot = core.apps[a].unsavedMicros
+        core.apps[a].lifecycle.insert(.saveInFlight)
+        core.scheduleTimer(.saveDone, app, at: now + core.profiles[core.pi(app)].saveDuration, &s)
     }
 
     mutating func completeSave(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        guard apps[a].lifecycle.contains(.saveInFlight), apps[a].state.executesCode else { return }
-        apps[a].lifecycle.remove(.saveInFlight)
-        apps[a].unsavedMicros -= apps[a].saveSnapshot
-        apps[a].saveSnapshot = 0
-        metrics[.savesCompleted] += 1
-        if apps[a].state == .background { refreshCandidate(app, now) }
+        guard core.apps[a].lifecycle.contains(.saveInFlight), core.apps[a].state.executesCode else { return }
+        core.apps[a].lifecycle.remove(.saveInFlight)
+        core.apps[a].unsavedMicros -= core.apps[a].saveSnapshot
+        core.apps[a].saveSnapshot = 0
+        core.metrics[.savesCompleted] += 1
+        if core.apps[a].state == .background { refreshCandidate(app, now) }
     }
 
     /// An on-terminate app saves inside willTerminate, if the save fits its limit.
     mutating func saveOnTerminate(_ app: Int32) {
         let a = Int(app)
-        let p = pi(app)
-        guard profiles[p].save == .onTerminate, apps[a].unsavedMicros > 0 else { return }
-        if profiles[p].saveDuration <= params.willTerminateLimit {
-            apps[a].unsavedMicros = 0
-            metrics[.savesCompleted] += 1
+        let p = core.pi(app)
+        guard core.profiles[p].save == .onTerminate, core.apps[a].unsavedMicros > 0 else { return }
+        if core.profiles[p].saveDuration <= core.params.willTerminateLimit {
+            core.apps[a].unsavedMicros = 0
+            core.metrics[.savesCompleted] += 1
         } else {
-            metrics[.savesAbandoned] += 1
+            core.metrics[.savesAbandoned] += 1
         }
     }
 }

@@ -7,38 +7,38 @@ extension Device {
     /// into `profiles`), parameters, the timeline, and the policy's context.
     public mutating func reset(profiles: ContiguousArray<AppProfile>, installed: ContiguousArray<Int32>,
                                params: DeviceParameters, timeline: Timeline, context: PolicyContext) {
-        self.profiles = profiles
-        self.installed = installed
-        self.params = params
-        self.timeline = timeline
-        drawKey = SplitMix64.mix(context.seed ^ SplitMix64.mix(context.device &+ 0xD1CE))
+        core.profiles = profiles
+        core.installed = installed
+        core.params = params
+        core.timeline = timeline
+        core.drawKey = SplitMix64.mix(context.seed ^ SplitMix64.mix(context.device &+ 0xD1CE))
         let n = installed.count
-        apps.removeAll()
-        apps.append(repeating: AppRuntime(), count: n)
-        for a in 0..<min(n, timeline.firstUse.count) { apps[a].nextUse = timeline.firstUse[a] }
-        policy.reset(appCount: n, context: context)
-        metrics = DeviceMetrics()
-        availableKB = params.ramKB - params.osReserveKB
-        running.removeAll(keepingCapacity: true)
-        suspendedCount = 0
-        for k in 0..<SystemEventKind.count { broadcastLatest[k] = 0 }
-        broadcastHistory.removeAll(keepingCapacity: true)
-        broadcastHistory.append(contentsOf: repeatElement(0, count: SystemEventKind.count))
-        front = -1
-        previousApp = -1
-        ui = UIState()
-        refusedActions = 0
+        core.apps.removeAll()
+        core.apps.append(repeating: AppRuntime(), count: n)
+        for a in 0..<min(n, timeline.firstUse.count) { core.apps[a].nextUse = timeline.firstUse[a] }
+        core.policy.reset(appCount: n, context: context)
+        core.metrics = DeviceMetrics()
+        core.availableKB = params.ramKB - params.osReserveKB
+        core.running.removeAll(keepingCapacity: true)
+        core.suspendedCount = 0
+        for k in 0..<SystemEventKind.count { core.broadcastLatest[k] = 0 }
+        core.broadcastHistory.removeAll(keepingCapacity: true)
+        core.broadcastHistory.append(contentsOf: repeatElement(0, count: SystemEventKind.count))
+        core.front = -1
+        core.previousApp = -1
+        core.ui = UIState()
+        core.refusedActions = 0
         warned = false
-        nextAction = 0
+        core.nextAction = 0
         // Unused when the policy's lists are the order (`idleOrder`).
-        if !Policy.ordersIdleBands { ownIdleOrder.reset(appCount: n) }
-        heldApp = -1
-        inInput = false
+        if !Policy.ordersIdleBands { core.ownIdleOrder.reset(appCount: n) }
+        core.heldApp = -1
+        core.inInput = false
         resetMemoryManager(appCount: n)
-        buildWakeTable()
-        wakeCount = 0
-        drawNextWake(after: .zero)
-        refreshInputTime()
+        core.buildWakeTable(prewarms: prewarms)
+        core.wakeCount = 0
+        core.drawNextWake(after: .zero)
+        core.refreshInputTime()
     }
 }
 
@@ -46,14 +46,14 @@ extension Device {
     /// Sizes the device's buffers for `apps` apps, so that resets up to that size never
     /// allocate (the policy's index included), and the event queue for `events` pending.
     public mutating func reserve(apps n: Int, actions: Int, events: Int, queue: inout EventQueue<DeviceEvent>) {
-        apps.reserveCapacity(n)
-        policy.reset(appCount: n, context: PolicyContext())
-        running.reserveCapacity(64)
-        if !Policy.ordersIdleBands { ownIdleOrder.reset(appCount: n) }
+        core.apps.reserveCapacity(n)
+        core.policy.reset(appCount: n, context: PolicyContext())
+        core.running.reserveCapacity(64)
+        if !Policy.ordersIdleBands { core.ownIdleOrder.reset(appCount: n) }
         dock.reserveCapacity(64)
         compressing.reserveCapacity(n)
-        wakeTable.reserveCapacity(1 + n * SystemWakeKind.allCases.count)
-        broadcastHistory.reserveCapacity(SystemEventKind.count * max(64, actions / 8))
+        core.wakeTable.reserveCapacity(1 + n * SystemWakeKind.allCases.count)
+        core.broadcastHistory.reserveCapacity(SystemEventKind.count * max(64, actions / 8))
         queue.reserveCapacity(events)
     }
 
@@ -61,9 +61,9 @@ extension Device {
     /// including its policy's index: for the 128-bytes-per-installed-app target.
     /// The event queue and the lent inputs (timeline) are per-device overhead.
     public var stateBytes: (perApp: Int, fixed: Int) {
-        let apps = self.apps.capacity * MemoryLayout<AppRuntime>.stride
-            + installed.capacity * MemoryLayout<Int32>.stride
-            + policy.stateBytes + memoryStateBytes
+        let apps = core.apps.capacity * MemoryLayout<AppRuntime>.stride
+            + core.installed.capacity * MemoryLayout<Int32>.stride
+            + core.policy.stateBytes + memoryStateBytes
         let fixed = MemoryLayout<Self>.size
         return (apps, fixed)
     }

@@ -17,47 +17,47 @@ extension Device {
         if kind == .prewarm { prewarm(app, s.now); return }
         let now = s.now
         let a = Int(app)
-        let p = pi(app)
-        let wasPrewarmed = apps[a].isPrewarmed
-        if wasPrewarmed { apps[a].lifecycle.remove(.prewarmed); apps[a].state = .notRunning }
-        let prior = apps[a].state
+        let p = core.pi(app)
+        let wasPrewarmed = core.apps[a].isPrewarmed
+        if wasPrewarmed { core.apps[a].lifecycle.remove(.prewarmed); core.apps[a].state = .notRunning }
+        let prior = core.apps[a].state
         guard prior == .notRunning || prior == .suspended else {
-            trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: prior)
+            core.trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: prior)
             return
         }
         removeCandidate(app)
         // A frozen or thawed app leaves on flash what it does not touch, as at a
         // launch ("On-demand thaw"): it needs its background footprint less that.
-        let need = max(0, max(0, profiles[p].backgroundKB - onFlashKB(app)) - residentNowKB(app))
+        let need = max(0, max(0, core.profiles[p].backgroundKB - onFlashKB(app)) - residentNowKB(app))
         makeRoom(needKB: need, for: app, now)
-        if availableKB < need {
+        if core.availableKB < need {
             // No room even after the kill loop: the system does not launch it (a
             // prewarmed process stays prewarmed).
-            if wasPrewarmed { apps[a].lifecycle.insert(.prewarmed); apps[a].state = .suspended }
-            if apps[a].state == .suspended { refreshCandidate(app, now) }
+            if wasPrewarmed { core.apps[a].lifecycle.insert(.prewarmed); core.apps[a].state = .suspended }
+            if core.apps[a].state == .suspended { refreshCandidate(app, now) }
             return
         }
         if prior == .notRunning {
             // A prewarmed process started at its prewarm.
-            if !wasPrewarmed { policy.processStarted(app) }
-            metrics[.systemLaunches] += 1
-            apps[a].lifecycle.insert(.systemStarted)
-            trace.record(time: now, app: app, event: .systemLaunch(kind), detail: .none, state: .notRunning)
+            if !wasPrewarmed { core.policy.processStarted(app) }
+            core.metrics[.systemLaunches] += 1
+            core.apps[a].lifecycle.insert(.systemStarted)
+            core.trace.record(time: now, app: app, event: .systemLaunch(kind), detail: .none, state: .notRunning)
         } else {
-            metrics[.systemWakes] += 1
-            suspendedCount -= 1
+            core.metrics[.systemWakes] += 1
+            core.suspendedCount -= 1
             // As a user's resume (launch); on Android its stall without a launch to slow.
-            _ = memoryAppResuming(app, compressed: apps[a].memory.contains(.compressed), frozen: apps[a].memory.contains(.frozen), now)
-            trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: .background)
+            _ = memoryAppResuming(app, compressed: core.apps[a].memory.contains(.compressed), frozen: core.apps[a].memory.contains(.frozen), now)
+            core.trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: .background)
         }
-        apps[a].state = .background
-        running.append(app)
-        setResident(app, apps[a].residentKB + need)
-        if prior == .notRunning { send(.didFinishLaunching, to: app, now) } else { deliverHeld(app, now) }
-        cancelTimers(app, family: 0)
-        apps[a].lifecycle.insert(.bgTask)
-        apps[a].suspendNotBefore = now + params.systemWakeRun
-        scheduleTimer(.bgTaskDone, app, at: now + params.systemWakeRun, &s)
+        core.apps[a].state = .background
+        core.running.append(app)
+        core.setResident(app, core.apps[a].residentKB + need)
+        if prior == .notRunning { core.send(.didFinishLaunching, to: app, now) } else { deliverHeld(app, now) }
+        core.cancelTimers(app, family: 0)
+        core.apps[a].lifecycle.insert(.bgTask)
+        core.apps[a].suspendNotBefore = now + core.params.systemWakeRun
+        core.scheduleTimer(.bgTaskDone, app, at: now + core.params.systemWakeRun, &s)
         refreshCandidate(app, now)
         memoryFell(now)
     }
@@ -79,16 +79,16 @@ extension Device {
     /// (*assumption*: no published rule). Any other state: nothing happens.
     mutating func prewarm(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        let need = profiles[pi(app)].prewarmKB
-        guard prewarms, apps[a].state == .notRunning, availableKB - need >= kb.warningKB else { return }
-        policy.processStarted(app)
-        apps[a].state = .suspended
-        apps[a].lifecycle.insert(.prewarmed)
-        apps[a].broadcastMark = broadcastCount
-        apps[a].filesCachedSince = now  // its files are read (`filesCached`)
-        setResident(app, need)
-        metrics[.prewarms] += 1
-        trace.record(time: now, app: app, event: .systemLaunch(.prewarm), detail: .none, state: .suspended)
+        let need = core.profiles[core.pi(app)].prewarmKB
+        guard prewarms, core.apps[a].state == .notRunning, core.availableKB - need >= core.kb.warningKB else { return }
+        core.policy.processStarted(app)
+        core.apps[a].state = .suspended
+        core.apps[a].lifecycle.insert(.prewarmed)
+        core.apps[a].broadcastMark = broadcastCount
+        core.apps[a].filesCachedSince = now  // its files are read (`filesCached`)
+        core.setResident(app, need)
+        core.metrics[.prewarms] += 1
+        core.trace.record(time: now, app: app, event: .systemLaunch(.prewarm), detail: .none, state: .suspended)
         refreshCandidate(app, now)
         memoryFell(now)
     }

@@ -11,58 +11,58 @@ extension Device {
     /// prewarmed process but was not a wasted prewarm (`prewarms_killed`).
     mutating func terminate(_ app: Int32, _ reason: KillReason, _ now: SimTime, launchFailed: Bool = false) {
         let a = Int(app)
-        precondition(apps[a].state.isResident, "terminate: app \(app) is not running")
-        accrueUnsaved(app, now)
-        if apps[a].state.executesCode && reason.noticesRunningApp {
-            send(.willTerminate, to: app, now)
+        precondition(core.apps[a].state.isResident, "terminate: app \(app) is not core.running")
+        core.accrueUnsaved(app, now)
+        if core.apps[a].state.executesCode && reason.noticesRunningApp {
+            core.send(.willTerminate, to: app, now)
             saveOnTerminate(app)
         }
-        let lost = unsavedEdits(app)
+        let lost = core.unsavedEdits(app)
         if lost > 0 {
-            metrics.countLoss(lost, strategy: profiles[pi(app)].save)
-            if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countLoss(lost, strategy: profiles[pi(app)].save) }
+            core.metrics.countLoss(lost, strategy: core.profiles[core.pi(app)].save)
+            if !core.byArchetype.isEmpty { core.byArchetype[Int(core.archetypeOf[core.pi(app)])].countLoss(lost, strategy: core.profiles[core.pi(app)].save) }
         }
-        if apps[a].lifecycle.contains(.saveInFlight) { metrics[.savesAbandoned] += 1 }
-        let wasPrewarmed = apps[a].isPrewarmed
+        if core.apps[a].lifecycle.contains(.saveInFlight) { core.metrics[.savesAbandoned] += 1 }
+        let wasPrewarmed = core.apps[a].isPrewarmed
         if wasPrewarmed {
             // Killed before any launch used it: a wasted prewarm (not when the user's
             // launch of it failed). It held no events and was not counted as suspended.
-            if !launchFailed { metrics[.prewarmsKilled] += 1 }
-        } else if apps[a].state == .suspended {
-            metrics[.coalescedDropped] += heldTotal(app)
-            suspendedCount -= 1
+            if !launchFailed { core.metrics[.prewarmsKilled] += 1 }
+        } else if core.apps[a].state == .suspended {
+            core.metrics[.coalescedDropped] += heldTotal(app)
+            core.suspendedCount -= 1
         } else {
             stopRunning(app)
         }
-        metrics.countKill(reason)
-        if !byArchetype.isEmpty { byArchetype[Int(archetypeOf[pi(app)])].countKill(reason) }
+        core.metrics.countKill(reason)
+        if !core.byArchetype.isEmpty { core.byArchetype[Int(core.archetypeOf[core.pi(app)])].countKill(reason) }
         memoryAppExited(app, now)
-        setResident(app, 0)
-        let dock = apps[a].memory.intersection(.inDock)
-        let launches = apps[a].launches
-        let nextUse = apps[a].nextUse
-        let lastUsed = apps[a].lastUsed
-        let generations = apps[a].generations
-        let packedKB = apps[a].packedKB
+        core.setResident(app, 0)
+        let dock = core.apps[a].memory.intersection(.inDock)
+        let launches = core.apps[a].launches
+        let nextUse = core.apps[a].nextUse
+        let lastUsed = core.apps[a].lastUsed
+        let generations = core.apps[a].generations
+        let packedKB = core.apps[a].packedKB
         // A prewarmed app that dies keeps its previous process's kill (whether the
         // user's place was lost is that process's story), unless a power-off.
-        let lastKill = wasPrewarmed && reason != .powerOff ? apps[a].lastKill : reason.rawValue
-        apps[a] = AppRuntime()
-        apps[a].packedKB = packedKB
-        apps[a].launches = launches
-        apps[a].nextUse = nextUse
-        apps[a].lastUsed = lastUsed
-        apps[a].lastKill = lastKill
-        apps[a].filesCachedSince = now  // `filesCached`
-        apps[a].memory = dock
+        let lastKill = wasPrewarmed && reason != .powerOff ? core.apps[a].lastKill : reason.rawValue
+        core.apps[a] = AppRuntime()
+        core.apps[a].packedKB = packedKB
+        core.apps[a].launches = launches
+        core.apps[a].nextUse = nextUse
+        core.apps[a].lastUsed = lastUsed
+        core.apps[a].lastKill = lastKill
+        core.apps[a].filesCachedSince = now  // `filesCached`
+        core.apps[a].memory = dock
         // Timer generations outlive the process, or a timer of the dead one could
         // match a timer of the next one: carry them over, then make every pending
         // timer stale.
-        apps[a].generations = generations
-        for family in 0..<3 { cancelTimers(app, family: family) }
+        core.apps[a].generations = generations
+        for family in 0..<3 { core.cancelTimers(app, family: family) }
         removeCandidate(app)
-        if front == app { front = -1 }
-        if previousApp == app { previousApp = -1 }
-        trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
+        if core.front == app { core.front = -1 }
+        if core.previousApp == app { core.previousApp = -1 }
+        core.trace.record(time: now, app: app, event: .terminated(reason), detail: .reason(reason), state: .notRunning)
     }
 }

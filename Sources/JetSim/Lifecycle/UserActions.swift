@@ -16,15 +16,15 @@ extension Device {
         // already) and covers or uncovers nothing. It cost a call, its refusal checks
         // and the effect's enum per action. This part is inlined into the caller, the
         // rest is out of line (docs/performance.md, passes 6 and 7).
-        if !ui.covered && !ui.poweredOff {
+        if !core.ui.covered && !core.ui.poweredOff {
             if action.kind == .launch {
                 let app = action.app
-                if front >= 0 && front != app { leaveFront(s.now, &s) }
-                if front != app { launch(app, actionIndex: index, &s) }
+                if core.front >= 0 && core.front != app { leaveFront(s.now, &s) }
+                if core.front != app { launch(app, actionIndex: index, &s) }
                 return
             }
             if action.kind == .home {
-                if front >= 0 { leaveFront(s.now, &s) }
+                if core.front >= 0 { leaveFront(s.now, &s) }
                 return
             }
         }
@@ -35,10 +35,10 @@ extension Device {
     @inline(never)
     mutating func performGeneral(_ action: UserAction, index: Int, _ s: inout Scheduler<DeviceEvent>) {
         let now = s.now
-        let wasCovered = ui.covered
+        let wasCovered = core.ui.covered
         let effect: UIState.FrontEffect
-        do { effect = try ui.apply(action) } catch {
-            refusedActions += 1
+        do { effect = try core.ui.apply(action) } catch {
+            core.refusedActions += 1
             return
         }
         switch action.kind {
@@ -69,38 +69,38 @@ extension Device {
             break
         case .open(let app):
             // From the home screen; an app still in front goes to the background first.
-            if front >= 0 && front != app { leaveFront(now, &s) }
-            if front != app { launch(app, actionIndex: index, &s) }
+            if core.front >= 0 && core.front != app { leaveFront(now, &s) }
+            if core.front != app { launch(app, actionIndex: index, &s) }
         case .toBackground:
-            if front >= 0 { leaveFront(now, &s) }
+            if core.front >= 0 { leaveFront(now, &s) }
         case .pick(let app):
-            if app != front {
-                if front >= 0 { leaveFront(now, &s) }
+            if app != core.front {
+                if core.front >= 0 { leaveFront(now, &s) }
                 launch(app, actionIndex: index, &s)
             }
         case .remove(let app):
-            if apps[Int(app)].state.isResident { terminate(app, .user, now) }
+            if core.apps[Int(app)].state.isResident { terminate(app, .user, now) }
         case .powerOff:
-            if front >= 0 {
-                let app = front
+            if core.front >= 0 {
+                let app = core.front
                 enterBackground(app, now, &s)
                 terminate(app, .powerOff, now)
             }
-            for a in apps.indices where apps[a].state.isResident {
+            for a in core.apps.indices where core.apps[a].state.isResident {
                 terminate(Int32(a), .powerOff, now)
             }
             return
         }
         // Covered: willResignActive (once); uncovered: didBecomeActive (seed 003's rows
         // for the switcher, the lock and the power dialog; seed 000's for interruptions).
-        if front >= 0 {
-            if ui.covered { resignActive(front, now, &s) } else if wasCovered { becomeActive(front, now) }
+        if core.front >= 0 {
+            if core.ui.covered { resignActive(core.front, now, &s) } else if wasCovered { becomeActive(core.front, now) }
         }
     }
 
     /// The app in front leaves it: willResignActive (if active), didEnterBackground.
     mutating func leaveFront(_ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
-        let app = front
+        let app = core.front
         guard app >= 0 else { return }
         resignActive(app, now, &s)
         enterBackground(app, now, &s)

@@ -9,24 +9,24 @@ extension Device {
     /// Tells the policy about a candidate (new, or an attribute changed), with its band;
     /// keeps the idle-band order.
     mutating func refreshCandidate(_ app: Int32, _ now: SimTime, leftFront: Bool = false) {
-        if app == launching { return }
+        if app == core.launching { return }
         let b = memoryBand(app, now)
-        if apps[Int(app)].band != b {
+        if core.apps[Int(app)].band != b {
             // An entry into band b (XNU's p_memstat_prio_start: `AppRuntime.bandSince`).
-            apps[Int(app)].band = b
-            apps[Int(app)].bandSince = now
+            core.apps[Int(app)].band = b
+            core.apps[Int(app)].bandSince = now
         }
         if !keepsIdleOrder || Policy.ordersIdleBands {
             // Nothing reads the order (no XNU bands, not Android), or the policy's
             // update below keeps it (`idleOrder`).
         } else if b == XNUBand.idle {
-            if ownIdleOrder.list(of: app) != 0 { ownIdleOrder.append(app, to: 0) }
+            if core.ownIdleOrder.list(of: app) != 0 { core.ownIdleOrder.append(app, to: 0) }
         } else if b == XNUBand.frozen {
-            if ownIdleOrder.list(of: app) != 1 { ownIdleOrder.append(app, to: 1) }
+            if core.ownIdleOrder.list(of: app) != 1 { core.ownIdleOrder.append(app, to: 1) }
         } else {
-            ownIdleOrder.remove(app)
+            core.ownIdleOrder.remove(app)
         }
-        policy.update(app, candidate(app, leftFront: leftFront))
+        core.policy.update(app, candidate(app, leftFront: leftFront))
     }
 
     /// `refreshCandidate` for a background or suspended app whose band may not have
@@ -38,16 +38,16 @@ extension Device {
     /// event), so `refreshCandidate` would find the same band and leave it in place.
     @inline(__always)
     mutating func refreshCandidateIfBandMoved(_ app: Int32, _ now: SimTime) {
-        if Policy.readsBandOnly && Policy.ordersIdleBands && memoryBand(app, now) == apps[Int(app)].band { return }
+        if Policy.readsBandOnly && Policy.ordersIdleBands && memoryBand(app, now) == core.apps[Int(app)].band { return }
         refreshCandidate(app, now)
     }
 
     /// No longer a candidate (in front, or terminated): it holds the foreground band
     /// (or none), so its next band as a candidate is an entry (`bandSince`).
     mutating func removeCandidate(_ app: Int32) {
-        apps[Int(app)].band = XNUBand.foreground
-        policy.remove(app)
-        if keepsIdleOrder && !Policy.ordersIdleBands { ownIdleOrder.remove(app) }
+        core.apps[Int(app)].band = XNUBand.foreground
+        core.policy.remove(app)
+        if keepsIdleOrder && !Policy.ordersIdleBands { core.ownIdleOrder.remove(app) }
         clearSoftLimit(app)
     }
 
@@ -56,7 +56,7 @@ extension Device {
     /// so a candidate update moves an app in one list instead of two.
     var idleOrder: MultiList {
         _read {
-            if Policy.ordersIdleBands { yield policy.idleLists } else { yield ownIdleOrder }
+            if Policy.ordersIdleBands { yield core.policy.idleLists } else { yield core.ownIdleOrder }
         }
     }
 
@@ -68,28 +68,28 @@ extension Device {
         let a = Int(app)
         if Policy.readsBandOnly {
             // The band alone (`EvictionPolicy.readsBandOnly`): no profile, no resident size.
-            return EvictionCandidate(state: apps[a].state, residentKB: 0, launchCount: 0, preservesUIState: false,
-                                     leftFront: leftFront, runsTask: false, band: apps[a].band)
+            return EvictionCandidate(state: core.apps[a].state, residentKB: 0, launchCount: 0, preservesUIState: false,
+                                     leftFront: leftFront, runsTask: false, band: core.apps[a].band)
         }
-        let p = pi(app)
-        let state = apps[a].state
+        let p = core.pi(app)
+        let state = core.apps[a].state
         guard Policy.readsCosts else {
             // The policy reads none of the costs: the cheap fields only (the same
             // choices, without computing launch costs and unsaved edits per update).
             return EvictionCandidate(
-                state: state, mode: apps[a].lifecycle.contains(.modeActive) ? profiles[p].mode : .none,
-                residentKB: residentNowKB(app), lastUsed: apps[a].lastUsed, launchCount: 0,
-                preservesUIState: false, nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == previousApp,
-                runsTask: state == .background && apps[a].lifecycle.contains(.bgTask), band: apps[a].band)
+                state: state, mode: core.apps[a].lifecycle.contains(.modeActive) ? core.profiles[p].mode : .none,
+                residentKB: residentNowKB(app), lastUsed: core.apps[a].lastUsed, launchCount: 0,
+                preservesUIState: false, nextUse: core.apps[a].nextUse, leftFront: leftFront, isPrevious: app == core.previousApp,
+                runsTask: state == .background && core.apps[a].lifecycle.contains(.bgTask), band: core.apps[a].band)
         }
         return EvictionCandidate(
-            state: state, mode: apps[a].lifecycle.contains(.modeActive) ? profiles[p].mode : .none,
+            state: state, mode: core.apps[a].lifecycle.contains(.modeActive) ? core.profiles[p].mode : .none,
             residentKB: residentNowKB(app),
-            lastUsed: apps[a].lastUsed, launchCount: Int(apps[a].launches),
-            coldLaunchCost: coldLatency(p),
-            residentLaunchCost: state == .suspended ? (apps[a].isPrewarmed ? prewarmedLatency(p) : apps[a].memory.contains(.frozen) ? thawLatency(p) : warmLatency(p, compressedKB: suspendedPlainKB(app))) : profiles[p].hotLaunch,
-            unsavedEdits: unsavedEdits(app), preservesUIState: profiles[p].preservesUIState,
-            nextUse: apps[a].nextUse, leftFront: leftFront, isPrevious: app == previousApp,
-            runsTask: state == .background && apps[a].lifecycle.contains(.bgTask), band: apps[a].band)
+            lastUsed: core.apps[a].lastUsed, launchCount: Int(core.apps[a].launches),
+            coldLaunchCost: core.coldLatency(p),
+            residentLaunchCost: state == .suspended ? (core.apps[a].isPrewarmed ? core.prewarmedLatency(p) : core.apps[a].memory.contains(.frozen) ? thawLatency(p) : warmLatency(p, compressedKB: suspendedPlainKB(app))) : core.profiles[p].hotLaunch,
+            unsavedEdits: core.unsavedEdits(app), preservesUIState: core.profiles[p].preservesUIState,
+            nextUse: core.apps[a].nextUse, leftFront: leftFront, isPrevious: app == core.previousApp,
+            runsTask: state == .background && core.apps[a].lifecycle.contains(.bgTask), band: core.apps[a].band)
     }
 }

@@ -16,9 +16,9 @@ extension Device {
     /// events since it last ran have paid for its O(apps) walk.
     @inline(never)
     mutating func checkInvariantsAmortised() {
-        eventsSinceInvariantCheck &+= 1
-        if Int(eventsSinceInvariantCheck) &* Self.invariantAppsPerEvent >= apps.count || eventsSinceInvariantCheck == .max {
-            eventsSinceInvariantCheck = 0
+        core.eventsSinceInvariantCheck &+= 1
+        if Int(core.eventsSinceInvariantCheck) &* Self.invariantAppsPerEvent >= core.apps.count || core.eventsSinceInvariantCheck == .max {
+            core.eventsSinceInvariantCheck = 0
             checkMemoryInvariant()
         }
     }
@@ -34,10 +34,10 @@ extension Device {
         var frozen = 0, flashCopies = 0, eligible = 0
         var inProgress = 0
         var flagged = 0
-        precondition(inputTime == computedInputTime, "the cached next input time \(inputTime) is stale: \(computedInputTime)")
-        for i in apps.indices {
-            let a = apps[i]
-            if a.state == .background || a.state == .suspended, let wrong = policy.misfiled(Int32(i), band: a.band) {
+        precondition(core.inputTime == core.computedInputTime, "the cached next input time \(core.inputTime) is stale: \(core.computedInputTime)")
+        for i in core.apps.indices {
+            let a = core.apps[i]
+            if a.state == .background || a.state == .suspended, let wrong = core.policy.misfiled(Int32(i), band: a.band) {
                 // A candidate sits in its stored band's list (`refreshCandidateIfBandMoved`).
                 preconditionFailure(wrong)
             }
@@ -52,8 +52,8 @@ extension Device {
             // it holds at most what it touched, packed to its own size; any other app
             // packs to its profile's.
             let thawed = thawedWithFlashCopy(Int32(i))
-            let p = pi(Int32(i))
-            precondition(a.packedKB == Int32(clamping: thawed ? packedKB(plainKB: thawTouchedKB(p)) : suspendedResidentKB(p)),
+            let p = core.pi(Int32(i))
+            precondition(a.packedKB == Int32(clamping: thawed ? core.packedKB(plainKB: thawTouchedKB(p)) : core.suspendedResidentKB(p)),
                          "app \(i) packs to \(a.packedKB) KiB, not its \(thawed ? "touched share's" : "profile's")")
             if thawed && a.state == .suspended && !a.memory.contains(.frozen) {
                 precondition(a.residentKB <= thawTouchedKB(p), "thawed app \(i) holds \(a.residentKB) KiB suspended, more than the \(thawTouchedKB(p)) it touched")
@@ -71,7 +71,7 @@ extension Device {
                 continue
             }
             if a.memory.contains(.compressed) {
-                precondition(a.state == .suspended, "a running app is compressed")
+                precondition(a.state == .suspended, "a core.running app is compressed")
                 // Less what an Android cached app keeps uncompressed (Memory/Android/Zram.swift).
                 let held = zramHeldKB(Int32(i))
                 precondition(held >= 0 && held <= a.residentKB, "app \(i) keeps \(held) KiB of its \(a.residentKB)")
@@ -83,9 +83,9 @@ extension Device {
         }
         // The soft-limit list is the flagged apps, each once, in index order.
         precondition(flagged == softLimitApps.count && zip(softLimitApps, softLimitApps.dropFirst()).allSatisfy { $0 < $1 }
-                     && softLimitApps.allSatisfy { apps[Int($0)].memory.contains(.overSoftLimit) },
-                     "soft-limit list \(softLimitApps) is not the \(flagged) flagged apps in index order")
-        precondition(inProgress == compressing.count, "\(compressing.count) apps listed as compressing, \(inProgress) are")
+                     && softLimitApps.allSatisfy { core.apps[Int($0)].memory.contains(.overSoftLimit) },
+                     "soft-limit list \(softLimitApps) is not the \(flagged) flagged core.apps in index order")
+        precondition(inProgress == compressing.count, "\(compressing.count) core.apps listed as compressing, \(inProgress) are")
         // The list holds each compressing app once (with the count above: exactly the
         // compressing apps), and each one's done second, stored when it started, is
         // still what its figures give (`CompressingApp`): nothing changes them while it
@@ -94,21 +94,21 @@ extension Device {
         for entry in compressing {
             let i = Int(entry.app)
             precondition(listed.insert(entry.app).inserted, "app \(i) is listed twice as compressing")
-            precondition(apps[i].memory.contains(.compressing), "app \(i) is listed as compressing and is not")
-            let due = apps[i].compressingSince.microseconds / 1_000_000 + compressionProgress(entry.app).total
+            precondition(core.apps[i].memory.contains(.compressing), "app \(i) is listed as compressing and is not")
+            let due = core.apps[i].compressingSince.microseconds / 1_000_000 + compressionProgress(entry.app).total
             precondition(entry.doneTick == due, "app \(i) is listed as done at second \(entry.doneTick), its figures say \(due)")
         }
-        precondition(pool == compressorKB, "compressor pool \(compressorKB) KiB != compressed apps' \(pool) KiB")
+        precondition(pool == compressorKB, "compressor pool \(compressorKB) KiB != compressed core.apps' \(pool) KiB")
         precondition(committed == compressorCommittedKB,
-                     "compressor commitments \(compressorCommittedKB) KiB != compressed apps' final \(committed) KiB")
+                     "compressor commitments \(compressorCommittedKB) KiB != compressed core.apps' final \(committed) KiB")
         // zram's bound is in uncompressed KiB; the pool rounds each app to whole KiB.
         precondition(memoryPoolWithinBound, "compressor pool over its bound")
         precondition(frozen == Int(frozenCount), "frozen count \(frozenCount) != \(frozen)")
         precondition(flashCopies == Int(flashCopyCount) && eligible == Int(refreezeEligibleCount),
                      "freezer counts \(flashCopyCount)/\(refreezeEligibleCount) != \(flashCopies)/\(eligible)")
-        precondition(availableKB + resident + idleDaemons.residentKB + params.osReserveKB == params.ramKB,
-                     "memory not conserved: available \(availableKB) + resident \(resident) + idle daemons \(idleDaemons.residentKB) + reserve \(params.osReserveKB) != RAM \(params.ramKB)")
+        precondition(core.availableKB + resident + idleDaemons.residentKB + core.params.osReserveKB == core.params.ramKB,
+                     "memory not conserved: available \(core.availableKB) + resident \(resident) + idle daemons \(idleDaemons.residentKB) + reserve \(core.params.osReserveKB) != RAM \(core.params.ramKB)")
         precondition(idleDaemonsWithinBound, "idle daemons resident \(idleDaemons.resident) out of their pool")
-        precondition(availableKB >= 0, "available memory is negative: \(availableKB) KiB")
+        precondition(core.availableKB >= 0, "available memory is negative: \(core.availableKB) KiB")
     }
 }

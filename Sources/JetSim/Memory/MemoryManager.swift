@@ -97,7 +97,7 @@ extension DeviceParameters {
 
 extension Device {
     /// The memory manager this device runs (from its parameters).
-    @inline(__always) var memoryManager: MemoryManagerKind { params.memoryManager }
+    @inline(__always) var memoryManager: MemoryManagerKind { core.params.memoryManager }
 
     /// Whether Android's lmkd, zram and ActivityManager run (`MemoryManagerKind.runsAndroid`).
     @inline(__always) var runsAndroid: Bool { memoryManager.runsAndroid }
@@ -112,22 +112,22 @@ extension Device {
         flashCopyCount = 0; refreezeEligibleCount = 0
         compressorKB = 0; compressorSince = .zero; compressorShort = false
         compressing.removeAll(keepingCapacity: true)
-        for a in 0..<n { apps[a].packedKB = Int32(clamping: suspendedResidentKB(Int(installed[a]))) }
+        for a in 0..<n { core.apps[a].packedKB = Int32(clamping: core.suspendedResidentKB(Int(core.installed[a]))) }
         compressTick = 0; compressNextDone = .max; compressorCommittedKB = 0
-        flashDay = 0; flashTodayKB = 0; freezeBudgetKB = params.xnu.freezeDailyKB
+        flashDay = 0; flashTodayKB = 0; freezeBudgetKB = core.params.xnu.freezeDailyKB
         freezerNextRun = .zero; freezerDue = false
         nextReaperSweepS = 0; reaperInfoExpiryS = 0; reaperNoneKnown = false
         pressureLevel = 0; softLimitApps.removeAll(keepingCapacity: true)
         warningRestUntil = .zero; sustainedDue = .never; armTimers = []
-        android.reset(appCount: runsAndroid ? n : 0, thrashingLimit: params.android.thrashingLimitPct, holds: zramHeldShare > 0,
-                      swapFile: runsAndroid && params.android.swapFile)
+        android.reset(appCount: runsAndroid ? n : 0, thrashingLimit: core.params.android.thrashingLimitPct, holds: zramHeldShare > 0,
+                      swapFile: runsAndroid && core.params.android.swapFile)
         resetIdleDaemons()
     }
 
     /// Bytes of per-app state the idle order and the managers hold (array capacities):
     /// part of `Device.stateBytes`.
     var memoryStateBytes: Int {
-        ownIdleOrder.stateBytes + android.uncompressed.stateBytes + compressing.capacity * MemoryLayout<CompressingApp>.stride
+        core.ownIdleOrder.stateBytes + android.uncompressed.stateBytes + compressing.capacity * MemoryLayout<CompressingApp>.stride
     }
 
     // MARK: Time
@@ -173,8 +173,8 @@ extension Device {
     /// An app entered the background: XNU starts its time in the aging band.
     @inline(__always)
     mutating func memoryAppEnteredBackground(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
-        if memoryManager.runsXNU && params.xnu.agingTime > .zero {
-            scheduleTimer(.agingEnded, app, at: now + params.xnu.agingTime, &s)
+        if memoryManager.runsXNU && core.params.xnu.agingTime > .zero {
+            core.scheduleTimer(.agingEnded, app, at: now + core.params.xnu.agingTime, &s)
         }
     }
 
@@ -220,8 +220,8 @@ extension Device {
     /// against the Vitals thresholds. (`lastKill`: the reason of the process before.)
     @inline(__always) mutating func memoryAppLaunched(_ app: Int32, _ kind: LaunchKind, relaunch: Bool, latency: SimTime) {
         guard runsAndroid else { return }
-        let saved = relaunch && profiles[pi(app)].preservesUIState
-            && KillReason(rawValue: apps[Int(app)].lastKill).map { $0.losesUserPlace } == true
+        let saved = relaunch && core.profiles[core.pi(app)].preservesUIState
+            && KillReason(rawValue: core.apps[Int(app)].lastKill).map { $0.losesUserPlace } == true
         androidVitals(kind, savedState: saved, latency: latency)
     }
 
@@ -280,7 +280,7 @@ extension Device {
     /// OutOfMemoryError inside the app, which jetsim does not model. An app there that
     /// does not fit fails its launch or growth as on any manager (no room left). Kept
     /// in `kb` (`DeviceParameters.appLimitKB`), so a launch reads it without a switch.
-    @inline(__always) var appLimitKB: Int64 { kb.appLimitKB }
+    @inline(__always) var appLimitKB: Int64 { core.kb.appLimitKB }
 
     /// The band a candidate has now, as the policy sees it: XNU's band; on the plain
     /// model, Android and Fleet, a background mode's band or 30 while it executes in the
@@ -296,17 +296,17 @@ extension Device {
     /// on-demand share (`thawTouchedKB`); Android's whole cached footprint (writeback).
     @inline(__always) func thawLatency(_ p: Int) -> SimTime {
         let android = runsAndroid
-        let readKB = android ? profiles[p].suspendedKB : thawTouchedKB(p)
-        let perMB = android ? params.android.flashSwapInPerMB : params.xnu.thawPerMB
-        return profiles[p].warmLaunch + SimTime(microseconds: perMB.microseconds * readKB / 1_024)
+        let readKB = android ? core.profiles[p].suspendedKB : thawTouchedKB(p)
+        let perMB = android ? core.params.android.flashSwapInPerMB : core.params.xnu.thawPerMB
+        return core.profiles[p].warmLaunch + SimTime(microseconds: perMB.microseconds * readKB / 1_024)
     }
 
     /// A warm resume: the resume, plus decompressing what it touches when suspended
     /// apps' memory is compressed (`compressedKB`: what is compressed; nil: its whole
     /// compressed share).
     @inline(__always) func warmLatency(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
-        guard params.suspendedCompressionRatio > 1 else { return profiles[p].warmLaunch }
-        return profiles[p].warmLaunch + resumeDecompression(p, compressedKB: compressedKB)
+        guard core.params.suspendedCompressionRatio > 1 else { return core.profiles[p].warmLaunch }
+        return core.profiles[p].warmLaunch + resumeDecompression(p, compressedKB: compressedKB)
     }
 
     /// A user's resume of a suspended app (`warm`, or `thaw` from flash): what it
@@ -315,10 +315,10 @@ extension Device {
     /// decompression whenever the compressor runs.
     @inline(__always)
     func resumeLatency(_ app: Int32, _ kind: LaunchKind, compressed: Bool, compressedKB: Int64?, swapIn: SimTime) -> SimTime {
-        let p = pi(app)
+        let p = core.pi(app)
         switch memoryManager {
-        case .android, .fleet: return profiles[p].warmLaunch + swapIn
-        case .xnu where kind == .warm && !compressed: return profiles[p].warmLaunch
+        case .android, .fleet: return core.profiles[p].warmLaunch + swapIn
+        case .xnu where kind == .warm && !compressed: return core.profiles[p].warmLaunch
         case .xnu, .plain:
             return kind == .thaw ? thawLatency(p) : warmLatency(p, compressedKB: compressedKB ?? suspendedPlainKB(app))
         }
@@ -330,7 +330,7 @@ extension Device {
     /// Fleet (Memory/Fleet/). 0 elsewhere, and with Android's defaults.
     @inline(__always) var zramHeldShare: Double {
         switch memoryManager {
-        case .android: params.android.heldShare(touch: params.android.gcTouchShare)
+        case .android: core.params.android.heldShare(touch: core.params.android.gcTouchShare)
         case .fleet: fleetHeldShare
         case .xnu, .plain: 0
         }
@@ -340,8 +340,8 @@ extension Device {
     /// on Android (`android_gc_touch_pct`), the background objects on Fleet.
     @inline(__always) var gcTouchShare: Double {
         switch memoryManager {
-        case .fleet: params.fleet.gcTouchShare
-        case .android, .xnu, .plain: params.android.gcTouchShare
+        case .fleet: core.params.fleet.gcTouchShare
+        case .android, .xnu, .plain: core.params.android.gcTouchShare
         }
     }
 
@@ -355,14 +355,14 @@ extension Device {
     }
 
     /// Whether the OS prewarms apps: iOS 15 and later (`prewarming`), never Android.
-    @inline(__always) var prewarms: Bool { params.prewarming && !runsAndroid }
+    @inline(__always) var prewarms: Bool { core.params.prewarming && !runsAndroid }
 
     /// The compressor pool within its bound (the memory invariant): zram's in
     /// uncompressed KiB (the pool rounds each app to whole KiB); XNU's commitments
     /// within the pool's bound.
     var memoryPoolWithinBound: Bool {
-        runsAndroid ? zramStoredKB <= params.android.swapKB + 4 * Int64(apps.count)
-            : compressorKB <= compressorCommittedKB && compressorCommittedKB <= max(params.compressorPoolKB, 0)
+        runsAndroid ? zramStoredKB <= core.params.android.swapKB + 4 * Int64(core.apps.count)
+            : compressorKB <= compressorCommittedKB && compressorCommittedKB <= max(core.params.compressorPoolKB, 0)
     }
 }
 
@@ -387,11 +387,11 @@ extension Device {
         // The triggers that free available memory from band 0 up: XNU's idle-band
         // daemons first, the head of band 0 (`idleDaemonFirst`; no pool: one compare).
         case .untilAvailable(let target):
-            idleDaemonFirst(target) ?? victimUntilAvailable(target, .memoryPressure)
+            idleDaemonFirst(target) ?? core.victimUntilAvailable(target, .memoryPressure)
         case .belowForeground(let target):
-            idleDaemonFirst(target) ?? victimUntilAvailable(target, .memoryPressure, belowForeground: true)
+            idleDaemonFirst(target) ?? core.victimUntilAvailable(target, .memoryPressure, belowForeground: true)
         case .idleUntilAvailable(let target):
-            idleDaemonFirst(target) ?? victimUntilAvailable(target, .idleExit, idleBandOnly: true)
+            idleDaemonFirst(target) ?? core.victimUntilAvailable(target, .idleExit, idleBandOnly: true)
         case .compressorShortage: pickCompressorShortage()
         case .sustainedPressure: pickSustainedPressure(&c)
         case .reaper: pickReaper(&c, now)
@@ -399,7 +399,7 @@ extension Device {
         case .cachedCap: pickCachedCap(now)
         case .lmkd(let need): pickLmkd(needKB: need, &c, now)
         case .minfree(let need): pickMinfree(needKB: need)
-        case .app(let app, let reason): pickOneApp(app, reason, &c)
+        case .app(let app, let reason): core.pickOneApp(app, reason, &c)
         }
     }
 

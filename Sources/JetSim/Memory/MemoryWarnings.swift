@@ -11,7 +11,7 @@ extension Device {
     /// front, to its suspended footprint when in the background. Goes through the
     /// running list, so its cost does not grow with the apps installed.
     mutating func sendMemoryWarnings(except skip: Int32 = -1, _ now: SimTime) {
-        for app in running where app != skip { warn(app, now) }
+        for app in core.running where app != skip { warn(app, now) }
     }
 
     /// didReceiveMemoryWarning to one app that executes code: it frees its share of
@@ -19,13 +19,13 @@ extension Device {
     /// footprint when in the background.
     mutating func warn(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        let p = pi(app)
-        let floor = apps[a].state == .background ? suspendedResidentKB(p) : profiles[p].backgroundKB
-        let freed = Int64(Double(max(0, apps[a].residentKB - floor)) * params.memoryWarningFreeShare)
-        setResident(app, apps[a].residentKB - freed)
-        metrics[.memoryWarnings] += 1
-        send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
-        if apps[a].state == .background { refreshCandidate(app, now) }
+        let p = core.pi(app)
+        let floor = core.apps[a].state == .background ? core.suspendedResidentKB(p) : core.profiles[p].backgroundKB
+        let freed = Int64(Double(max(0, core.apps[a].residentKB - floor)) * core.params.memoryWarningFreeShare)
+        core.setResident(app, core.apps[a].residentKB - freed)
+        core.metrics[.memoryWarnings] += 1
+        core.send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
+        if core.apps[a].state == .background { refreshCandidate(app, now) }
     }
 }
 
@@ -35,10 +35,10 @@ extension Device {
     /// recovers above it (`warned`). XNU with pressure levels warns from the compressor's
     /// level instead (Memory/XNU/Pressure.swift).
     mutating func lowMemoryWarnings(needKB: Int64, _ now: SimTime) {
-        if availableKB - needKB < kb.warningKB {
+        if core.availableKB - needKB < core.kb.warningKB {
             if !warned {
                 warned = true
-                sendMemoryWarnings(except: launching, now)
+                sendMemoryWarnings(except: core.launching, now)
             }
         } else {
             warned = false

@@ -229,7 +229,7 @@ public struct DeviceWorker {
         }
         if let feed = io.feed {
             ReplayFeed.run(&sim, feed, to: nil, observer: &observer)
-            swap(&feed.buffer, &sim.model.timeline)
+            swap(&feed.buffer, &sim.model.core.timeline)
         } else {
             sim.run(until: io.until, observer: &observer)
         }

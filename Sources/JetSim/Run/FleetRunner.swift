@@ -167,7 +167,7 @@ final class PolicyRunner<P: EvictionPolicy> {
 extension Device {
     /// Drops the device's references to its lent inputs (timeline, installed apps).
     public mutating func releaseInputs() {
-        installed = []
-        timeline = Timeline()
+        core.installed = []
+        core.timeline = Timeline()
     }
 }

@@ -63,7 +63,7 @@ public final class HourlySeries: @unchecked Sendable {
         let compressed = d.compressorKB
         var frozen: Int64 = 0
         for a in d.apps.indices {
-            if d.apps[a].isFrozen { frozen += d.profiles[d.pi(Int32(a))].suspendedKB }
+            if d.apps[a].isFrozen { frozen += d.profiles[d.core.pi(Int32(a))].suspendedKB }
         }
         // The apps' (XNU's idle-band daemons are the manager's, not apps').
         let resident = d.params.ramKB - d.params.osReserveKB - d.idleDaemons.residentKB - d.availableKB

@@ -13,15 +13,15 @@ extension Device {
     /// services/core/java/com/android/server/am/OomAdjuster.java).
     @inline(__always) public func oomScoreAdj(_ app: Int32) -> Int {
         let a = Int(app)
-        if app == front { return OomAdj.foreground }
-        switch apps[a].state {
+        if app == core.front { return OomAdj.foreground }
+        switch core.apps[a].state {
         case .active, .inactive: return OomAdj.foreground
         case .background:
-            if apps[a].lifecycle.contains(.modeActive) { return OomAdj.perceptible }
-            if apps[a].lifecycle.contains(.bgTask) { return OomAdj.service }
-            return app == previousApp ? OomAdj.previous : OomAdj.cachedMin
+            if core.apps[a].lifecycle.contains(.modeActive) { return OomAdj.perceptible }
+            if core.apps[a].lifecycle.contains(.bgTask) { return OomAdj.service }
+            return app == core.previousApp ? OomAdj.previous : OomAdj.cachedMin
         case .suspended:
-            return app == previousApp ? OomAdj.previous : OomAdj.cachedMin
+            return app == core.previousApp ? OomAdj.previous : OomAdj.cachedMin
         case .notRunning: return OomAdj.cachedMax + 1
         }
     }
@@ -44,20 +44,20 @@ extension Device {
 
     /// Cached apps with activities now (the previous app is not cached).
     @inline(__always) var cachedWithActivities: Int {
-        suspendedCount - Int(android.emptyCount)
-            - (previousApp >= 0 && apps[Int(previousApp)].state == .suspended ? 1 : 0)
+        core.suspendedCount - Int(android.emptyCount)
+            - (core.previousApp >= 0 && core.apps[Int(core.previousApp)].state == .suspended ? 1 : 0)
     }
 
     /// Whether the oldest empty process was cached longer ago than the maximum empty
     /// time (AOSP: lastActivityTime < now - max).
     @inline(__always) func emptyTooLong(_ app: Int32, _ now: SimTime) -> Bool {
-        let max = params.android.maxEmptyTime
-        return max > .zero && apps[Int(app)].cachedSince < now - max
+        let max = core.params.android.maxEmptyTime
+        return max > .zero && core.apps[Int(app)].cachedSince < now - max
     }
 
     /// Whether ActivityManager's trim would kill now. O(1).
     @inline(__always) func processTrimDue(_ now: SimTime) -> Bool {
-        let ap = params.android
+        let ap = core.params.android
         guard ap.maxCachedProcesses > 0 else { return false }
         let empty = Int(android.emptyCount)
         return empty > ap.emptyProcessLimit || cachedWithActivities > ap.cachedProcessLimit
@@ -69,14 +69,14 @@ extension Device {
     /// cached app with activities (not the previous one) while more than theirs are.
     /// Each kill removes the app from the set, so the next pick starts afresh.
     func pickCachedCap(_ now: SimTime) -> ReclaimAction {
-        let ap = params.android
+        let ap = core.params.android
         let empty = Int(android.emptyCount)
         if empty > ap.emptyProcessLimit || (empty > ap.trimEmptyProcesses + 1 && emptyTooLong(android.oldestEmpty, now)) {
             return .kill(app: android.oldestEmpty, victim: -1, reason: .cachedCap)
         }
         guard cachedWithActivities > ap.cachedProcessLimit else { return .none }
         var app = idleOrder.head(0)
-        while app >= 0 && (app == previousApp || apps[Int(app)].memory.contains(.emptyProcess)) {
+        while app >= 0 && (app == core.previousApp || core.apps[Int(app)].memory.contains(.emptyProcess)) {
             app = idleOrder.next(app)
         }
         return app >= 0 ? .kill(app: app, victim: -1, reason: .cachedCap) : .none
@@ -84,7 +84,7 @@ extension Device {
 
     /// An empty process was cached (`androidCached`): counted, and the oldest if none was.
     mutating func androidEmptyCached(_ app: Int32) {
-        apps[Int(app)].memory.insert(.emptyProcess)
+        core.apps[Int(app)].memory.insert(.emptyProcess)
         android.emptyCount += 1
         if android.oldestEmpty < 0 { android.oldestEmpty = app }
     }
@@ -93,29 +93,29 @@ extension Device {
     /// `idleOrder`): uncounted; if it was the oldest, the next oldest is the first
     /// empty one in the cached order.
     mutating func androidEmptyForgotten(_ app: Int32) {
-        apps[Int(app)].memory.remove(.emptyProcess)
+        core.apps[Int(app)].memory.remove(.emptyProcess)
         android.emptyCount -= 1
         guard app == android.oldestEmpty else { return }
         var next = android.emptyCount > 0 ? idleOrder.head(0) : -1
-        while next >= 0 && !apps[Int(next)].memory.contains(.emptyProcess) { next = idleOrder.next(next) }
+        while next >= 0 && !core.apps[Int(next)].memory.contains(.emptyProcess) { next = idleOrder.next(next) }
         android.oldestEmpty = next
     }
 
     /// Counts a launch by Android's kind and against the Vitals thresholds.
     mutating func androidVitals(_ kind: LaunchKind, savedState: Bool, latency: SimTime) {
-        let ap = params.android
+        let ap = core.params.android
         switch kind {
         // A process created with its files still in the page cache is still a cold or
         // warm launch in Android's terms (Vitals names by process and saved state).
         case .cold where savedState, .cached where savedState:
-            metrics[.androidWarmLaunches] += 1
-            if latency >= ap.vitalsWarm { metrics[.warmOverVitals] += 1 }
+            core.metrics[.androidWarmLaunches] += 1
+            if latency >= ap.vitalsWarm { core.metrics[.warmOverVitals] += 1 }
         case .cold, .cached:
-            metrics[.androidColdLaunches] += 1
-            if latency >= ap.vitalsCold { metrics[.coldOverVitals] += 1 }
+            core.metrics[.androidColdLaunches] += 1
+            if latency >= ap.vitalsCold { core.metrics[.coldOverVitals] += 1 }
         case .warm, .hot, .thaw:
-            metrics[.androidHotLaunches] += 1
-            if latency >= ap.vitalsHot { metrics[.hotOverVitals] += 1 }
+            core.metrics[.androidHotLaunches] += 1
+            if latency >= ap.vitalsHot { core.metrics[.hotOverVitals] += 1 }
         }
     }
 }

@@ -25,9 +25,9 @@ extension Device {
     ///   holds. (A full stall over psi_complete_stall_ms in the window is not
     ///   critical_stall: it is the one not-responding kill above.)
     @inline(__always) mutating func lmkdDecision(needKB: Int64, afterKill: Bool, _ now: SimTime) -> (reason: KillReason, minAdj: Int)? {
-        let ap = params.android
-        let belowMin = availableKB < needKB
-        let belowHigh = availableKB < needKB + ap.highWatermarkKB
+        let ap = core.params.android
+        let belowMin = core.availableKB < needKB
+        let belowHigh = core.availableKB < needKB + ap.highWatermarkKB
         let notResponding = android.fullStallUs > ap.completeStall.microseconds
         let critical = android.fullAvg10 > ap.stallLimitCriticalPct
         guard lmkdWoken(needKB: needKB) else { return nil }
@@ -62,7 +62,7 @@ extension Device {
     /// deciding again after each kill as its polling does, until no trigger holds.
     /// One trigger a question (`ReclaimSequence`).
     mutating func androidRoomReclaim(needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
-        let ap = params.android
+        let ap = core.params.android
         if step == 0 {
             step = 1
             psiWindow(now)
@@ -75,7 +75,7 @@ extension Device {
         }
         if step == 1 {
             step = 2
-            guard availableKB < needKB else { return nil }
+            guard core.availableKB < needKB else { return nil }
             // The request still cannot be met: direct reclaim makes no progress and
             // every task waits (PSI full; assumption: `oomStall`), so lmkd sees a
             // complete stall: one not-responding kill at any adj (once per window),
@@ -91,9 +91,9 @@ extension Device {
     /// a PSI event or a request reclaim cannot meet): without it no decision can kill,
     /// so the reclaim loop is not entered (most requests).
     @inline(__always) func lmkdWoken(needKB: Int64) -> Bool {
-        let ap = params.android
+        let ap = core.params.android
         return android.someStallUs > ap.partialStall.microseconds || android.fullStallUs > ap.completeStall.microseconds
-            || availableKB < needKB
+            || core.availableKB < needKB
     }
 
     /// lmkd's next decision (`.lmkd`), one kill each, until no trigger holds or the
@@ -104,7 +104,7 @@ extension Device {
     mutating func pickLmkd(needKB: Int64, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         guard let d = lmkdDecision(needKB: needKB, afterKill: c.acted, now) else { return .none }
         if d.reason == .lmkdPsiComplete { android.notRespondingWindow = android.window }
-        guard let victim = nextVictim() else { return .none }
+        guard let victim = core.nextVictim() else { return .none }
         // The policy's next victim is protected at this level.
         let adj = oomScoreAdj(victim)
         if adj < d.minAdj { return .none }
@@ -119,13 +119,13 @@ extension Device {
     /// victims"). A scan of the apps, as lmkd's proc_get_heaviest scans its adj bucket:
     /// only when killing, and only in those cases.
     @inline(__always) func lmkdPick(_ victim: Int32, adj: Int) -> Int32 {
-        guard params.android.killHeaviestTask || adj <= OomAdj.perceptible else { return victim }
-        var best = victim, bestKB = apps[Int(victim)].residentKB
-        for i in 0..<apps.count {
+        guard core.params.android.killHeaviestTask || adj <= OomAdj.perceptible else { return victim }
+        var best = victim, bestKB = core.apps[Int(victim)].residentKB
+        for i in 0..<core.apps.count {
             let app = Int32(i)
-            guard app != front, apps[i].state.isResident, apps[i].residentKB > bestKB, oomScoreAdj(app) == adj else { continue }
+            guard app != core.front, core.apps[i].state.isResident, core.apps[i].residentKB > bestKB, oomScoreAdj(app) == adj else { continue }
             best = app
-            bestKB = apps[i].residentKB
+            bestKB = core.apps[i].residentKB
         }
         return best
     }
@@ -134,13 +134,13 @@ extension Device {
     /// lowest level whose minfree exceeds free memory (after the request) sets the
     /// lowest adj that may die; one kill per decision until free memory is above it.
     func pickMinfree(needKB: Int64) -> ReclaimAction {
-        let free = availableKB - needKB
+        let free = core.availableKB - needKB
         var minAdj = -1
         for i in 0..<AndroidParameters.minfreeKB.count where free < AndroidParameters.minfreeKB[i] {
             minAdj = AndroidParameters.minfreeAdj[i]
             break
         }
-        guard minAdj >= 0, let victim = nextVictim() else { return .none }
+        guard minAdj >= 0, let victim = core.nextVictim() else { return .none }
         let adj = oomScoreAdj(victim)
         if adj < minAdj { return .none }
         return .kill(app: lmkdPick(victim, adj: adj), victim: victim, reason: .lmkdMinfree)

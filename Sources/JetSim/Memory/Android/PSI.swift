@@ -10,7 +10,7 @@ extension Device {
     /// Uncompressed memory in zram now (the pool's physical KiB times the ratio), or in
     /// the swap file (`AndroidParameters.swapFile`).
     @inline(__always) var zramStoredKB: Int64 {
-        params.android.swapFile ? android.fileUsedKB : Int64((Double(compressorKB) * params.android.zramRatio).rounded())
+        core.params.android.swapFile ? android.fileUsedKB : Int64((Double(compressorKB) * core.params.android.zramRatio).rounded())
     }
 
     /// Moves lmkd's 1 s PSI window to the one holding `now` (PSI_WINDOW_SIZE_MS
@@ -18,7 +18,7 @@ extension Device {
     mutating func psiWindow(_ now: SimTime) {
         let w = now.microseconds / 1_000_000
         guard w != android.window else { return }
-        if params.android.stallLimitCriticalPct < 100 { psiAverage(movingTo: w) }
+        if core.params.android.stallLimitCriticalPct < 100 { psiAverage(movingTo: w) }
         android.window = w
         android.someStallUs = 0
         android.fullStallUs = 0
@@ -50,7 +50,7 @@ extension Device {
     /// polls it spans; a swap-in is one instant here, so the window is moved before its
     /// refaults are counted, as the burst's first poll would.
     mutating func thrashingWindow(_ now: SimTime) {
-        let ap = params.android
+        let ap = core.params.android
         guard ap.measuresThrashing else { return }
         let since = now.microseconds - android.thrashResetUs
         guard since > 1_000_000 else { return }
@@ -67,13 +67,13 @@ extension Device {
     /// divides by the file LRU + 1 page (lmkd.cpp:2836-2837, 2855); jetsim counts KiB and
     /// adds 4 KiB.
     @inline(__always) var refaultPct: Int64 {
-        Int64(saturating: Double(android.refaultKB) * 100 / Double(params.android.pageCacheKB + 4))
+        Int64(saturating: Double(android.refaultKB) * 100 / Double(core.params.android.pageCacheKB + 4))
     }
 
     /// lmkd's thrashing on a wake-up at `now`, % of the page cache: this window's
     /// refaults plus the carried amount (lmkd.cpp:2853-2858).
     mutating func thrashingPct(_ now: SimTime) -> Int64 {
-        guard params.android.measuresThrashing else { return 0 }
+        guard core.params.android.measuresThrashing else { return 0 }
         // A wake-up that moves the window counts only the carried amount (2853-2855):
         // the move zeroes the count.
         thrashingWindow(now)
@@ -86,7 +86,7 @@ extension Device {
     /// system still thrashes.
     mutating func thrashingAfterKill(_ reason: KillReason, _ now: SimTime) {
         if reason == .lmkdThrashing {
-            android.thrashingLimit = android.thrashingLimit * (100 - params.android.thrashingDecayPct) / 100
+            android.thrashingLimit = android.thrashingLimit * (100 - core.params.android.thrashingDecayPct) / 100
         }
         android.refaultKB = 0
         android.prevThrashPct = 0
@@ -98,6 +98,6 @@ extension Device {
     mutating func stall(_ kb: Int64, perMB: SimTime) {
         let us = Int64(saturating: Double(perMB.microseconds) * Double(kb) / 1_024)
         android.someStallUs = .saturatingSum(android.someStallUs, us)
-        android.fullStallUs = .saturatingSum(android.fullStallUs, Int64(saturating: Double(us) * params.android.fullStallShare))
+        android.fullStallUs = .saturatingSum(android.fullStallUs, Int64(saturating: Double(us) * core.params.android.fullStallShare))
     }
 }

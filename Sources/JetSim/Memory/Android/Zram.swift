@@ -6,19 +6,19 @@ extension Device {
     /// needs it; it joins reclaim's order.
     mutating func androidCached(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        setResident(app, min(apps[a].residentKB, profiles[pi(app)].suspendedKB))
+        core.setResident(app, min(core.apps[a].residentKB, core.profiles[core.pi(app)].suspendedKB))
         android.uncompressed.append(app, to: 0)
         // Cached since now: ActivityManager's lastActivityTime for the empty-process
         // trim (`processTrimDue`).
-        apps[a].cachedSince = now
-        if apps[a].lifecycle.contains(.systemStarted) { androidEmptyCached(app) }
+        core.apps[a].cachedSince = now
+        if core.apps[a].lifecycle.contains(.systemStarted) { androidEmptyCached(app) }
     }
 
     /// The app leaves the cached set (resumed or killed): out of reclaim's order; if
     /// its memory was in zram, a swap-in (resume) or a free (kill) follows.
     @inline(__always) mutating func androidForget(_ app: Int32) {
         android.uncompressed.remove(app)
-        if apps[Int(app)].memory.contains(.emptyProcess) { androidEmptyForgotten(app) }
+        if core.apps[Int(app)].memory.contains(.emptyProcess) { androidEmptyForgotten(app) }
     }
 
     /// A cached app resumes (a user's launch, or a system wake): out of reclaim's
@@ -47,21 +47,21 @@ extension Device {
     mutating func androidSwapIn(_ app: Int32, fromFlash: Bool = false, _ now: SimTime) -> SimTime {
         // From flash: the cached footprint, read back at `flashSwapInPerMB`.
         // From zram: what is packed there (its resident less what its GC holds).
-        let plain = fromFlash ? profiles[pi(app)].suspendedKB
-            : params.android.swapFile ? Int64(android.swappedKB[Int(app)])
-            : Int64((Double(apps[Int(app)].residentKB - zramHeldKB(app)) * params.android.zramRatio).rounded())
-        let perMB = fromFlash ? params.android.flashSwapInPerMB : params.android.swapInPerMB
+        let plain = fromFlash ? core.profiles[core.pi(app)].suspendedKB
+            : core.params.android.swapFile ? Int64(android.swappedKB[Int(app)])
+            : Int64((Double(core.apps[Int(app)].residentKB - zramHeldKB(app)) * core.params.android.zramRatio).rounded())
+        let perMB = fromFlash ? core.params.android.flashSwapInPerMB : core.params.android.swapInPerMB
         psiWindow(now)
         stall(plain, perMB: perMB)
-        if params.android.measuresThrashing {
+        if core.params.android.measuresThrashing {
             thrashingWindow(now)
             android.refaultKB = .saturatingSum(android.refaultKB, plain)
         }
         // What the resume waits for: all of it, or on Fleet its launch objects (zram).
         let waitKB = fromFlash ? plain : launchSwapInKB(plainKB: plain)
         let t = SimTime(saturatingMicroseconds: Double(perMB.microseconds) * Double(waitKB) / 1_024)
-        metrics[.swapIns] += 1
-        metrics[.swapInLatencySumMicros] = .saturatingSum(metrics[.swapInLatencySumMicros], Int(t.microseconds))
+        core.metrics[.swapIns] += 1
+        core.metrics[.swapInLatencySumMicros] = .saturatingSum(core.metrics[.swapInLatencySumMicros], Int(t.microseconds))
         return t
     }
 
@@ -69,55 +69,55 @@ extension Device {
     /// the oldest cached apps into zram until the request fits above the high
     /// watermark, while zram has room. Each MiB compressed is stall.
     mutating func zramReclaim(untilAvailable target: Int64, _ now: SimTime) {
-        guard params.android.swapFile || (params.android.zram && params.android.zramRatio > 1) else { return }
+        guard core.params.android.swapFile || (core.params.android.zram && core.params.android.zramRatio > 1) else { return }
         var app = android.uncompressed.head(0)
-        while availableKB < target && app >= 0 {
+        while core.availableKB < target && app >= 0 {
             let next = android.uncompressed.next(app)
             // The app being launched is on its way to the front: not reclaimed.
-            if app == launching { app = next; continue }
+            if app == core.launching { app = next; continue }
             let a = Int(app)
-            let plain = apps[a].residentKB
+            let plain = core.apps[a].residentKB
             // What swap cannot take stays, and what its GC touches comes back from
             // zram and stays (`zramHeldKB`); the rest is swapped. By default, all of it.
             let held = zramHeldKB(plain: plain)
             let swapped = plain - held
-            if zramStoredKB + swapped > params.android.swapKB {
+            if zramStoredKB + swapped > core.params.android.swapKB {
                 // zram full: write back to flash if today's limit allows, else stop.
-                guard params.android.writeback else { break }
+                guard core.params.android.writeback else { break }
                 let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
                 if day != flashDay { flashDay = day; flashTodayKB = 0 }
-                guard flashTodayKB + plain <= params.android.writebackDailyKB else { break }
+                guard flashTodayKB + plain <= core.params.android.writebackDailyKB else { break }
                 flashTodayKB += plain
-                metrics[.flashWrittenKB] = .saturatingSum(metrics[.flashWrittenKB], Int(plain))
+                core.metrics[.flashWrittenKB] = .saturatingSum(core.metrics[.flashWrittenKB], Int(plain))
                 android.uncompressed.remove(app)
-                setResident(app, 0)
-                apps[a].memory.insert(.frozen)
+                core.setResident(app, 0)
+                core.apps[a].memory.insert(.frozen)
                 frozenCount += 1
-                stall(plain, perMB: params.android.flashSwapInPerMB)
-                policy.update(app, candidate(app))
+                stall(plain, perMB: core.params.android.flashSwapInPerMB)
+                core.policy.update(app, candidate(app))
                 app = next
                 continue
             }
             // A swap file keeps nothing of it in RAM; zram, a compressed copy.
-            let packed = params.android.swapFile ? 0 : Int64((Double(swapped) / params.android.zramRatio).rounded())
-            if params.android.swapFile {
+            let packed = core.params.android.swapFile ? 0 : Int64((Double(swapped) / core.params.android.zramRatio).rounded())
+            if core.params.android.swapFile {
                 let kb = Int32(clamping: swapped)  // what the release takes back, exactly
                 android.swappedKB[a] = kb
                 android.fileUsedKB += Int64(kb)
             }
             android.uncompressed.remove(app)
-            setResident(app, packed + held)
-            apps[a].memory.insert(.compressed)
+            core.setResident(app, packed + held)
+            core.apps[a].memory.insert(.compressed)
             compressorCommittedKB += packed  // leaveCompressor takes it back
             compressorChange(packed, now)
-            stall(plain, perMB: params.android.compressPerMB)
+            stall(plain, perMB: core.params.android.compressPerMB)
             if held > 0 {
                 android.heldKB[a] = Int32(clamping: held)
                 // The GC's swap-in: the heap pages it touched, decompressed again.
                 let touched = gcTouchedKB(plain: plain)
-                if touched > 0 { stall(touched, perMB: params.android.swapInPerMB) }
+                if touched > 0 { stall(touched, perMB: core.params.android.swapInPerMB) }
             }
-            policy.update(app, candidate(app))
+            core.policy.update(app, candidate(app))
             app = next
         }
     }
@@ -147,7 +147,7 @@ extension Device {
     /// KiB of `plain` a cached app's GC touches in its heap (and so swaps back in):
     /// Android's whole heap, Fleet's background objects (`gcTouchShare`).
     @inline(__always) func gcTouchedKB(plain: Int64) -> Int64 {
-        Int64((Double(plain) * params.android.gcHeapShare * gcTouchShare).rounded())
+        Int64((Double(plain) * core.params.android.gcHeapShare * gcTouchShare).rounded())
     }
 
     /// What app `app` keeps in RAM while it is in zram (0 when nothing is held).

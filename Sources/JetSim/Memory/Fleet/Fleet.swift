@@ -27,12 +27,12 @@ extension Device {
     /// The share of a cached app's memory that stays in RAM when zram takes it on
     /// Fleet: what swap cannot take, and the background objects its GC touches.
     @inline(__always) var fleetHeldShare: Double {
-        params.android.heldShare(touch: params.fleet.gcTouchShare)
+        core.params.android.heldShare(touch: core.params.fleet.gcTouchShare)
     }
 
     /// What a Fleet hot launch waits for of `plainKB` swapped back in: its launch
     /// objects' share.
     @inline(__always) func fleetLaunchSwapInKB(plainKB: Int64) -> Int64 {
-        Int64((Double(plainKB) * params.fleet.launchSwapInShare).rounded())
+        Int64((Double(plainKB) * core.params.fleet.launchSwapInShare).rounded())
     }
 }

@@ -15,6 +15,6 @@ extension Device {
         guard step == 0 else { return nil }
         step = 1
         lowMemoryWarnings(needKB: needKB, now)
-        return availableKB - needKB < kb.criticalKB ? .untilAvailable(needKB + kb.killTargetKB) : nil
+        return core.availableKB - needKB < core.kb.criticalKB ? .untilAvailable(needKB + core.kb.killTargetKB) : nil
     }
 }

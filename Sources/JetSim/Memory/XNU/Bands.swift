@@ -17,8 +17,8 @@ extension Device {
         // memstat_update_priority_locked; P_MEMSTAT_FROZEN is kept on resume,
         // kern_memorystatus.c:3780-3796; the elevated band is set at freeze,
         // kern_memorystatus_freeze.c:1912-1918, and cleared by a demotion, :2308).
-        let elevated = apps[a].memory.intersection([.hasFlashCopy, .demoted]) == .hasFlashCopy
-        if apps[a].memory.contains(.frozen) && !elevated { return XNUBand.idle }
+        let elevated = core.apps[a].memory.intersection([.hasFlashCopy, .demoted]) == .hasFlashCopy
+        if core.apps[a].memory.contains(.frozen) && !elevated { return XNUBand.idle }
         let band = naturalBand(app, now)
         return elevated && band <= XNUBand.frozen ? XNUBand.frozen : band
     }
@@ -27,21 +27,21 @@ extension Device {
     @inline(__always) func naturalBand(_ app: Int32, _ now: SimTime) -> UInt8 {
         let a = Int(app)
         // A prewarmed process sits where an idle process sits (`Device.prewarm`).
-        if apps[a].isPrewarmed { return XNUBand.idle }
-        if apps[a].state == .background {
+        if core.apps[a].isPrewarmed { return XNUBand.idle }
+        if core.apps[a].state == .background {
             if let band = assertionBand(app) { return band }
-            if apps[a].lifecycle.contains(.bgTask) { return XNUBand.background }
+            if core.apps[a].lifecycle.contains(.bgTask) { return XNUBand.background }
         }
-        if now < apps[a].lastUsed + params.xnu.agingTime { return XNUBand.aging }
-        if apps[a].memory.contains(.inDock) { return XNUBand.background }
+        if now < core.apps[a].lastUsed + core.params.xnu.agingTime { return XNUBand.aging }
+        if core.apps[a].memory.contains(.inDock) { return XNUBand.background }
         return XNUBand.idle
     }
 
     /// The band of an app whose active background mode holds an assertion: voip in
     /// band 50, audio and location in 120 (nil: no mode active).
     @inline(__always) func assertionBand(_ app: Int32) -> UInt8? {
-        guard apps[Int(app)].lifecycle.contains(.modeActive) else { return nil }
-        switch profiles[pi(app)].mode {
+        guard core.apps[Int(app)].lifecycle.contains(.modeActive) else { return nil }
+        switch core.profiles[core.pi(app)].mode {
         case .voip: return XNUBand.phone
         case .audio, .location: return XNUBand.audioAndAccessory
         case .none: return nil
@@ -53,7 +53,7 @@ extension Device {
     /// background, else the idle band.
     @inline(__always) func plainBand(_ app: Int32) -> UInt8 {
         let a = Int(app)
-        guard apps[a].state == .background, !apps[a].isPrewarmed else { return XNUBand.idle }
+        guard core.apps[a].state == .background, !core.apps[a].isPrewarmed else { return XNUBand.idle }
         return assertionBand(app) ?? XNUBand.background
     }
 
@@ -63,24 +63,24 @@ extension Device {
     /// Returns the app the dock let go (its band may have changed), or -1.
     @inline(__always)
     mutating func updateDock(_ app: Int32, _ now: SimTime) -> Int32 {
-        guard params.xnu.dockSize > 0, !apps[Int(app)].memory.contains(.inDock) else { return -1 }
+        guard core.params.xnu.dockSize > 0, !core.apps[Int(app)].memory.contains(.inDock) else { return -1 }
         return updateDockNow(app, now)
     }
 
     /// `updateDock` for an app not in the dock.
     mutating func updateDockNow(_ app: Int32, _ now: SimTime) -> Int32 {
-        if dock.count < params.xnu.dockSize {
+        if dock.count < core.params.xnu.dockSize {
             dock.append(app)
-            apps[Int(app)].memory.insert(.inDock)
+            core.apps[Int(app)].memory.insert(.inDock)
             return -1
         }
         var mi = 0
-        for i in 1..<dock.count where apps[Int(dock[i])].launches < apps[Int(dock[mi])].launches { mi = i }
+        for i in 1..<dock.count where core.apps[Int(dock[i])].launches < core.apps[Int(dock[mi])].launches { mi = i }
         let out = dock[mi]
-        guard apps[Int(out)].launches < apps[Int(app)].launches else { return -1 }
-        apps[Int(out)].memory.remove(.inDock)
+        guard core.apps[Int(out)].launches < core.apps[Int(app)].launches else { return -1 }
+        core.apps[Int(out)].memory.remove(.inDock)
         dock[mi] = app
-        apps[Int(app)].memory.insert(.inDock)
+        core.apps[Int(app)].memory.insert(.inDock)
         return out
     }
 }

@@ -42,9 +42,9 @@ extension Device {
     /// Whole seconds an app of `plainKB` needs to reach `finalKB`: full chunks only,
     /// never past its memory, its final size or what it frees (the rest at the end).
     @inline(__always) func compressionSeconds(plainKB: Int64, finalKB: Int64) -> Int64 {
-        let c = params.xnu.compressionKBPerS
+        let c = core.params.xnu.compressionKBPerS
         guard c > 0 else { return 0 }
-        let pk = kb.xnu.compressionChunkPackedKB
+        let pk = core.kb.xnu.compressionChunkPackedKB
         var n = plainKB / c
         if c - pk > 0 { n = min(n, (plainKB - finalKB) / (c - pk)) }
         if pk > 0 { n = min(n, finalKB / pk) }
@@ -57,21 +57,21 @@ extension Device {
     @inline(__always)
     func compressionProgress(_ app: Int32) -> (ticks: Int64, total: Int64, packedKB: Int64, residentKB: Int64, finalKB: Int64, inputKB: Int64) {
         let a = Int(app)
-        let plain = apps[a].residentKB
-        let final = min(plain, Int64(apps[a].packedKB))
-        let c = params.xnu.compressionKBPerS, pk = kb.xnu.compressionChunkPackedKB
-        let ticks = compressTick - apps[a].compressingSince.microseconds / 1_000_000
+        let plain = core.apps[a].residentKB
+        let final = min(plain, Int64(core.apps[a].packedKB))
+        let c = core.params.xnu.compressionKBPerS, pk = core.kb.xnu.compressionChunkPackedKB
+        let ticks = compressTick - core.apps[a].compressingSince.microseconds / 1_000_000
         return (ticks, compressionSeconds(plainKB: plain, finalKB: final), ticks * pk, plain - ticks * (c - pk), final, ticks * c)
     }
 
     /// An app's resident memory now (with the seconds credited so far).
     @inline(__always) func residentNowKB(_ app: Int32) -> Int64 {
-        apps[Int(app)].memory.contains(.compressing) ? compressionProgress(app).residentKB : apps[Int(app)].residentKB
+        core.apps[Int(app)].memory.contains(.compressing) ? compressionProgress(app).residentKB : core.apps[Int(app)].residentKB
     }
 
     /// An app's resident memory once its compression is done.
     @inline(__always) func residentSettledKB(_ app: Int32) -> Int64 {
-        apps[Int(app)].memory.contains(.compressing) ? compressionProgress(app).finalKB : apps[Int(app)].residentKB
+        core.apps[Int(app)].memory.contains(.compressing) ? compressionProgress(app).finalKB : core.apps[Int(app)].residentKB
     }
 
     /// Puts a just-suspended app (resident = its uncompressed size) on the list.
@@ -80,7 +80,7 @@ extension Device {
         if !compressing.isEmpty { advanceCompression(now) }
         // Nothing being compressed (or the others just finished): start the count now.
         if compressing.isEmpty { compressTick = tick }
-        apps[Int(app)].markCompressing(since: now)
+        core.apps[Int(app)].markCompressing(since: now)
         // Done at the seconds `compressionProgress` counts (from the resident size now).
         compressing.append(CompressingApp(app: app, doneTick: tick + compressionProgress(app).total))
         compressNextDone = min(compressNextDone, tick + seconds)
@@ -93,7 +93,7 @@ extension Device {
 
     /// Takes the app at position `i` of the list off it (the last one takes its place).
     mutating func stopCompressing(at i: Int) {
-        apps[Int(compressing[i].app)].memory.remove(.compressing)
+        core.apps[Int(compressing[i].app)].memory.remove(.compressing)
         let last = compressing.count - 1
         // The last one (the only one, mostly) needs no move: a write less.
         if i != last { compressing[i] = compressing[last] }
@@ -113,8 +113,8 @@ extension Device {
             let at = SimTime(microseconds: upTo * 1_000_000)
             if steps > 0 {
                 let n = Int64(compressing.count) * steps
-                availableKB += n * (params.xnu.compressionKBPerS - kb.xnu.compressionChunkPackedKB)
-                compressorChange(n * kb.xnu.compressionChunkPackedKB, at)
+                core.availableKB += n * (core.params.xnu.compressionKBPerS - core.kb.xnu.compressionChunkPackedKB)
+                compressorChange(n * core.kb.xnu.compressionChunkPackedKB, at)
             }
             if upTo == compressNextDone { finishCompressions(at, now) }
         }
@@ -147,10 +147,10 @@ extension Device {
     mutating func finishCompression(_ app: Int32, _ c: (ticks: Int64, total: Int64, packedKB: Int64, residentKB: Int64, finalKB: Int64, inputKB: Int64),
                                     _ at: SimTime, _ now: SimTime) {
         let a = Int(app)
-        availableKB += c.residentKB - c.finalKB
-        apps[a].residentKB = c.finalKB
+        core.availableKB += c.residentKB - c.finalKB
+        core.apps[a].residentKB = c.finalKB
         compressorChange(c.finalKB - c.packedKB, at)
-        if apps[a].residentKB <= kb.xnu.inactiveLimitKB { clearSoftLimit(app) }
+        if core.apps[a].residentKB <= core.kb.xnu.inactiveLimitKB { clearSoftLimit(app) }
         refreshCandidateIfBandMoved(app, now)
     }
 
@@ -158,7 +158,7 @@ extension Device {
     /// itself before writing it out).
     mutating func finishCompressionNow(_ app: Int32, _ now: SimTime) {
         advanceCompression(now)
-        guard apps[Int(app)].memory.contains(.compressing) else { return }
+        guard core.apps[Int(app)].memory.contains(.compressing) else { return }
         let c = compressionProgress(app)
         stopCompressing(app)
         finishCompression(app, c, now, now)

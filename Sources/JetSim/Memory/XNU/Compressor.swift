@@ -9,8 +9,8 @@ extension Device {
     mutating func compressorChange(_ delta: Int64, _ now: SimTime) {
         flushCompressor(now)
         compressorKB += delta
-        compressorShort = compressorKB > 0 && compressorKB > kb.xnu.compressorShortPoolKB
-        if compressorKB > Int64(metrics[.compressorPeakKB]) { metrics[.compressorPeakKB] = Int(compressorKB) }
+        compressorShort = compressorKB > 0 && compressorKB > core.kb.xnu.compressorShortPoolKB
+        if compressorKB > Int64(core.metrics[.compressorPeakKB]) { core.metrics[.compressorPeakKB] = Int(compressorKB) }
         updatePressureLevel(now)
     }
 
@@ -32,7 +32,7 @@ extension Device {
         let ms = (now - compressorSince).microseconds / 1_000
         if ms > 0 && compressorKB > 0 {
             let add = Self.kbSeconds(compressorKB, ms: ms)
-            metrics[.compressorKBSeconds] = .saturatingSum(metrics[.compressorKBSeconds], add)
+            core.metrics[.compressorKBSeconds] = .saturatingSum(core.metrics[.compressorKBSeconds], add)
         }
         compressorSince = now
     }
@@ -44,31 +44,31 @@ extension Device {
     /// its size once compressed.
     mutating func compressOnSuspend(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        let plain = min(apps[a].residentKB, suspendedPlainKB(app))
+        let plain = min(core.apps[a].residentKB, suspendedPlainKB(app))
         // The compressor off: the suspended footprint, nothing else to compute.
-        guard params.compresses else {
-            setResident(app, plain)
-            if overSoftLimitCount > 0 && physFootprintKB(app) <= kb.xnu.inactiveLimitKB { clearSoftLimit(app) }
+        guard core.params.compresses else {
+            core.setResident(app, plain)
+            if overSoftLimitCount > 0 && physFootprintKB(app) <= core.kb.xnu.inactiveLimitKB { clearSoftLimit(app) }
             return
         }
-        let packed = min(apps[a].residentKB, Int64(apps[a].packedKB))
-        if compressorCommittedKB + packed <= kb.xnu.compressorPoolKB {
-            apps[a].memory.insert(.compressed)
+        let packed = min(core.apps[a].residentKB, Int64(core.apps[a].packedKB))
+        if compressorCommittedKB + packed <= core.kb.xnu.compressorPoolKB {
+            core.apps[a].memory.insert(.compressed)
             compressorCommittedKB += packed
-            let seconds = params.xnu.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
+            let seconds = core.params.xnu.compressionKBPerS > 0 ? compressionSeconds(plainKB: plain, finalKB: packed) : 0
             if seconds > 0 {
-                setResident(app, plain)
+                core.setResident(app, plain)
                 startCompressing(app, seconds: seconds, now)
             } else {
-                setResident(app, packed)
+                core.setResident(app, packed)
                 compressorChange(packed, now)
             }
         } else {
-            setResident(app, plain)
+            core.setResident(app, plain)
         }
         // Under its limit only if its suspended footprint is: compression does not
         // count (phys_footprint holds compressed pages uncompressed, `physFootprintKB`).
-        if overSoftLimitCount > 0 && physFootprintKB(app) <= kb.xnu.inactiveLimitKB { clearSoftLimit(app) }
+        if overSoftLimitCount > 0 && physFootprintKB(app) <= core.kb.xnu.inactiveLimitKB { clearSoftLimit(app) }
     }
 
     /// What a resume waits for: decompressing the share of the compressed memory
@@ -77,8 +77,8 @@ extension Device {
     /// rest comes back on demand while it runs, outside the launch latency. Exact in
     /// integers (the share in parts per million).
     @inline(__always) func resumeDecompression(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
-        let touched = (compressedKB ?? profiles[p].suspendedKB) * Int64(params.xnu.resumeTouchPPM) / 1_000_000
-        return SimTime(microseconds: params.xnu.decompressPerMB.microseconds * touched / 1_024)
+        let touched = (compressedKB ?? core.profiles[p].suspendedKB) * Int64(core.params.xnu.resumeTouchPPM) / 1_000_000
+        return SimTime(microseconds: core.params.xnu.decompressPerMB.microseconds * touched / 1_024)
     }
 
     /// The app's memory leaves the compressor (resume, freeze or kill). Returns the
@@ -90,7 +90,7 @@ extension Device {
     @discardableResult @inline(__always)
     mutating func leaveCompressor(_ app: Int32, _ now: SimTime) -> Int64 {
         clearSoftLimit(app)  // terminate clears the flags after this, before removeCandidate
-        guard apps[Int(app)].memory.contains(.compressed) else { return 0 }
+        guard core.apps[Int(app)].memory.contains(.compressed) else { return 0 }
         return leaveCompressorNow(app, now)
     }
 
@@ -99,18 +99,18 @@ extension Device {
     mutating func leaveCompressorNow(_ app: Int32, _ now: SimTime) -> Int64 {
         let a = Int(app)
         if !compressing.isEmpty { advanceCompression(now) }
-        if apps[a].memory.contains(.compressing) {
+        if core.apps[a].memory.contains(.compressing) {
             let c = compressionProgress(app)
             stopCompressing(app)
-            apps[a].leaveCompressor(residentKB: c.residentKB)  // available memory counts it already
+            core.apps[a].leaveCompressor(residentKB: c.residentKB)  // available memory counts it already
             compressorCommittedKB -= c.finalKB
             compressorChange(-c.packedKB, now)
             return c.inputKB
         }
-        apps[a].memory.remove(.compressed)
+        core.apps[a].memory.remove(.compressed)
         // Android's zram: a cached app's GC may keep part of it uncompressed
         // (Memory/Android/Zram.swift); only the rest is in the pool.
-        let packed = apps[a].residentKB - zramTakeHeld(app)
+        let packed = core.apps[a].residentKB - zramTakeHeld(app)
         compressorCommittedKB -= packed
         compressorChange(-packed, now)
         return 0

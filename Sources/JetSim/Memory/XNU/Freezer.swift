@@ -24,7 +24,7 @@ extension Device {
     /// line (`freezerWakeRun`).
     @inline(__always)
     mutating func freezerWake(_ now: SimTime) {
-        guard params.xnu.freezer else { return }
+        guard core.params.xnu.freezer else { return }
         // Throttled: `freezerDue` is set (by the last run), so the first event at or
         // after `freezerNextRun` runs `freezerCatchUp`.
         if freezerDay(now) != flashDay || (now >= freezerNextRun && freezerShouldRun) { freezerWakeRun(now) }
@@ -41,8 +41,8 @@ extension Device {
     /// memorystatus_freeze_thread_should_run's checks of memory and of the frozen
     /// count (kern_memorystatus_policy.c:751-771); the time is checked by the callers.
     @inline(__always) var freezerShouldRun: Bool {
-        availableKB < kb.xnu.freezeKB
-            && (Int(flashCopyCount) < params.xnu.freezeMaxProcesses || refreezeEligibleCount >= params.xnu.freezeRefreezeThawed)
+        core.availableKB < core.kb.xnu.freezeKB
+            && (Int(flashCopyCount) < core.params.xnu.freezeMaxProcesses || refreezeEligibleCount >= core.params.xnu.freezeRefreezeThawed)
     }
 
     /// The freezer's budget day of `now` (`flashDay` is the current one's).
@@ -70,7 +70,7 @@ extension Device {
         let intervals = Int64(day) - Int64(flashDay)
         flashDay = day
         let left = max(0, freezeBudgetKB)
-        let added = params.xnu.freezeDailyKB.multipliedReportingOverflow(by: intervals)
+        let added = core.params.xnu.freezeDailyKB.multipliedReportingOverflow(by: intervals)
         let sum = left.addingReportingOverflow(added.partialValue)
         freezeBudgetKB = added.overflow || sum.overflow ? .max : sum.partialValue
         // One demotion round per reset; a round that demotes nothing leaves the same
@@ -107,7 +107,7 @@ extension Device {
 
     /// `freezerCatchUp`'s common case (above): whether it was that, and was run.
     @inline(__always) mutating func freezerIdleRun(_ now: SimTime) -> Bool {
-        guard freezerDue && compressing.isEmpty && params.xnu.freezer && params.xnu.bands && !(freezerShouldRun && freezerPassMayAct)
+        guard freezerDue && compressing.isEmpty && core.params.xnu.freezer && core.params.xnu.bands && !(freezerShouldRun && freezerPassMayAct)
         else { return false }
         let t = freezerNextRun
         guard t <= now && freezerDay(t) == flashDay && freezerDay(now) == flashDay else { return false }
@@ -140,7 +140,7 @@ extension Device {
         while freezerDue && freezerNextRun <= now {
             freezerDue = false
             let t = freezerNextRun
-            guard params.xnu.freezer, params.xnu.bands else { return }
+            guard core.params.xnu.freezer, core.params.xnu.bands else { return }
             // Memory as it is at t: compression went on since the last event.
             if !compressing.isEmpty { advanceCompression(t) }
             freezerNewDay(t)
@@ -193,8 +193,8 @@ extension Device {
     /// slow one only with the dynamic delay, after a run that froze nothing while apps
     /// are frozen.
     @inline(__always) func freezerDelay(froze: Bool) -> SimTime {
-        let slow = params.xnu.freezerDynamicDelay && !froze && flashCopyCount > 0
-        return params.xnu.freezerIdleDelay * Int64(slow ? params.xnu.freezerSlowMultiplier : params.xnu.freezerFastMultiplier)
+        let slow = core.params.xnu.freezerDynamicDelay && !froze && flashCopyCount > 0
+        return core.params.xnu.freezerIdleDelay * Int64(slow ? core.params.xnu.freezerSlowMultiplier : core.params.xnu.freezerFastMultiplier)
     }
 
     /// `freezerPass`'s first guard (memorystatus_can_freeze_processes,
@@ -203,8 +203,8 @@ extension Device {
     @inline(__always) var freezerPassMayAct: Bool {
         // XNU's counts are unsigned: more apps with state on flash than suspended
         // apps wraps the difference to a large number, which passes (:2231).
-        let unfrozenSuspended = suspendedCount - Int(flashCopyCount)
-        return suspendedCount > 0 && (unfrozenSuspended < 0 || unfrozenSuspended > params.xnu.freezeSuspendedThreshold)
+        let unfrozenSuspended = core.suspendedCount - Int(flashCopyCount)
+        return core.suspendedCount > 0 && (unfrozenSuspended < 0 || unfrozenSuspended > core.params.xnu.freezeSuspendedThreshold)
     }
 
     /// The freezer thread's loop, once (`freezerRun`): whether it froze an app, and
@@ -216,7 +216,7 @@ extension Device {
             return (false, urgentDemotion(now))
         }
         // The freezer full: refreezes only (kern_memorystatus_policy.c:659-671).
-        if Int(flashCopyCount) >= params.xnu.freezeMaxProcesses { return refreezeFirstThawed(now) }
+        if Int(flashCopyCount) >= core.params.xnu.freezeMaxProcesses { return refreezeFirstThawed(now) }
         var app = idleOrder.head(0)
         while app >= 0 {
             let a = Int(app)
@@ -224,9 +224,9 @@ extension Device {
             // is passed over: memorystatus_freeze_process returns EINVAL for it
             // (kern_memorystatus_freeze.c:1799-1803) and memorystatus_freeze_top_process
             // tries the next candidate (:2168-2178).
-            if apps[a].state == .suspended && !apps[a].memory.contains(.frozen) && !apps[a].isPrewarmed
-                && apps[a].memory.intersection([.hasFlashCopy, .refreezeEligible]) != .hasFlashCopy
-                && residentSettledKB(app) >= params.xnu.freezeMinKB {
+            if core.apps[a].state == .suspended && !core.apps[a].memory.contains(.frozen) && !core.apps[a].isPrewarmed
+                && core.apps[a].memory.intersection([.hasFlashCopy, .refreezeEligible]) != .hasFlashCopy
+                && residentSettledKB(app) >= core.params.xnu.freezeMinKB {
                 freeze(app, now)
                 return (true, true)
             }
@@ -236,7 +236,7 @@ extension Device {
         // (kern_memorystatus_policy.c:718-727; doc/vm/freezer.md:66-68: "Once the
         // freezer is full or we have no more candidate processes we will do a
         // re-freeze").
-        guard refreezeEligibleCount >= params.xnu.freezeRefreezeThawed else { return (false, false) }
+        guard refreezeEligibleCount >= core.params.xnu.freezeRefreezeThawed else { return (false, false) }
         return refreezeFirstThawed(now)
     }
 
@@ -258,7 +258,7 @@ extension Device {
         var app = idleOrder.head(1)
         while app >= 0 {
             let a = Int(app)
-            if apps[a].memory.contains(.refreezeEligible) && (!suspendedOnly || apps[a].state == .suspended) {
+            if core.apps[a].memory.contains(.refreezeEligible) && (!suspendedOnly || core.apps[a].state == .suspended) {
                 return app
             }
             app = idleOrder.next(app)
@@ -270,8 +270,8 @@ extension Device {
     /// (thawed, its state still on flash) only the share it dirtied since.
     @inline(__always) func flashWrite(_ app: Int32) -> Int64 {
         let settledKB = residentSettledKB(app)
-        guard apps[Int(app)].memory.contains(.hasFlashCopy) else { return settledKB }
-        return settledKB * Int64(params.xnu.refreezeDirtyPPM) / 1_000_000
+        guard core.apps[Int(app)].memory.contains(.hasFlashCopy) else { return settledKB }
+        return settledKB * Int64(core.params.xnu.refreezeDirtyPPM) / 1_000_000
     }
 
     /// Normal-mode demotions (bsd/kern/kern_memorystatus_freeze.c:2339-2387,
@@ -290,9 +290,9 @@ extension Device {
         guard flashCopyCount > 0 else { return false }
         var demoted = 0
         var app = idleOrder.head(1)
-        while app >= 0 && demoted < params.xnu.freezeDemotionsMax {
+        while app >= 0 && demoted < core.params.xnu.freezeDemotionsMax {
             let next = idleOrder.next(app)
-            if Int(apps[Int(app)].thaws) < params.xnu.freezeDemotionThaws {
+            if Int(core.apps[Int(app)].thaws) < core.params.xnu.freezeDemotionThaws {
                 demote(app, now)
                 demoted += 1
             }
@@ -317,12 +317,12 @@ extension Device {
     /// stays on flash (it still counts as frozen).
     mutating func demote(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        apps[a].memory.insert(.demoted)
-        if apps[a].memory.contains(.refreezeEligible) {
-            apps[a].memory.remove(.refreezeEligible)
+        core.apps[a].memory.insert(.demoted)
+        if core.apps[a].memory.contains(.refreezeEligible) {
+            core.apps[a].memory.remove(.refreezeEligible)
             refreezeEligibleCount -= 1
         }
-        metrics[.freezerDemotions] += 1
+        core.metrics[.freezerDemotions] += 1
         refreshCandidate(app, now)
     }
 
@@ -338,29 +338,29 @@ extension Device {
         finishCompressionNow(app, now)
         let fullKB = flashWrite(app)
         let writeKB = min(fullKB, max(0, freezeBudgetKB))
-        let settledKB = apps[a].residentKB
+        let settledKB = core.apps[a].residentKB
         let keepKB = writeKB < fullKB ? settledKB - settledKB * writeKB / fullKB : 0
-        if apps[a].memory.contains(.hasFlashCopy) {
-            metrics[.refreezes] += 1
+        if core.apps[a].memory.contains(.hasFlashCopy) {
+            core.metrics[.refreezes] += 1
         } else {
             flashCopyCount += 1
         }
-        if apps[a].memory.contains(.refreezeEligible) { refreezeEligibleCount -= 1 }
-        apps[a].memory = apps[a].memory.subtracting([.demoted, .refreezeEligible]).union(.hasFlashCopy)
+        if core.apps[a].memory.contains(.refreezeEligible) { refreezeEligibleCount -= 1 }
+        core.apps[a].memory = core.apps[a].memory.subtracting([.demoted, .refreezeEligible]).union(.hasFlashCopy)
         leaveCompressor(app, now)
         freezeBudgetKB -= writeKB
-        metrics[.flashWrittenKB] += Int(writeKB)
-        metrics[.freezes] += 1
-        setResident(app, keepKB)
+        core.metrics[.flashWrittenKB] += Int(writeKB)
+        core.metrics[.freezes] += 1
+        core.setResident(app, keepKB)
         if keepKB > 0 {
             // What did not fit stays compressed in RAM.
-            apps[a].memory.insert(.compressed)
+            core.apps[a].memory.insert(.compressed)
             compressorCommittedKB += keepKB
             compressorChange(keepKB, now)
         }
-        apps[a].memory.insert(.frozen)
+        core.apps[a].memory.insert(.frozen)
         frozenCount += 1
-        trace.record(time: now, app: app, event: .frozen, detail: .none, state: .suspended)
+        core.trace.record(time: now, app: app, event: .frozen, detail: .none, state: .suspended)
         refreshCandidate(app, now)
     }
 
@@ -374,26 +374,26 @@ extension Device {
     @inline(__always)
     mutating func unfreeze(_ app: Int32) {
         let a = Int(app)
-        if apps[a].memory.contains(.frozen) || apps[a].memory.contains(.hasFlashCopy) { unfreezeNow(app) }
+        if core.apps[a].memory.contains(.frozen) || core.apps[a].memory.contains(.hasFlashCopy) { unfreezeNow(app) }
     }
 
     /// `unfreeze` for an app frozen or with its state on flash.
     @inline(never)
     mutating func unfreezeNow(_ app: Int32) {
         let a = Int(app)
-        if apps[a].memory.contains(.frozen) {
-            apps[a].memory.remove(.frozen)
+        if core.apps[a].memory.contains(.frozen) {
+            core.apps[a].memory.remove(.frozen)
             frozenCount -= 1
         }
-        guard apps[a].memory.contains(.hasFlashCopy) else { return }
+        guard core.apps[a].memory.contains(.hasFlashCopy) else { return }
         // On demand: it holds only what it touched ("On-demand thaw"), compressed at
         // its next suspension to its own packed size (the profile's again at its exit).
-        apps[a].packedKB = Int32(clamping: packedKB(plainKB: thawTouchedKB(pi(app))))
-        if !apps[a].memory.contains(.refreezeEligible) {
-            apps[a].memory.insert(.refreezeEligible)
+        core.apps[a].packedKB = Int32(clamping: core.packedKB(plainKB: thawTouchedKB(core.pi(app))))
+        if !core.apps[a].memory.contains(.refreezeEligible) {
+            core.apps[a].memory.insert(.refreezeEligible)
             refreezeEligibleCount += 1
         }
-        if apps[a].thaws < .max { apps[a].thaws += 1 }
+        if core.apps[a].thaws < .max { core.apps[a].thaws += 1 }
     }
 
     /// An app exits: the freezer forgets it (its record is then reset). Inline up to
@@ -401,19 +401,19 @@ extension Device {
     @inline(__always)
     mutating func forgetFrozen(_ app: Int32) {
         let a = Int(app)
-        if !apps[a].memory.isDisjoint(with: MemoryFlags.freezerKnows) { forgetFrozenNow(app) }
+        if !core.apps[a].memory.isDisjoint(with: MemoryFlags.freezerKnows) { forgetFrozenNow(app) }
     }
 
     /// `forgetFrozen` for an app the freezer knows.
     mutating func forgetFrozenNow(_ app: Int32) {
         let a = Int(app)
-        if apps[a].memory.contains(.frozen) { frozenCount -= 1 }
-        let marks = apps[a].memory
+        if core.apps[a].memory.contains(.frozen) { frozenCount -= 1 }
+        let marks = core.apps[a].memory
         if marks.contains(.refreezeEligible) { refreezeEligibleCount -= 1 }
         if marks.contains(.hasFlashCopy) {
             flashCopyCount -= 1
             // Its state leaves flash: a next process holds the profile's suspended footprint.
-            apps[a].packedKB = Int32(clamping: suspendedResidentKB(pi(app)))
+            core.apps[a].packedKB = Int32(clamping: core.suspendedResidentKB(core.pi(app)))
         }
     }
 }

@@ -74,28 +74,28 @@ extension DeviceParameters {
 extension Device {
     /// The pool's count within 0 and its size (the invariants).
     var idleDaemonsWithinBound: Bool {
-        idleDaemons.resident >= 0 && idleDaemons.resident <= max(0, params.xnu.idleDaemonCount)
+        idleDaemons.resident >= 0 && idleDaemons.resident <= max(0, core.params.xnu.idleDaemonCount)
     }
 
     /// The pool at the start of a run: every daemon resident, its memory taken from
     /// what is available (XNU only; empty with `idle_daemons_mb` 0).
     mutating func resetIdleDaemons() {
         idleDaemons = IdleDaemonPool()
-        let count = params.xnu.idleDaemonCount
-        guard memoryManager.runsXNU, params.xnu.idleDaemonsKB > 0, count > 0 else { return }
-        idleDaemons.daemonKB = params.xnu.idleDaemonsKB / Int64(count)
+        let count = core.params.xnu.idleDaemonCount
+        guard memoryManager.runsXNU, core.params.xnu.idleDaemonsKB > 0, count > 0 else { return }
+        idleDaemons.daemonKB = core.params.xnu.idleDaemonsKB / Int64(count)
         idleDaemons.resident = count
-        availableKB -= idleDaemons.residentKB
+        core.availableKB -= idleDaemons.residentKB
     }
 
     /// Daemons killed and not relaunched.
-    @inline(__always) var deadIdleDaemons: Int32 { params.xnu.idleDaemonCount - idleDaemons.resident }
+    @inline(__always) var deadIdleDaemons: Int32 { core.params.xnu.idleDaemonCount - idleDaemons.resident }
 
     /// A reclaim's pick on a trigger that frees available memory from band 0 up to
     /// `target`: a resident idle daemon first (the head of band 0), nil when none is
     /// resident or memory is back. One compare when the pool is empty.
     @inline(__always) func idleDaemonFirst(_ target: Int64) -> ReclaimAction? {
-        idleDaemons.resident > 0 && availableKB < target ? .killIdleDaemon : nil
+        idleDaemons.resident > 0 && core.availableKB < target ? .killIdleDaemon : nil
     }
 
     /// Kills one resident idle daemon: its memory is available again; its relaunch
@@ -103,8 +103,8 @@ extension Device {
     mutating func killIdleDaemon(_ now: SimTime) {
         idleDaemons.resident -= 1
         idleDaemons.kills &+= 1
-        availableKB += idleDaemons.daemonKB
-        let rate = params.xnu.idleDaemonRelaunchesPerHour
+        core.availableKB += idleDaemons.daemonKB
+        let rate = core.params.xnu.idleDaemonRelaunchesPerHour
         guard rate > 0 else { return }
         let due = now + nextIdleDaemonGap(ratePerHour: rate)
         if due < idleDaemons.relaunchDue {
@@ -116,17 +116,17 @@ extension Device {
     /// An exponential gap at `ratePerHour` (the device's draws, keyed by the pool's
     /// draw count: every policy sees the same gaps in the same order).
     mutating func nextIdleDaemonGap(ratePerHour: Double) -> SimTime {
-        var g = deviceDraws(Self.drawIdleDaemon, UInt64(idleDaemons.draws))
+        var g = core.deviceDraws(Draw.idleDaemon, UInt64(idleDaemons.draws))
         idleDaemons.draws &+= 1
-        return SimTime(seconds: Exponential.standard(&g, table: exponentialTable) / ratePerHour * 3_600)
+        return SimTime(seconds: Exponential.standard(&g, table: core.exponentialTable) / ratePerHour * 3_600)
     }
 
     /// Schedules the relaunch timer at `relaunchDue` (end of an event that moved it).
     @inline(never)
     mutating func armIdleDaemonTimer(_ s: inout Scheduler<DeviceEvent>) {
-        guard idleDaemons.relaunchDue < .never && !apps.isEmpty else { return }
+        guard idleDaemons.relaunchDue < .never && !core.apps.isEmpty else { return }
         if idleDaemons.relaunchDue < s.now { idleDaemons.relaunchDue = s.now }
-        scheduleTimer(.idleDaemonRelaunch, 0, at: idleDaemons.relaunchDue, &s)
+        core.scheduleTimer(.idleDaemonRelaunch, 0, at: idleDaemons.relaunchDue, &s)
     }
 
     /// The relaunch timer fired: when it is current, launchd starts one dead daemon
@@ -144,16 +144,16 @@ extension Device {
             idleDaemons.relaunchDue = .never
             guard deadIdleDaemons > 0 else { return nil }
             q.outer = 1
-            assert(launching == -1, "a device timer fired while room was being made for an app")
+            assert(core.launching == -1, "a device timer fired while room was being made for an app")
         }
         if q.outer == 1 {
             if let t = reclaimForRoom(needKB: need, &q, now) { return t }
             q.outer = 3
             q.step = 0
-            if availableKB >= need {
+            if core.availableKB >= need {
                 idleDaemons.resident += 1
                 idleDaemons.relaunches &+= 1
-                availableKB -= need
+                core.availableKB -= need
                 q.outer = 2
             }
         }
@@ -167,7 +167,7 @@ extension Device {
             guard dead > 0 else { return nil }
             // A fresh draw for all of them (a kill by the room-making above may have
             // set a time for its own daemon: this one replaces it, by memorylessness).
-            idleDaemons.relaunchDue = now + nextIdleDaemonGap(ratePerHour: params.xnu.idleDaemonRelaunchesPerHour * Double(dead))
+            idleDaemons.relaunchDue = now + nextIdleDaemonGap(ratePerHour: core.params.xnu.idleDaemonRelaunchesPerHour * Double(dead))
             armTimers.insert(.idleDaemon)
         }
         return nil

@@ -26,21 +26,21 @@ extension Device {
     /// critical until the compressor is no longer short. O(1); runs whenever the
     /// compressor pool changes.
     mutating func updatePressureLevel(_ now: SimTime) {
-        guard params.xnu.pressureLevels, params.xnu.bands else { return }
-        let left = params.pageableKB - compressorKB
+        guard core.params.xnu.pressureLevels, core.params.xnu.bands else { return }
+        let left = core.params.pageableKB - compressorKB
         let old = pressureLevel
         var level = old
         switch old {
         case XNUPressure.normal:
-            if compressorShort || left < kb.xnu.pressureCriticalKB { level = XNUPressure.critical }
-            else if left < kb.xnu.pressureWarningKB { level = XNUPressure.warning }
+            if compressorShort || left < core.kb.xnu.pressureCriticalKB { level = XNUPressure.critical }
+            else if left < core.kb.xnu.pressureWarningKB { level = XNUPressure.warning }
         case XNUPressure.warning:
-            if compressorShort || left < kb.xnu.pressureCriticalKB { level = XNUPressure.critical }
-            else if left > kb.xnu.pressureWarningClearKB { level = XNUPressure.normal }
+            if compressorShort || left < core.kb.xnu.pressureCriticalKB { level = XNUPressure.critical }
+            else if left > core.kb.xnu.pressureWarningClearKB { level = XNUPressure.normal }
         default:
             if compressorShort { break }
-            if left > kb.xnu.pressureWarningClearKB { level = XNUPressure.normal }
-            else if left > kb.xnu.pressureCriticalClearKB { level = XNUPressure.warning }
+            if left > core.kb.xnu.pressureWarningClearKB { level = XNUPressure.normal }
+            else if left > core.kb.xnu.pressureCriticalClearKB { level = XNUPressure.warning }
         }
         guard level != old else { return }
         pressureLevel = level
@@ -50,8 +50,8 @@ extension Device {
         // event); back to normal cancels it (thread_call_cancel; here the timer finds
         // `sustainedDue` changed and does nothing).
         if old == XNUPressure.normal {
-            sustainedDue = now + params.xnu.sustainedWindow
-            if params.xnu.sustainedPressureKills { armTimers.insert(.sustained) }
+            sustainedDue = now + core.params.xnu.sustainedWindow
+            if core.params.xnu.sustainedPressureKills { armTimers.insert(.sustained) }
         }
         if level == XNUPressure.normal { sustainedDue = .never }
         // A rise notifies the eligible apps again at the new level.
@@ -64,7 +64,7 @@ extension Device {
     /// pressure: most calls).
     @inline(__always)
     mutating func pressureWarningsCheck(_ now: SimTime) {
-        if params.xnu.pressureLevels && pressureLevel != XNUPressure.normal && now >= warningRestUntil { pressureWarnings(now) }
+        if core.params.xnu.pressureLevels && pressureLevel != XNUPressure.normal && now >= warningRestUntil { pressureWarnings(now) }
     }
 
     /// Schedules the device timers an event asked for (`armTimers`). Out of line: once
@@ -80,12 +80,12 @@ extension Device {
     /// Schedules the sustained-pressure timer at `sustainedDue` (the end of an event
     /// whose pressure left normal).
     mutating func armSustainedTimer(_ s: inout Scheduler<DeviceEvent>) {
-        guard sustainedDue < .never && !apps.isEmpty else { return }
+        guard sustainedDue < .never && !core.apps.isEmpty else { return }
         // A rise found by the freezer's catch-up (memory as it was at a past run time)
         // may be due before this event already: the timer fires now, as the first
         // moment the device can act (the state in between did not change).
         if sustainedDue < s.now { sustainedDue = s.now }
-        scheduleTimer(.sustainedPressure, 0, at: sustainedDue, &s)
+        core.scheduleTimer(.sustainedPressure, 0, at: sustainedDue, &s)
     }
 
     /// The sustained-pressure timer fired: when it is current (`sustainedDue` is its
@@ -94,7 +94,7 @@ extension Device {
     mutating func sustainedPressureReclaim(_ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
         guard q.step == 0 else { return nil }
         q.step = 1
-        guard now == sustainedDue, params.xnu.sustainedPressureKills, pressureLevel != XNUPressure.normal else { return nil }
+        guard now == sustainedDue, core.params.xnu.sustainedPressureKills, pressureLevel != XNUPressure.normal else { return nil }
         return .sustainedPressure
     }
 
@@ -102,7 +102,7 @@ extension Device {
     /// MEMORYSTATUS_KILL_TOP_PROCESS in ascending priority) until the compressor holds no more than its shortage
     /// level (osfmk/vm/vm_compressor.c, c_segment_pages_compressed_nearing_limit).
     func pickCompressorShortage() -> ReclaimAction {
-        guard compressorKB > kb.xnu.compressorShortPoolKB, let victim = nextVictim() else { return .none }
+        guard compressorKB > core.kb.xnu.compressorShortPoolKB, let victim = core.nextVictim() else { return .none }
         return .kill(app: victim, victim: victim, reason: .compressorSpaceShortage)
     }
 
@@ -119,22 +119,22 @@ extension Device {
             var pick: Int32 = -1
             var pickBand = Int.max
             var pickKB: Int64 = -1
-            for app in running {
+            for app in core.running {
                 let a = Int(app)
-                guard !apps[a].memory.contains(.pressureNotified), apps[a].residentKB >= params.xnu.warningMinKB else { continue }
-                let band = app == front ? 100 : Int(apps[a].band)
-                guard band >= Int(XNUBand.aging) || app == front else { continue }
-                if band < pickBand || (band == pickBand && apps[a].residentKB > pickKB) {
-                    pick = app; pickBand = band; pickKB = apps[a].residentKB
+                guard !core.apps[a].memory.contains(.pressureNotified), core.apps[a].residentKB >= core.params.xnu.warningMinKB else { continue }
+                let band = app == core.front ? 100 : Int(core.apps[a].band)
+                guard band >= Int(XNUBand.aging) || app == core.front else { continue }
+                if band < pickBand || (band == pickBand && core.apps[a].residentKB > pickKB) {
+                    pick = app; pickBand = band; pickKB = core.apps[a].residentKB
                 }
             }
             guard pick >= 0 else { break }
-            apps[Int(pick)].memory.insert(.pressureNotified)
+            core.apps[Int(pick)].memory.insert(.pressureNotified)
             warn(pick, now)
-            metrics[level == XNUPressure.critical ? .warningsAtCritical : .warningsAtWarning] += 1
+            core.metrics[level == XNUPressure.critical ? .warningsAtCritical : .warningsAtWarning] += 1
         }
-        for app in running { apps[Int(app)].memory.remove(.pressureNotified) }
-        warningRestUntil = now + params.xnu.warningResting
+        for app in core.running { core.apps[Int(app)].memory.remove(.pressureNotified) }
+        warningRestUntil = now + core.params.xnu.warningResting
     }
 
     /// Sustained pressure (kern_memorystatus_notify.c, sustained_pressure_handler):
@@ -154,8 +154,8 @@ extension Device {
     /// `.sustainedPressure`'s next kill: the policy's victim while the budget lasts,
     /// pressure is above normal and the victim is in the idle band.
     func pickSustainedPressure(_ c: inout ReclaimCursor) -> ReclaimAction {
-        guard c.budget > 0 && pressureLevel != XNUPressure.normal, let victim = nextVictim(),
-              apps[Int(victim)].band == XNUBand.idle else { return .none }
+        guard c.budget > 0 && pressureLevel != XNUPressure.normal, let victim = core.nextVictim(),
+              core.apps[Int(victim)].band == XNUBand.idle else { return .none }
         c.budget -= 1
         return .kill(app: victim, victim: victim, reason: .sustainedPressure)
     }

@@ -24,27 +24,27 @@ extension Device {
 
     /// What a thaw brings back from flash: the touched share of the suspended footprint.
     @inline(__always) func thawTouchedKB(_ p: Int) -> Int64 {
-        profiles[p].suspendedKB * Int64(params.xnu.thawTouchPPM) / 1_000_000
+        core.profiles[p].suspendedKB * Int64(core.params.xnu.thawTouchPPM) / 1_000_000
     }
 
     /// Whether the app was thawed with its state still on flash (frozen once and
     /// resumed since; `thaws` counts only those and is reset only at its exit).
     @inline(__always) func thawedWithFlashCopy(_ app: Int32) -> Bool {
         let a = Int(app)
-        return apps[a].memory.contains(.hasFlashCopy) && apps[a].thaws > 0
+        return core.apps[a].memory.contains(.hasFlashCopy) && core.apps[a].thaws > 0
     }
 
     /// What of its suspended footprint an app with its state on flash leaves there
     /// once thawed (0 for any other): a thawed app's, or a frozen app's at its thaw.
     @inline(__always) func onFlashKB(_ app: Int32) -> Int64 {
-        guard apps[Int(app)].memory.contains(.hasFlashCopy) else { return 0 }
-        let p = pi(app)
-        return profiles[p].suspendedKB - thawTouchedKB(p)
+        guard core.apps[Int(app)].memory.contains(.hasFlashCopy) else { return 0 }
+        let p = core.pi(app)
+        return core.profiles[p].suspendedKB - thawTouchedKB(p)
     }
 
     /// The suspended footprint an app can hold in RAM (uncompressed): the profile's,
     /// or for a thawed app only what it touched.
     @inline(__always) func suspendedPlainKB(_ app: Int32) -> Int64 {
-        thawedWithFlashCopy(app) ? thawTouchedKB(pi(app)) : profiles[pi(app)].suspendedKB
+        thawedWithFlashCopy(app) ? thawTouchedKB(core.pi(app)) : core.profiles[core.pi(app)].suspendedKB
     }
 }

@@ -14,21 +14,21 @@ extension Device {
     mutating func xnuRoomReclaim(needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
         if step == 0 {
             step = 1
-            if !params.xnu.pressureLevels { lowMemoryWarnings(needKB: needKB, now) }
+            if !core.params.xnu.pressureLevels { lowMemoryWarnings(needKB: needKB, now) }
             // High-water kills come first while memory would be below the soft-limit
             // level (memorystatus_pick_action, bsd/kern/kern_memorystatus_policy.c:162-206).
-            if overSoftLimitCount > 0 && availableKB - needKB < kb.warningKB { return .highWater(needKB + kb.warningKB) }
+            if overSoftLimitCount > 0 && core.availableKB - needKB < core.kb.warningKB { return .highWater(needKB + core.kb.warningKB) }
         }
         if step == 1 {
             step = 2
-            if availableKB - needKB < kb.idleKB { return .idleUntilAvailable(needKB + kb.idleKB) }
+            if core.availableKB - needKB < core.kb.idleKB { return .idleUntilAvailable(needKB + core.kb.idleKB) }
         }
         if step == 2 {
             step = 3
             // Below critical, up through the bands below the foreground band (100): the
             // app being launched (or woken, or growing in front) holds that band, so
             // what does not fit then fails it, not an app above it.
-            if availableKB - needKB < kb.criticalKB { return .belowForeground(needKB + kb.criticalKB) }
+            if core.availableKB - needKB < core.kb.criticalKB { return .belowForeground(needKB + core.kb.criticalKB) }
         }
         return nil
     }
@@ -43,7 +43,7 @@ extension Device {
     mutating func xnuFallReclaim(_ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
         if step == 0 {
             step = 1
-            if overSoftLimitCount > 0 && availableKB < kb.warningKB { return .highWater(kb.warningKB) }
+            if overSoftLimitCount > 0 && core.availableKB < core.kb.warningKB { return .highWater(core.kb.warningKB) }
         }
         // Critical kills (MEMORYSTATUS_KILL_TOP_PROCESS, memorystatus_kill_top_process,
         // bsd/kern/kern_memorystatus.c:6393, 6450-6452: the bands walked from the lowest
@@ -53,28 +53,28 @@ extension Device {
         // 65-66), each only while available memory is below critical.
         if step == 1 {
             step = 4
-            if availableKB < kb.criticalKB {
+            if core.availableKB < core.kb.criticalKB {
                 step = 2
-                return .belowForeground(kb.criticalKB)
+                return .belowForeground(core.kb.criticalKB)
             }
         }
         if step == 2 {
             step = 4
-            if availableKB < kb.criticalKB {
+            if core.availableKB < core.kb.criticalKB {
                 step = 3
-                if front >= 0 {
-                    metrics[.foregroundKills] += 1
-                    return .app(front, .memoryPressure)
+                if core.front >= 0 {
+                    core.metrics[.foregroundKills] += 1
+                    return .app(core.front, .memoryPressure)
                 }
             }
         }
         if step == 3 {
             step = 4
-            if availableKB < kb.criticalKB { return .untilAvailable(kb.criticalKB) }
+            if core.availableKB < core.kb.criticalKB { return .untilAvailable(core.kb.criticalKB) }
         }
         if step == 4 {
             step = 5
-            if availableKB < kb.idleKB { return .idleUntilAvailable(kb.idleKB) }
+            if core.availableKB < core.kb.idleKB { return .idleUntilAvailable(core.kb.idleKB) }
         }
         if step == 5 {
             step = 7
@@ -88,13 +88,13 @@ extension Device {
         }
         if step == 6 {
             step = 7
-            nextReaperSweepS = Self.secondsUp(now + params.xnu.reaperInterval)
+            nextReaperSweepS = Self.secondsUp(now + core.params.xnu.reaperInterval)
         }
         if step == 7 {
             step = 8
             // Compressor-space-shortage kills (sustained-pressure kills have their own
             // timer: `sustainedPressureReclaim`).
-            if params.xnu.compressorShortageKills && compressorShort { return .compressorShortage }
+            if core.params.xnu.compressorShortageKills && compressorShort { return .compressorShortage }
         }
         if step == 8 {
             step = 9
@@ -114,11 +114,11 @@ extension Device {
     /// eligible").
     mutating func inactiveLimitReclaim(_ app: Int32, _ now: SimTime) -> ReclaimTrigger? {
         let a = Int(app)
-        guard apps[a].residentKB > kb.xnu.inactiveLimitKB else { return nil }
-        if availableKB < kb.warningKB {
+        guard core.apps[a].residentKB > core.kb.xnu.inactiveLimitKB else { return nil }
+        if core.availableKB < core.kb.warningKB {
             return .app(app, .highWater)
-        } else if !apps[a].memory.contains(.overSoftLimit) {
-            apps[a].memory.insert(.overSoftLimit)
+        } else if !core.apps[a].memory.contains(.overSoftLimit) {
+            core.apps[a].memory.insert(.overSoftLimit)
             // In index order (few apps are flagged at a time).
             var i = softLimitApps.count
             while i > 0 && softLimitApps[i - 1] > app { i -= 1 }
@@ -135,8 +135,8 @@ extension Device {
     /// footprint, a frozen app's whole suspended footprint, plus what a thawed app left
     /// on flash; else what it holds.
     @inline(__always) func physFootprintKB(_ app: Int32) -> Int64 {
-        let m = apps[Int(app)].memory
-        if m.contains(.frozen) { return profiles[pi(app)].suspendedKB }
+        let m = core.apps[Int(app)].memory
+        if m.contains(.frozen) { return core.profiles[core.pi(app)].suspendedKB }
         return (m.contains(.compressed) ? suspendedPlainKB(app) : residentNowKB(app)) + onFlashKB(app)
     }
 
@@ -145,8 +145,8 @@ extension Device {
     /// one compare, not a read of the app's record.
     @inline(__always)
     mutating func clearSoftLimit(_ app: Int32) {
-        guard overSoftLimitCount > 0, apps[Int(app)].memory.contains(.overSoftLimit) else { return }
-        apps[Int(app)].memory.remove(.overSoftLimit)
+        guard overSoftLimitCount > 0, core.apps[Int(app)].memory.contains(.overSoftLimit) else { return }
+        core.apps[Int(app)].memory.remove(.overSoftLimit)
         if let i = softLimitApps.firstIndex(of: app) { softLimitApps.remove(at: i) }
     }
 
@@ -165,7 +165,7 @@ extension Device {
     /// docs/performance.md, "Costs behind the code's shapes"). Runs only
     /// while some app is flagged and memory is below the soft-limit level.
     func pickHighWater(_ target: Int64, _ c: inout ReclaimCursor) -> ReclaimAction {
-        guard availableKB < target else { return .none }
+        guard core.availableKB < target else { return .none }
         while overSoftLimitCount > 0 && c.band <= Int(XNUBand.audioAndAccessory) {
             // The flagged apps from app index `c.index` on (the list may have changed
             // since the last pick: a kill or a spare clears its app's flag).
@@ -175,9 +175,9 @@ extension Device {
                 let i = Int(softLimitApps[k])
                 k += 1
                 c.index = i + 1
-                let b = Int(apps[i].band)
+                let b = Int(core.apps[i].band)
                 if b == c.band {
-                    return physFootprintKB(Int32(i)) > kb.xnu.inactiveLimitKB ? .kill(app: Int32(i), victim: -1, reason: .highWater) : .spare(app: Int32(i))
+                    return physFootprintKB(Int32(i)) > core.kb.xnu.inactiveLimitKB ? .kill(app: Int32(i), victim: -1, reason: .highWater) : .spare(app: Int32(i))
                 } else if b > c.band {
                     c.nextBand = min(c.nextBand, b)
                 }
@@ -199,7 +199,7 @@ extension Device {
     /// the oldest reapable one" says none (`reaperRefresh`) and is not older than the
     /// interval (:4097-4106, 4235-4245). Times in whole seconds, rounded up.
     @inline(__always) func reaperSweepDue(_ now: SimTime) -> Bool {
-        guard params.xnu.reaper, availableKB < kb.xnu.reaperKB,
+        guard core.params.xnu.reaper, core.availableKB < core.kb.xnu.reaperKB,
               now >= SimTime.seconds(Int64(nextReaperSweepS)) else { return false }
         return !(reaperNoneKnown && now < SimTime.seconds(Int64(reaperInfoExpiryS)))
     }
@@ -212,10 +212,10 @@ extension Device {
     /// _memstat_proc_is_reapable, :6677-6722); it remembers whether there was none.
     /// The idle band is in entry order, so that process is its head if any is.
     mutating func reaperRefresh(_ now: SimTime) {
-        guard params.xnu.reaper, now >= SimTime.seconds(Int64(reaperInfoExpiryS)) else { return }
-        reaperInfoExpiryS = Self.secondsUp(now + params.xnu.reaperInterval)
+        guard core.params.xnu.reaper, now >= SimTime.seconds(Int64(reaperInfoExpiryS)) else { return }
+        reaperInfoExpiryS = Self.secondsUp(now + core.params.xnu.reaperInterval)
         let head = idleOrder.head(0)
-        reaperNoneKnown = head < 0 || now - apps[Int(head)].bandSince < params.xnu.reaperMinAge
+        reaperNoneKnown = head < 0 || now - core.apps[Int(head)].bandSince < core.params.xnu.reaperMinAge
     }
 
     /// A time in whole seconds, rounded up (32 bits: 68 years).
@@ -233,7 +233,7 @@ extension Device {
     /// reapable apps are its head: the sweep ends at the first younger app.
     func pickReaper(_ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         let app = c.app
-        guard app >= 0, now - apps[Int(app)].bandSince >= params.xnu.reaperMinAge else { return .none }
+        guard app >= 0, now - core.apps[Int(app)].bandSince >= core.params.xnu.reaperMinAge else { return .none }
         c.app = idleOrder.next(app)
         return .kill(app: app, victim: -1, reason: .longIdleExit)
     }

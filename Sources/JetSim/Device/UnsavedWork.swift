@@ -1,7 +1,8 @@
 import SimKernel
 
-// The lifecycle: the unsaved work the delegate messages decide.
-extension Device {
+// The device's core: the unsaved work (what a kill would lose; the lifecycle's
+// messages decide when it is saved).
+extension DeviceCore {
     /// The edits an app would lose now (its unsaved active time times its edit rate).
 
     @inline(__always) func unsavedEdits(_ app: Int32) -> Int {
