@@ -55,7 +55,7 @@ struct AndroidTests {
         var sim = Simulation(model: scenarioDevice(sc, AndroidLMK.self, trace: NoTrace()))
         // Y left last: previous, held at 700, outside the cached heap (X is there).
         sim.run(until: .seconds(50))
-        #expect(sim.model.core.previousApp == y && sim.model.policy.held == y && sim.model.oomScoreAdj(y) == OomAdj.previous)
+        #expect(sim.model.core.previousApp == y && sim.model.policy.held == y && sim.model.memory.android.oomScoreAdj(sim.model.core, y) == OomAdj.previous)
         // Woken: out of the policy (it runs), still the device's previous.
         sim.run(until: .seconds(61))
         #expect(sim.model.apps[Int(y)].state == .background && sim.model.policy.held == -1 && sim.model.core.previousApp == y)
@@ -67,7 +67,7 @@ struct AndroidTests {
         // A newer previous (X leaves the front) demotes Y to the cached heap.
         var d = sim.model
         d.core.previousApp = x
-        d.policy.update(y, d.candidate(y))
+        d.policy.update(y, d.memory.candidate(d.core, y))
         #expect(d.policy.held == -1 && d.policy.heaps.heap(of: y) == AndroidLMK.cached)
     }
 
@@ -91,14 +91,14 @@ struct AndroidTests {
         var sim = Simulation(model: scenarioDevice(sc, AndroidLMK.self, trace: NoTrace()))
         sim.run(until: .seconds(4))
         #expect([t, a, b].map { sim.model.apps[Int($0)].state } == [.background, .background, .background])
-        #expect([t, a, b].map { sim.model.oomScoreAdj($0) } == [OomAdj.service, OomAdj.cachedMin, OomAdj.previous])
+        #expect([t, a, b].map { sim.model.memory.android.oomScoreAdj(sim.model.core, $0) } == [OomAdj.service, OomAdj.cachedMin, OomAdj.previous])
         // android-lmk agrees: A (cached) first, B held at 700, T behind them.
         #expect(sim.model.policy.victim() == a && sim.model.policy.held == b)
         #expect(sim.model.policy.heaps.heap(of: t) == AndroidLMK.service)
         // Suspended at 12 and 13 s: the same adjs.
         sim.run(until: .seconds(14))
         #expect([a, b].map { sim.model.apps[Int($0)].state } == [.suspended, .suspended])
-        #expect([a, b].map { sim.model.oomScoreAdj($0) } == [OomAdj.cachedMin, OomAdj.previous])
+        #expect([a, b].map { sim.model.memory.android.oomScoreAdj(sim.model.core, $0) } == [OomAdj.cachedMin, OomAdj.previous])
     }
 
     @Test("oom_score_adj by state: foreground 0, perceptible 200, service 500, previous 700, cached 900")
@@ -152,19 +152,19 @@ struct AndroidTests {
         let e = 0.904_837_418_035_959_6
         let sc = try Scenario.parse("device os=android app-limit-pct=60 stall-critical-pct=5\napp A\n0s launch A\n1s end\n", source: "test")
         var d = scenarioDevice(sc, AndroidLMK.self, trace: NoTrace())
-        d.psiWindow(.zero)
-        d.android.fullStallUs = 900_000
-        d.psiWindow(.seconds(1))  // window 0's 90 % enters the average
-        #expect(abs(d.android.fullAvg10 - 90 * (1 - e)) < 1e-9)
-        d.psiWindow(.seconds(3))  // window 1 (no stall) and window 2 (no event) decay it
-        #expect(abs(d.android.fullAvg10 - 90 * (1 - e) * e * e) < 1e-9)
-        #expect(d.android.fullAvg10 > 5 && d.android.fullAvg10 < 100)
+        d.memory.android.psiWindow(.zero)
+        d.memory.android.state.fullStallUs = 900_000
+        d.memory.android.psiWindow(.seconds(1))  // window 0's 90 % enters the average
+        #expect(abs(d.memory.android.state.fullAvg10 - 90 * (1 - e)) < 1e-9)
+        d.memory.android.psiWindow(.seconds(3))  // window 1 (no stall) and window 2 (no event) decay it
+        #expect(abs(d.memory.android.state.fullAvg10 - 90 * (1 - e) * e * e) < 1e-9)
+        #expect(d.memory.android.state.fullAvg10 > 5 && d.memory.android.state.fullAvg10 < 100)
         // At the default limit (100) the average can never exceed it: not computed.
         var plain = scenarioDevice(try Scenario.parse("device os=android app-limit-pct=60\napp A\n0s launch A\n1s end\n", source: "test"), AndroidLMK.self, trace: NoTrace())
-        plain.psiWindow(.zero)
-        plain.android.fullStallUs = 900_000
-        plain.psiWindow(.seconds(1))
-        #expect(plain.android.fullAvg10 == 0)
+        plain.memory.android.psiWindow(.zero)
+        plain.memory.android.state.fullStallUs = 900_000
+        plain.memory.android.psiWindow(.seconds(1))
+        #expect(plain.memory.android.state.fullAvg10 == 0)
     }
 
     @Test("lru picks the perceptible app first: lmkd will not kill it until the stall is critical")

@@ -11,7 +11,7 @@ extension DeviceCore where Policy == LRU, Trace == TraceRecorder {
     /// A core of `n` apps, nothing installed, memory uncompressed.
     init(apps n: Int) {
         self.init(trace: TraceRecorder())
-        var p = DeviceParameters()
+        var p = CoreParameters()
         p.suspendedCompressionRatio = 1
         params = p
         apps.append(repeating: AppRuntime(), count: n)

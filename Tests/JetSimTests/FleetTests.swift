@@ -27,13 +27,13 @@ struct FleetTests {
     func gcTouchedShareBack() throws {
         let (d, a) = try Self.afterReclaim(Self.with("gc-heap-pct=20"))
         #expect(d.apps[Int(a)].memory.contains(.compressed))
-        #expect(d.zramHeldKB(a) == 36_864)
+        #expect(d.memory.android.zramHeldKB(a) == 36_864)
         // 147,456 / 2.58 = 57,153.5: 57,153 KiB in the pool; resident = that + the heap.
         #expect(d.compressorKB == 57_153)
         #expect(d.apps[Int(a)].residentKB == 57_153 + 36_864)
         // Half the heap touched: half as much back.
         let (half, _) = try Self.afterReclaim(Self.with("gc-heap-pct=20 gc-touch-pct=50"))
-        #expect(half.zramHeldKB(a) == 18_432)
+        #expect(half.memory.android.zramHeldKB(a) == 18_432)
         // The resume swaps in only what zram had: 57,153 x 2.58 = 147,455 KiB, 71,999.5 us
         // at 0.5 ms/MiB, rounded (the whole app: 90 ms), and the app leaves the pool whole.
         let (_, r) = try run(Self.with("gc-heap-pct=20"))
@@ -49,23 +49,23 @@ struct FleetTests {
             #expect(r.metrics == plain.metrics, "\(keys)")
             #expect(ScenarioRunner.csv(sc, r.records) == ScenarioRunner.csv(sc, plain.records), "\(keys)")
             let (d, a) = try Self.afterReclaim(Self.with(keys))
-            #expect(d.android.heldKB.isEmpty && d.zramHeldKB(a) == 0, "\(keys)")
+            #expect(d.memory.android.state.heldKB.isEmpty && d.memory.android.zramHeldKB(a) == 0, "\(keys)")
         }
     }
 
     @Test("swap takes only android_swappable_pct of a cached app outside its heap: 50 % of 184,320 KiB stays")
     func swappableShare() throws {
         let (d, a) = try Self.afterReclaim(Self.with("swappable-pct=50"))
-        #expect(d.zramHeldKB(a) == 92_160)
+        #expect(d.memory.android.zramHeldKB(a) == 92_160)
         #expect(d.compressorKB == 35_721)  // 92,160 / 2.58
     }
 
     @Test("Fleet's GC touches its background objects only: 14.5 % of a 20 % heap, 5,345 KiB of 184,320 stay in RAM")
     func fleetGC() throws {
         let (d, a) = try Self.afterReclaim(Self.with("gc-heap-pct=20", os: "fleet"))
-        #expect(d.memoryManager == .fleet)
+        #expect(d.memory.kind == .fleet)
         // 184,320 x 0.2 x 0.145 = 5,345.28.
-        #expect(d.zramHeldKB(a) == 5_345)
+        #expect(d.memory.android.zramHeldKB(a) == 5_345)
     }
 
     @Test("Fleet's hot launch from zram waits for its launch objects only: 25 % of 180 MiB is 22.5 ms, Android's whole 90 ms")
@@ -86,10 +86,10 @@ struct FleetTests {
         let (d, a) = try Self.afterReclaim(Self.with("swap-file=true"))
         #expect(d.apps[Int(a)].memory.contains(.compressed))
         #expect(d.apps[Int(a)].residentKB == 0 && d.compressorKB == 0)
-        #expect(d.android.fileUsedKB == 184_320 && d.zramStoredKB == 184_320)
+        #expect(d.memory.android.state.fileUsedKB == 184_320 && d.memory.android.zramStoredKB == 184_320)
         // With the GC: the touched heap stays in RAM, the rest in the file.
         let (g, _) = try Self.afterReclaim(Self.with("swap-file=true gc-heap-pct=20"))
-        #expect(g.apps[Int(a)].residentKB == 36_864 && g.android.fileUsedKB == 147_456)
+        #expect(g.apps[Int(a)].residentKB == 36_864 && g.memory.android.state.fileUsedKB == 147_456)
         // The resume reads back all 184,320 KiB (90 ms at 0.5 ms/MiB); nothing is left in
         // the file and nobody was killed.
         let (_, r) = try run(Self.with("swap-file=true"))
@@ -97,11 +97,11 @@ struct FleetTests {
         #expect(r.metrics[.swapInLatencySumMicros] == 90_000)
         var sim = Simulation(model: scenarioDevice(try Scenario.parse(Self.with("swap-file=true"), source: "test"), AndroidLMK.self, trace: NoTrace()))
         sim.run(until: .seconds(90))
-        #expect(sim.model.android.fileUsedKB == 0 && sim.model.android.swappedKB.allSatisfy { $0 == 0 })
+        #expect(sim.model.memory.android.state.fileUsedKB == 0 && sim.model.memory.android.state.swappedKB.allSatisfy { $0 == 0 })
         // A file too small for A (zram-pct=5: 102 MB of 2 GB) takes nothing: A stays whole
         // in RAM, and its resume swaps nothing in.
         let (t, _) = try Self.afterReclaim(Self.with("swap-file=true zram-pct=5"))
-        #expect(!t.apps[Int(a)].memory.contains(.compressed) && t.apps[Int(a)].residentKB == 184_320 && t.android.fileUsedKB == 0)
+        #expect(!t.apps[Int(a)].memory.contains(.compressed) && t.apps[Int(a)].residentKB == 184_320 && t.memory.android.state.fileUsedKB == 0)
         let (_, small) = try run(Self.with("swap-file=true zram-pct=5"))
         #expect(small.metrics[.swapIns] == 0)
         // The file swaps with zram off too (the artifact's setup), the same as with it on.

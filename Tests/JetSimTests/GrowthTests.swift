@@ -39,7 +39,7 @@ struct GrowthTests {
         let n = 4_000, calls = 6_300
         let checks = try Self.wholeChecks(apps: n, calls: calls)
         #expect(checks == 100)
-        #expect(checks * n <= calls * Device<JetsamBands, NoTrace>.invariantAppsPerEvent)
+        #expect(checks * n <= calls * DeviceCore<JetsamBands, NoTrace>.invariantAppsPerEvent)
     }
 
     @Test("a scenario's app lookups do not search the declared apps: 20,000 apps parse and run")

@@ -77,8 +77,8 @@ struct Perf10aFreezerIdleRunTests {
         var frozen: Int32, flashCopies: Int32, eligible: Int32, availableKB: Int64, compressorKB: Int64
         var metrics: DeviceMetrics
         init<P: EvictionPolicy, T: TraceSink>(_ d: Device<P, T>) {
-            nextRun = d.freezerNextRun; due = d.freezerDue; day = d.flashDay; todayKB = d.flashTodayKB
-            frozen = d.frozenCount; flashCopies = d.flashCopyCount; eligible = d.refreezeEligibleCount
+            nextRun = d.memory.xnu.freezerNextRun; due = d.memory.xnu.freezerDue; day = d.memory.xnu.flashDay; todayKB = d.memory.android.flashTodayKB
+            frozen = d.memory.xnu.frozenCount; flashCopies = d.memory.xnu.flashCopyCount; eligible = d.memory.xnu.refreezeEligibleCount
             availableKB = d.availableKB; compressorKB = d.compressorKB; metrics = d.metrics
         }
     }
@@ -91,15 +91,15 @@ struct Perf10aFreezerIdleRunTests {
         var sim = Simulation(model: scenarioDevice(sc, LRU.self, trace: NoTrace()))
         var applied = 0
         while sim.now <= sc.endTime {
-            if sim.model.freezerDue {
-                let t = sim.model.freezerNextRun
+            if sim.model.memory.xnu.freezerDue {
+                let t = sim.model.memory.xnu.freezerNextRun
                 for k: Int64 in [0, 1, 3, 10, 37, 1_000, 7_919, 40_000, 90_000] {
                     let now = t + .seconds(k)
                     var a = sim.model, b = sim.model
                     a.core.holdApps(); b.core.holdApps()
-                    if a.freezerIdleRun(now) {
+                    if a.memory.xnu.freezerIdleRun(&a.core, now) {
                         applied += 1
-                        b.freezerCatchUpLoop(now)
+                        b.memory.xnu.freezerCatchUpLoop(&b.core, now)
                         #expect(FreezerState(a) == FreezerState(b), "run due at \(t), now \(now)")
                     }
                 }

@@ -39,11 +39,12 @@ struct FixedOverheadTests {
         d.reset(profiles: [AppProfile()], installed: ContiguousArray(repeating: 0, count: 5_000),
                 params: DeviceParameters(), timeline: Timeline(actions: [], appCount: 5_000), context: PolicyContext())
         #expect(d.stateBytes.fixed == small)
-        // The core (counter slots, latency histogram headers, the levels its parameters
-        // derive, the policy, the ziggurat tables' references, the held timer) and each
-        // manager's state and parameters: fixed, whatever the apps. The bound moves only
+        // The core (counter slots, latency histogram headers, its knobs and the levels
+        // they derive, the policy, the ziggurat tables' references, the held timer) and
+        // each manager's state and parameters (XNU's and the plain model's compressors
+        // each): fixed, whatever the apps. The bound moves only
         // with a field added on purpose (git log says which).
-        #expect(small < 2_352)
+        #expect(small < 2_528)
         print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
     }
 }

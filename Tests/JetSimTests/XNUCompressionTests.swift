@@ -26,7 +26,7 @@ struct XNUCompressionTests {
             guard let t = [q, input].compactMap({ $0 }).min(), t <= sc.endTime else { break }
             sim.run(until: t)
             let m = sim.model
-            out[t.microseconds / 1_000_000] = (m.compressorKB, m.availableKB, m.apps.indices.map { m.residentNowKB(Int32($0)) })
+            out[t.microseconds / 1_000_000] = (m.compressorKB, m.availableKB, m.apps.indices.map { m.memory.residentNowKB(m.core, Int32($0)) })
         }
         return (sc, out, sim.model.metrics)
     }
@@ -123,7 +123,7 @@ struct XNUDemotionTests {
         #expect(d.apps[x].lastUsed < d.apps[y].lastUsed)
         // Two demotions allowed: both, Y first, each at the idle band's tail.
         let (_, both) = try Self.device(text.replacingOccurrences(of: "freeze-demotions=1", with: "freeze-demotions=2"))
-        #expect(both.metrics[.freezerDemotions] == 2 && both.idleOrder.head(0) == Int32(y) && both.idleOrder.next(Int32(y)) == Int32(x))
+        #expect(both.metrics[.freezerDemotions] == 2 && both.core.idleOrder.head(0) == Int32(y) && both.core.idleOrder.next(Int32(y)) == Int32(x))
     }
 }
 
@@ -139,7 +139,7 @@ extension XNUCompressionTests {
             // Log-uniform sizes: a KiB to 2^40 KiB held a millisecond to 2^40 ms.
             let kb = Int64(exp2(g.nextUnit() * 40).rounded(.down))
             let ms = Int64(exp2(g.nextUnit() * 40).rounded(.down))
-            #expect(Device<LRU, NoTrace>.kbSeconds(kb, ms: ms) == reference(kb, ms))
+            #expect(CompressorPool.kbSeconds(kb, ms: ms) == reference(kb, ms))
             let (p, o) = kb.multipliedReportingOverflow(by: ms)
             if !o && p < 1 << 52 { integerPath += 1 }
             checked += 1
@@ -148,7 +148,7 @@ extension XNUCompressionTests {
         #expect(integerPath > 50_000 && integerPath < checked)
         for (kb, ms) in [(Int64(1) << 26, Int64(1) << 26 - 1), (Int64(1) << 26, Int64(1) << 26),
                          ((Int64(1) << 52 - 1) / 999, 999), (1, 999), (Int64.max, 2)] {
-            #expect(Device<LRU, NoTrace>.kbSeconds(kb, ms: ms) == reference(kb, ms))
+            #expect(CompressorPool.kbSeconds(kb, ms: ms) == reference(kb, ms))
         }
     }
 }

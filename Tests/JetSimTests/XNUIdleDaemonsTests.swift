@@ -54,13 +54,13 @@ struct XNUIdleDaemonsTests {
         d.reset(profiles: [AppProfile()], installed: [0, 0], params: p, timeline: Timeline(actions: [], appCount: 2), context: PolicyContext())
         let start = d.availableKB
         #expect(start == (2_048 - 512 - 100) * 1_024)
-        d.reclaim(.idleUntilAvailable(start + 25 * 1_024), .zero)
+        d.reclaim(.xnu(.idleUntilAvailable(start + 25 * 1_024)), .zero)
         #expect(d.availableKB == start + 30 * 1_024 && d.idleDaemons.kills == 3)
         #expect(d.metrics.totalKills == 0)
         // With a relaunch rate the kill draws the next relaunch and asks for its timer.
         d.params.xnu.idleDaemonRelaunchesPerHour = 6
-        d.reclaim(.belowForeground(d.availableKB + 1), .zero)
-        #expect(d.idleDaemons.kills == 4 && d.idleDaemons.relaunchDue < .never && d.armTimers.contains(.idleDaemon))
+        d.reclaim(.xnu(.belowForeground(d.availableKB + 1)), .zero)
+        #expect(d.idleDaemons.kills == 4 && d.idleDaemons.relaunchDue < .never && d.memory.xnu.armTimers.contains(.idleDaemon))
     }
 
     @Test("with no relaunches the daemons stay dead, and the app kills after the pool is gone match a run without it")
@@ -107,7 +107,7 @@ struct XNUIdleDaemonsTests {
         d.reset(profiles: [AppProfile()], installed: [0], params: p, timeline: Timeline(actions: [], appCount: 1), context: PolicyContext())
         #expect(d.availableKB == (2_048 - 512) * 1_024)
         d.reclaim(.untilAvailable(d.availableKB + 1), .zero)
-        #expect(d.armTimers.isEmpty && d.idleDaemons.resident == 0 && d.idleDaemons.kills == 0)
+        #expect(d.memory.xnu.armTimers.isEmpty && d.idleDaemons.resident == 0 && d.idleDaemons.kills == 0)
         // The default workload's class has no pool.
         #expect(XNUClass().idleDaemonsKB == 0 && XNUParameters().idleDaemonsKB == 0)
     }

@@ -29,7 +29,7 @@ struct XNUThawTests {
             guard let time = [q, input].compactMap({ $0 }).min(), time <= sc.endTime else { break }
             sim.run(until: time)
             let m = sim.model
-            out[time.microseconds / 1_000_000] = Instant(resident: m.residentNowKB(t), packed: m.apps[Int(t)].packedKB,
+            out[time.microseconds / 1_000_000] = Instant(resident: m.memory.residentNowKB(m.core, t), packed: m.apps[Int(t)].packedKB,
                                                          flashWritten: m.metrics[.flashWrittenKB], refreezes: m.metrics[.refreezes],
                                                          demotions: m.metrics[.freezerDemotions])
         }

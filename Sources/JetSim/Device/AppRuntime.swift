@@ -173,8 +173,10 @@ public struct LifecycleFlags: OptionSet, Sendable, Equatable {
     @inlinable static var systemStarted: Self { Self(rawValue: 64) }
 }
 
-/// The memory managers' marks on an app record (Memory/). A termination resets them
-/// but the dock's.
+/// The memory managers' marks on an app record: the ones every manager shares here
+/// (frozen, compressed, compressing), each manager's own declared in its folder
+/// (XNU/XNUMemory.swift, Android/AndroidMemory.swift) on the bits above these. A
+/// termination resets them but its manager's `marksKeptOnExit`.
 public struct MemoryFlags: OptionSet, Sendable, Equatable {
     public let rawValue: UInt16
     @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
@@ -186,25 +188,6 @@ public struct MemoryFlags: OptionSet, Sendable, Equatable {
     /// holds its uncompressed size at suspension and `compressingSince` when it was suspended
     /// (Memory/XNU/Compression.swift).
     @inlinable static var compressing: Self { Self(rawValue: 4) }
-    /// In the dock (XNU's band 30 when idle).
-    @inlinable static var inDock: Self { Self(rawValue: 8) }
-    /// Notified in the current pressure-warning round (XNU).
-    @inlinable static var pressureNotified: Self { Self(rawValue: 16) }
-    /// Over its inactive (soft) limit out of front (XNU high-water).
-    @inlinable static var overSoftLimit: Self { Self(rawValue: 32) }
-    /// Frozen once, its state still on flash (XNU's P_MEMSTAT_FROZEN, kept through
-    /// thaws until it exits; a refreeze writes only what it dirtied).
-    @inlinable static var hasFlashCopy: Self { Self(rawValue: 64) }
-    /// Demoted from the frozen band to the idle band.
-    @inlinable static var demoted: Self { Self(rawValue: 128) }
-    /// Resumed since it was frozen, its state still on flash: XNU's
-    /// P_MEMSTAT_REFREEZE_ELIGIBLE (bsd/kern/kern_memorystatus.c:3793-3796).
-    @inlinable static var refreezeEligible: Self { Self(rawValue: 256) }
-    /// Android: cached with no activity, an empty process (started by the system, no UI
-    /// shown: `LifecycleFlags.systemStarted`), counted in `AndroidState.emptyCount`.
-    @inlinable static var emptyProcess: Self { Self(rawValue: 512) }
-    /// The marks the freezer must forget when the app exits (`Device.forgetFrozen`).
-    @inlinable static var freezerKnows: Self { [.frozen, .hasFlashCopy, .demoted, .compressing, .refreezeEligible] }
 }
 
 /// System events held for a suspended app: per kind, how many arrived and the latest

@@ -15,9 +15,9 @@ public struct DeviceCore<Policy: EvictionPolicy, Trace: TraceSink> {
     public var profiles: ContiguousArray<AppProfile> = []
     /// The profile of each app on this device (an index into `profiles`).
     public var installed: ContiguousArray<Int32> = []
-    public var params = DeviceParameters() { didSet { kb = DeviceThresholds(params) } }
+    public internal(set) var params = CoreParameters()
     /// The thresholds `params` derives (`DeviceThresholds`), kept in step with it.
-    var kb = DeviceThresholds(DeviceParameters())
+    var kb = DeviceThresholds(CoreParameters(), appLimitKB: CoreParameters().perAppLimitKB)
     /// Set by `reset` only: the kept next input time (`inputTime`) follows it.
     public internal(set) var timeline = Timeline()
     /// Key of this device's per-app random draws (from seed and device index).

@@ -8,44 +8,13 @@ import SimKernel
 // The loop is shaped as XNU's memorystatus thread (bsd/kern/kern_memorystatus_policy.c,
 // memorystatus_pick_action; bsd/kern/kern_memorystatus.c, memorystatus_do_action):
 // a trigger, then one action at a time picked by its manager from a closed set (none,
-// kill an app, spare an app, kill an idle-band daemon of XNU's), done by the loop,
+// kill an app, spare an app, kill a process of the manager's own), done by the loop,
 // until the manager answers none. A manager never kills: it answers which trigger is
-// next (`ReclaimTrigger`) and which action (`ReclaimAction`). The kill loop belongs to
+// next (`ReclaimTrigger`, Memory/MemoryManager.swift) and which action
+// (`ReclaimAction`). The kill loop belongs to
 // the device, not to a policy: the policy only names victims (`nextVictim`). Every
 // kill removes a candidate (and a spare clears a flag), so a loop ends after at most
 // one pass over the apps; it cannot spin.
-
-/// What a reclaim is for: a trigger of one memory manager.
-enum ReclaimTrigger {
-    /// Kill the policy's victims, any band, until available memory reaches the target
-    /// (the plain model, XNU's critical level, a scripted spike).
-    case untilAvailable(Int64)
-    /// XNU's critical level: the policy's victims in the bands below the foreground band
-    /// (100), until available memory reaches the target; a victim above it ends the
-    /// loop (the app in front dies first: `xnuFallReclaim`, steps 1-3).
-    case belowForeground(Int64)
-    /// XNU's idle level: the policy's victims in the idle band only, until available
-    /// memory reaches the target.
-    case idleUntilAvailable(Int64)
-    /// XNU: the compressor is near its compressed-pages limit.
-    case compressorShortage
-    /// XNU: pressure stayed above normal for the sustained window.
-    case sustainedPressure
-    /// XNU: the reaper's sweep of the idle band.
-    case reaper
-    /// XNU: apps over their inactive (soft) limit, one at a time while available memory
-    /// is below the target (the warning level, plus a launch's need).
-    case highWater(Int64)
-    /// Android ActivityManager: cached processes beyond the cap.
-    case cachedCap
-    /// Android lmkd, PSI mode, for a request of `needKB`.
-    case lmkd(needKB: Int64)
-    /// Android lmkd, the legacy minfree levels, for a request of `needKB`.
-    case minfree(needKB: Int64)
-    /// One app, for a reason: the app in front that does not fit (growth, a launch that
-    /// finds no room, a spike with nothing else left) or is over a limit.
-    case app(Int32, KillReason)
-}
 
 /// One action of a reclaim (memorystatus_action_t's role).
 enum ReclaimAction {
@@ -58,9 +27,9 @@ enum ReclaimAction {
     case kill(app: Int32, victim: Int32, reason: KillReason)
     /// Leave `app` alive and clear its high-water flag (it shrank under its limit).
     case spare(app: Int32)
-    /// XNU: kill one of the manager's own idle-band daemons (no app, not the policy's:
-    /// Memory/XNU/IdleDaemons.swift).
-    case killIdleDaemon
+    /// Kill one of the manager's own processes (no app, not the policy's: XNU's
+    /// idle-band daemons, Memory/XNU/IdleDaemons.swift).
+    case killOwnProcess
 }
 
 /// A reclaim loop's own state between its actions: a walk's position, a budget, the

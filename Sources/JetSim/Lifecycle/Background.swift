@@ -46,14 +46,14 @@ extension Device {
         core.previousApp = app
         if Policy.readsPrevious && former >= 0 && former != app
             && (core.apps[Int(former)].state == .suspended || core.apps[Int(former)].state == .background) {
-            core.policy.update(former, candidate(former))
+            core.policy.update(former, memory.candidate(core, former))
         }
         core.apps[a].backgroundEntries &+= 1
         if core.front == app { core.front = -1 }
         core.cancelTimers(app, family: 2)  // no periodic saves in the background
         core.setResident(app, min(core.apps[a].residentKB, core.profiles[p].backgroundKB))  // trims its caches
         core.send(.didEnterBackground, to: app, now)
-        memoryAppEnteredBackground(app, now, &s)
+        memory.appEnteredBackground(&core, app, now, &s)
 
         // The handler runs; saving here is part of it.
         var handler = core.profiles[p].enterBackgroundHandler
@@ -137,7 +137,7 @@ extension Device {
         stopRunning(app)
         core.suspendedCount += 1
         core.apps[a].broadcastMark = broadcastCount
-        memoryAppSuspended(app, now)
+        memory.appSuspended(&core, app, now)
         core.trace.record(time: now, app: app, event: .suspended, detail: .none, state: .suspended)
         refreshCandidateIfBandMoved(app, now)
         memoryChanged(now)

@@ -12,7 +12,7 @@ extension Device {
     @inline(__always)
     public mutating func handleInput(scheduler s: inout Scheduler<DeviceEvent>) {
         core.holdApps()
-        memoryTimePassed(s.now)
+        memory.timePassed(&core, s.now)
         core.inInput = true
         defer { core.inInput = false }
         if core.heldApp >= 0 && core.heldDue <= s.now {
@@ -40,7 +40,7 @@ extension Device {
                 }
             }
         }
-        memoryEventEnded(&s)
+        memory.eventEnded(&core, &s)
         core.refreshInputTime()
         if core.checksInvariants { checkInvariantsAmortised() }
     }
@@ -62,7 +62,7 @@ extension Device {
 
     public mutating func handle(_ e: DeviceEvent, scheduler s: inout Scheduler<DeviceEvent>) {
         core.holdApps()
-        memoryTimePassed(s.now)
+        memory.timePassed(&core, s.now)
         switch e.kind {
         case .suspendDue:
             suspendIfIdle(e.app, s.now)
@@ -107,7 +107,7 @@ extension Device {
         case .sustainedPressure, .idleDaemonRelaunch:
             memoryTimerFired(e.kind, s.now)
         }
-        memoryEventEnded(&s)
+        memory.eventEnded(&core, &s)
         if core.checksInvariants { checkInvariantsAmortised() }
     }
 }

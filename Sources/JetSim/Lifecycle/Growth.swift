@@ -33,7 +33,7 @@ extension Device {
         }
         let target = step >= peak - core.apps[a].residentKB ? peak : core.apps[a].residentKB + step
         guard target > core.apps[a].residentKB else { return }
-        let limit = appLimitKB
+        let limit = core.kb.appLimitKB
         let reach = min(target, max(limit, core.apps[a].residentKB))
         let need = reach - core.apps[a].residentKB
         if need > 0 {

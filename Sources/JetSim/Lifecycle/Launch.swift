@@ -59,19 +59,19 @@ extension Device {
         core.launching = app
         defer { core.launching = -1 }
         // The app the dock let go, if any, may be in another band now.
-        let leftDock = memoryAppLaunching(app, now)
+        let leftDock = memory.appLaunching(&core, app, now)
         if leftDock >= 0 { bandMayChange(leftDock, now) }
 
         // Room for its active footprint, which it reaches during launch. An app over
-        // the per-app limit (`appLimitKB`: XNU's; none on Android) grows only to the
+        // the per-app limit (`core.kb.appLimitKB`: XNU's; none on Android) grows only to the
         // limit (others are killed to make room as it grows, as jetsam would) and is
         // then killed for exceeding it.
         // A thaw (or a resume of an app thawed before) leaves on flash what it does not
         // touch ("On-demand thaw"): its footprint in front is the rest.
-        let limit = appLimitKB
+        let limit = core.kb.appLimitKB
         let overLimit = core.profiles[p].activeKB > limit
-        let reach = overLimit ? limit : max(0, core.profiles[p].activeKB - onFlashKB(app))
-        let need = max(0, reach - residentNowKB(app))
+        let reach = overLimit ? limit : max(0, core.profiles[p].activeKB - memory.onFlashKB(core, app))
+        let need = max(0, reach - memory.residentNowKB(core, app))
         makeRoom(needKB: need, for: app, now)
         if core.availableKB < need {
             // Nothing else left to kill and it still does not fit: the launch fails.
@@ -101,10 +101,10 @@ extension Device {
             if kind == .warm || kind == .thaw {
                 core.running.append(app)
                 core.suspendedCount -= 1
-                let resumed = memoryAppResuming(app, compressed: wasCompressed, frozen: wasFrozen, now)
+                let resumed = memory.appResuming(&core, app, compressed: wasCompressed, frozen: wasFrozen, now)
                 swapIn = resumed.swapIn
                 if wasPart { partKB = resumed.compressedKB; wasCompressed = resumed.compressedKB > 0 }
-                if wasCompressed { core.metrics[.decompressedKB] += Int(partKB ?? suspendedPlainKB(app)) }
+                if wasCompressed { core.metrics[.decompressedKB] += Int(partKB ?? memory.suspendedPlainKB(core, app)) }
             }
             core.setResident(app, max(reach, core.apps[a].residentKB))
             core.send(.willEnterForeground, to: app, now)
@@ -119,7 +119,7 @@ extension Device {
         switch kind {
         case .cold: latency = usedPrewarm ? core.prewarmedLatency(p) : core.coldLatency(p)
         case .cached: latency = core.cachedLatency(p)
-        case .warm, .thaw: latency = resumeLatency(app, kind, compressed: wasCompressed, compressedKB: partKB, swapIn: swapIn)
+        case .warm, .thaw: latency = memory.resumeLatency(core, app, kind, compressed: wasCompressed, compressedKB: partKB, swapIn: swapIn)
         case .hot: latency = core.profiles[p].hotLaunch
         }
         if core.params.launchJitterSigma > 0 {
@@ -128,7 +128,7 @@ extension Device {
             var g = core.appDraws(app, Draw.launchJitter, UInt64(core.apps[a].launches))
             latency = Self.lognormal(latency, core.params.launchJitterSigma, &g, core.normalTable)
         }
-        memoryAppLaunched(app, kind, relaunch: isRelaunch, latency: latency)
+        memory.appLaunched(&core, app, kind, relaunch: isRelaunch, latency: latency)
         if isRelaunch {
             core.metrics[.relaunches] += 1
             core.countByArchetype(app, .relaunches)

@@ -11,13 +11,13 @@ extension Device {
     /// trace brackets each loop here, once.
     mutating func reclaim(_ trigger: ReclaimTrigger, _ now: SimTime, launchFailed: Bool = false) {
         core.trace.killLoop(began: true)
-        var cursor = startReclaim(trigger)
+        var cursor = memory.startReclaim(&core, trigger)
         loop: while true {
-            switch pickReclaimAction(trigger, &cursor, now) {
+            switch memory.pickReclaimAction(&core, trigger, &cursor, now) {
             case .none:
                 break loop
             case .kill(let app, let victim, let reason):
-                reclaimWillKill(trigger, now)
+                memory.reclaimWillKill(&core, trigger, now)
                 if app == victim { core.policy.willEvict(victim) }
                 if core.apps[Int(app)].state.isResident {
                     terminate(app, reason, now, launchFailed: launchFailed)
@@ -25,12 +25,12 @@ extension Device {
                     // A launch that found no room for a process that never ran.
                     core.recordFailedLaunch(app, reason, now)
                 }
-                reclaimKilled(trigger, reason, now)
+                memory.reclaimKilled(&core, trigger, reason, now)
             case .spare(let app):
-                reclaimSpare(app)
-            case .killIdleDaemon:
-                reclaimWillKill(trigger, now)
-                reclaimIdleDaemon(now)
+                memory.reclaimSpare(&core, app)
+            case .killOwnProcess:
+                memory.reclaimWillKill(&core, trigger, now)
+                memory.reclaimOwnProcess(&core, now)
             }
         }
         core.trace.killLoop(began: false)
@@ -40,14 +40,14 @@ extension Device {
     /// reclaims (`reclaimAfterFall`). O(1) unless a trigger fires.
     @inline(__always) mutating func memoryFell(_ now: SimTime) {
         var q = ReclaimSequence()
-        while let trigger = reclaimAfterFall(&q, now) { reclaim(trigger, now) }
+        while let trigger = memory.reclaimAfterFall(&core, &q, now) { reclaim(trigger, now) }
     }
 
     /// Memory or a band changed (a suspension, a band change): the manager's reclaims
     /// (`reclaimAfterChange`).
     @inline(__always) mutating func memoryChanged(_ now: SimTime) {
         var q = ReclaimSequence()
-        while let trigger = reclaimAfterChange(&q, now) { reclaim(trigger, now) }
+        while let trigger = memory.reclaimAfterChange(&core, &q, now) { reclaim(trigger, now) }
     }
 
     /// A launch, wake or growth step of `app` needs `needKB` more: the manager makes
@@ -62,7 +62,7 @@ extension Device {
         core.launching = app
         defer { core.launching = outer }
         var q = ReclaimSequence()
-        while let trigger = reclaimForRoom(needKB: needKB, &q, now) { reclaim(trigger, now) }
+        while let trigger = memory.reclaimForRoom(&core, needKB: needKB, &q, now) { reclaim(trigger, now) }
     }
 
     /// An app just left the front and is a candidate again: the manager's reclaim for
@@ -70,14 +70,14 @@ extension Device {
     /// being launched (that one is not leaving the front).
     @inline(__always) mutating func memoryAppLeftFront(_ app: Int32, _ now: SimTime) {
         assert(app != core.launching, "the app being launched left the core.front")
-        if let trigger = reclaimAfterLeavingFront(app, now) { reclaim(trigger, now) }
+        if let trigger = memory.reclaimAfterLeavingFront(&core, app, now) { reclaim(trigger, now) }
     }
 
     /// One of the manager's own timers fired (`DeviceEvent.Kind.isDeviceTimer`): its
     /// reclaims (`reclaimOnTimer`).
     mutating func memoryTimerFired(_ kind: DeviceEvent.Kind, _ now: SimTime) {
         var q = ReclaimSequence()
-        while let trigger = reclaimOnTimer(kind, &q, now) { reclaim(trigger, now) }
+        while let trigger = memory.reclaimOnTimer(&core, kind, &q, now) { reclaim(trigger, now) }
     }
 
     /// A timer or a change may have moved a candidate to another band: the policy
@@ -85,7 +85,7 @@ extension Device {
     mutating func bandMayChange(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         guard core.apps[a].state == .background || core.apps[a].state == .suspended else { return }
-        if memoryBand(app, now) != core.apps[a].band { refreshCandidate(app, now) }
+        if memory.band(core, app, now) != core.apps[a].band { refreshCandidate(app, now) }
         memoryChanged(now)
     }
 

@@ -9,7 +9,7 @@ extension Device {
                                params: DeviceParameters, timeline: Timeline, context: PolicyContext) {
         core.profiles = profiles
         core.installed = installed
-        core.params = params
+        self.params = params
         core.timeline = timeline
         core.drawKey = SplitMix64.mix(context.seed ^ SplitMix64.mix(context.device &+ 0xD1CE))
         let n = installed.count
@@ -28,14 +28,14 @@ extension Device {
         core.previousApp = -1
         core.ui = UIState()
         core.refusedActions = 0
-        warned = false
         core.nextAction = 0
         // Unused when the policy's lists are the order (`idleOrder`).
         if !Policy.ordersIdleBands { core.ownIdleOrder.reset(appCount: n) }
         core.heldApp = -1
         core.inInput = false
-        resetMemoryManager(appCount: n)
-        core.buildWakeTable(prewarms: prewarms)
+        for a in 0..<n { core.apps[a].packedKB = Int32(clamping: core.suspendedResidentKB(Int(installed[a]))) }
+        memory.reset(&core)
+        core.buildWakeTable(prewarms: memory.prewarms(params))
         core.wakeCount = 0
         core.drawNextWake(after: .zero)
         core.refreshInputTime()
@@ -50,8 +50,7 @@ extension Device {
         core.policy.reset(appCount: n, context: PolicyContext())
         core.running.reserveCapacity(64)
         if !Policy.ordersIdleBands { core.ownIdleOrder.reset(appCount: n) }
-        dock.reserveCapacity(64)
-        compressing.reserveCapacity(n)
+        memory.reserve(apps: n)
         core.wakeTable.reserveCapacity(1 + n * SystemWakeKind.allCases.count)
         core.broadcastHistory.reserveCapacity(SystemEventKind.count * max(64, actions / 8))
         queue.reserveCapacity(events)
@@ -63,7 +62,7 @@ extension Device {
     public var stateBytes: (perApp: Int, fixed: Int) {
         let apps = core.apps.capacity * MemoryLayout<AppRuntime>.stride
             + core.installed.capacity * MemoryLayout<Int32>.stride
-            + core.policy.stateBytes + memoryStateBytes
+            + core.policy.stateBytes + core.ownIdleOrder.stateBytes + memory.stateBytes
         let fixed = MemoryLayout<Self>.size
         return (apps, fixed)
     }

@@ -28,7 +28,7 @@ extension Device {
         removeCandidate(app)
         // A frozen or thawed app leaves on flash what it does not touch, as at a
         // launch ("On-demand thaw"): it needs its background footprint less that.
-        let need = max(0, max(0, core.profiles[p].backgroundKB - onFlashKB(app)) - residentNowKB(app))
+        let need = max(0, max(0, core.profiles[p].backgroundKB - memory.onFlashKB(core, app)) - memory.residentNowKB(core, app))
         makeRoom(needKB: need, for: app, now)
         if core.availableKB < need {
             // No room even after the kill loop: the system does not launch it (a
@@ -47,7 +47,7 @@ extension Device {
             core.metrics[.systemWakes] += 1
             core.suspendedCount -= 1
             // As a user's resume (launch); on Android its stall without a launch to slow.
-            _ = memoryAppResuming(app, compressed: core.apps[a].memory.contains(.compressed), frozen: core.apps[a].memory.contains(.frozen), now)
+            _ = memory.appResuming(&core, app, compressed: core.apps[a].memory.contains(.compressed), frozen: core.apps[a].memory.contains(.frozen), now)
             core.trace.record(time: now, app: app, event: .systemWake(kind), detail: .none, state: .background)
         }
         core.apps[a].state = .background
@@ -80,7 +80,7 @@ extension Device {
     mutating func prewarm(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         let need = core.profiles[core.pi(app)].prewarmKB
-        guard prewarms, core.apps[a].state == .notRunning, core.availableKB - need >= core.kb.warningKB else { return }
+        guard memory.prewarms(params), core.apps[a].state == .notRunning, core.availableKB - need >= core.kb.warningKB else { return }
         core.policy.processStarted(app)
         core.apps[a].state = .suspended
         core.apps[a].lifecycle.insert(.prewarmed)

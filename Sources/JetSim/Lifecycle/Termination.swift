@@ -36,9 +36,9 @@ extension Device {
         }
         core.metrics.countKill(reason)
         if !core.byArchetype.isEmpty { core.byArchetype[Int(core.archetypeOf[core.pi(app)])].countKill(reason) }
-        memoryAppExited(app, now)
+        memory.appExited(&core, app, now)
         core.setResident(app, 0)
-        let dock = core.apps[a].memory.intersection(.inDock)
+        let kept = core.apps[a].memory.intersection(memory.marksKeptOnExit)
         let launches = core.apps[a].launches
         let nextUse = core.apps[a].nextUse
         let lastUsed = core.apps[a].lastUsed
@@ -54,7 +54,7 @@ extension Device {
         core.apps[a].lastUsed = lastUsed
         core.apps[a].lastKill = lastKill
         core.apps[a].filesCachedSince = now  // `filesCached`
-        core.apps[a].memory = dock
+        core.apps[a].memory = kept
         // Timer generations outlive the process, or a timer of the dead one could
         // match a timer of the next one: carry them over, then make every pending
         // timer stale.

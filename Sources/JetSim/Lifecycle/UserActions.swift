@@ -51,7 +51,7 @@ extension Device {
             }
             return
         case .pressureWarning:
-            sendMemoryWarnings(now)
+            memory.sendMemoryWarnings(&core, now)
             return
         case .pressureCritical:
             pressureSpike(demandKB: Int64(action.value) * 1_024, now)

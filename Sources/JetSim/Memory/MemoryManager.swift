@@ -3,26 +3,24 @@ import SimKernel
 // The one boundary between the lifecycle and a memory manager.
 //
 // A device runs one memory manager, chosen by its parameters (`MemoryManagerKind`): the
-// plain model (no bands; kills only when a launch needs room), XNU's memorystatus
-// (bands, triggers, pressure, compressor, freezer: Memory/XNU/), Android's lmkd, zram
-// and ActivityManager (Memory/Android/), or Fleet, which is Android's with its GC, swap
-// and hot launch changed (Memory/Fleet/). The lifecycle calls the hooks below, each
-// from one place, and never asks which manager runs: every `switch memoryManager` is in
-// this file (the core asks one thing, through `DeviceCore`: whether the OS prewarms). A
-// hook is O(1) unless its manager acts. A manager never kills: the hooks that may kill
-// answer which reclaim is next (`ReclaimTrigger`), and the lifecycle runs it
-// (Lifecycle/ReclaimLoop.swift).
+// plain model (no bands; kills only when a launch needs room: Plain/), XNU's
+// memorystatus (bands, triggers, pressure, compressor, freezer: XNU/), Android's lmkd,
+// zram and ActivityManager (Android/), or Fleet, which is Android's with its GC, swap
+// and hot launch changed (Fleet/). Each is a value that owns its state and parameters
+// (`PlainMemory`, `XNUMemory`, `AndroidMemory`) and answers the hooks of
+// `MemoryManaging`; each hook takes what it needs of the core (`DeviceCore`), never
+// the device, so a manager cannot kill: the hooks that may kill answer which reclaim
+// is next (`ReclaimTrigger`), and the lifecycle runs it (Lifecycle/ReclaimLoop.swift).
+// The core never calls a manager: where it needs a manager's answer (a candidate's
+// band, a relaunch's cost) the caller passes it in.
 //
-// Dispatch is a switch on a tag, not a protocol the device is generic over: the device
-// is already specialised per policy and trace sink, and a third generic parameter would
-// multiply the specialisations the build compiles (2 cores); the tag is two booleans of
-// the parameters the device reads anyway, so a hook costs what the `if`s it replaced
-// cost (docs/performance.md, "The device in parts").
-//
-// Adding a manager: a case here, its folder under Memory/, its parameters with their
-// schema entries, and a case in each hook below and in each of the kind's properties
-// (`runsXNU`, `runsAndroid`, `keepsIdleOrder`): every test of the kind is an exhaustive
-// switch, so the compiler lists every place a new manager must answer (no `==`).
+// Dispatch is a switch on a tag (`MemoryManager`, below), one per hook, every arm
+// explicit, not a protocol the device is generic over: the device is already
+// specialised per policy and trace sink, and a third generic parameter would multiply
+// the specialisations the build compiles (2 cores). Adding a manager: its folder with a
+// type conforming to `MemoryManaging`, a case in `MemoryManagerKind` and in
+// `DeviceParameters.memoryManager`, a stored property of `MemoryManager`, and the arm
+// each switch below asks for (docs/extending.md).
 
 /// The memory manager a device runs.
 public enum MemoryManagerKind: UInt8, Sendable, CaseIterable {
@@ -39,34 +37,35 @@ public enum MemoryManagerKind: UInt8, Sendable, CaseIterable {
     case fleet
 }
 
-extension MemoryManagerKind {
-    /// Whether XNU's memorystatus runs: bands, the dock, aging, the inactive limit, its
-    /// triggers and the idle-band daemons.
-    @inline(__always) var runsXNU: Bool {
-        switch self {
-        case .xnu: true
-        case .plain, .android, .fleet: false
-        }
+extension DeviceParameters {
+    /// The memory manager these parameters select.
+    @inlinable public var memoryManager: MemoryManagerKind {
+        android.enabled ? (fleet.enabled ? .fleet : .android) : xnu.bands ? .xnu : .plain
     }
 
-    /// Whether Android's lmkd, zram and ActivityManager run: Android's manager, or
-    /// Fleet's, which is Android's with its changes.
-    @inline(__always) var runsAndroid: Bool {
-        switch self {
-        case .android, .fleet: true
-        case .plain, .xnu: false
+    /// The footprint an app may reach before its manager kills it for its size
+    /// (`Device.appLimitKB`, which says why): the per-app limit on XNU and the plain
+    /// model, none on Android and Fleet.
+    public var appLimitKB: Int64 {
+        switch memoryManager {
+        case .xnu, .plain: core.perAppLimitKB
+        case .android, .fleet: .max
         }
     }
+}
 
-    /// Whether the idle- and frozen-band order is kept: only what reads it (XNU's
-    /// reaper, freezer and sustained-pressure kills; Android's cached-process cap)
-    /// needs it, so on the plain model it costs nothing per event.
-    @inline(__always) var keepsIdleOrder: Bool {
-        switch self {
-        case .xnu, .android, .fleet: true
-        case .plain: false
-        }
-    }
+/// What a reclaim is for: the triggers every manager may answer, and each manager's own.
+enum ReclaimTrigger {
+    /// Kill the policy's victims, any band, until available memory reaches the target
+    /// (the plain model, XNU's critical level, a scripted spike).
+    case untilAvailable(Int64)
+    /// One app, for a reason: the app in front that does not fit (growth, a launch that
+    /// finds no room, a spike with nothing else left) or is over a limit.
+    case app(Int32, KillReason)
+    /// XNU memorystatus's own (Memory/XNU/XNUMemory.swift).
+    case xnu(XNUMemory.Trigger)
+    /// Android's lmkd and ActivityManager's own (Memory/Android/AndroidMemory.swift).
+    case android(AndroidMemory.Trigger)
 }
 
 /// Where a manager's sequence of reclaims is between the lifecycle's questions
@@ -78,350 +77,459 @@ struct ReclaimSequence {
     var outer: UInt8 = 0
 }
 
-extension DeviceParameters {
-    /// The footprint an app may reach before its manager kills it for its size
-    /// (`Device.appLimitKB`, which says why): the per-app limit on XNU and the plain
-    /// model, none on Android and Fleet.
-    public var appLimitKB: Int64 {
-        switch memoryManager {
-        case .xnu, .plain: perAppLimitKB
-        case .android, .fleet: .max
-        }
-    }
+/// What a memory manager answers: the hooks the lifecycle calls (through
+/// `MemoryManager`'s switch), each from one place. A hook is O(1) unless its manager
+/// acts. No defaults: a new manager answers every hook, so none gets another's
+/// behaviour without a word from the compiler.
+protocol MemoryManaging {
+    /// Whether the idle- and frozen-band order is kept (`DeviceCore.idleOrder`): only
+    /// managers that read it (XNU's reaper, freezer and sustained-pressure kills;
+    /// Android's cached-process cap) pay for it per event.
+    static var keepsIdleOrder: Bool { get }
 
-    /// The memory manager these parameters select.
-    @inlinable public var memoryManager: MemoryManagerKind {
-        android.enabled ? (fleet.enabled ? .fleet : .android) : xnu.bands ? .xnu : .plain
-    }
-}
-
-extension Device {
-    /// The memory manager this device runs (from its parameters).
-    @inline(__always) var memoryManager: MemoryManagerKind { core.params.memoryManager }
-
-    /// Whether Android's lmkd, zram and ActivityManager run (`MemoryManagerKind.runsAndroid`).
-    @inline(__always) var runsAndroid: Bool { memoryManager.runsAndroid }
-
-    // MARK: Reset
-
-    /// Every manager's state for a run of `n` apps: XNU's compressor, freezer, reaper
-    /// and pressure state; Android's (only its lists sized when it runs).
-    mutating func resetMemoryManager(appCount n: Int) {
-        dock.removeAll(keepingCapacity: true)
-        frozenCount = 0
-        flashCopyCount = 0; refreezeEligibleCount = 0
-        compressorKB = 0; compressorSince = .zero; compressorShort = false
-        compressing.removeAll(keepingCapacity: true)
-        for a in 0..<n { core.apps[a].packedKB = Int32(clamping: core.suspendedResidentKB(Int(core.installed[a]))) }
-        compressTick = 0; compressNextDone = .max; compressorCommittedKB = 0
-        flashDay = 0; flashTodayKB = 0; freezeBudgetKB = core.params.xnu.freezeDailyKB
-        freezerNextRun = .zero; freezerDue = false
-        nextReaperSweepS = 0; reaperInfoExpiryS = 0; reaperNoneKnown = false
-        pressureLevel = 0; softLimitApps.removeAll(keepingCapacity: true)
-        warningRestUntil = .zero; sustainedDue = .never; armTimers = []
-        android.reset(appCount: runsAndroid ? n : 0, thrashingLimit: core.params.android.thrashingLimitPct, holds: zramHeldShare > 0,
-                      swapFile: runsAndroid && core.params.android.swapFile)
-        resetIdleDaemons()
-    }
-
-    /// Bytes of per-app state the idle order and the managers hold (array capacities):
-    /// part of `Device.stateBytes`.
-    var memoryStateBytes: Int {
-        core.ownIdleOrder.stateBytes + android.uncompressed.stateBytes + compressing.capacity * MemoryLayout<CompressingApp>.stride
-    }
+    // MARK: Setup
+    /// Takes its parameters from the device's (when they are set).
+    mutating func configure(_ p: DeviceParameters)
+    /// Its state for a run of the core's apps; `runs`: whether it is the manager the
+    /// device runs (the others only empty their state).
+    mutating func reset<P, T>(_ core: inout DeviceCore<P, T>, runs: Bool)
+    /// Sizes its buffers for `n` apps, so that resets up to that size never allocate.
+    mutating func reserve(apps n: Int)
+    /// Bytes of per-app state it holds (array capacities): part of `Device.stateBytes`.
+    var stateBytes: Int { get }
 
     // MARK: Time
+    /// Simulated time reached `now` at the top of an event, before it acts.
+    mutating func timePassed<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime)
+    /// The end of an event: the manager's own timers it asked for, scheduled now that
+    /// the scheduler is at hand.
+    mutating func eventEnded<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>)
+    /// One of its own timers fired (`DeviceEvent.Kind.isDeviceTimer`): its reclaims, one
+    /// question at a time; a stale timer asks for none.
+    mutating func reclaimOnTimer<P, T>(_ core: inout DeviceCore<P, T>, _ kind: DeviceEvent.Kind, _ q: inout ReclaimSequence,
+                                       _ now: SimTime) -> ReclaimTrigger?
 
-    /// Simulated time reached `now` at the top of an event (a timer, a user action or a
-    /// system arrival): the freezer thread's runs due since the last event, then
-    /// compression up to now. (Only XNU's freezer sets `freezerDue`; a
-    /// compressor runs on the plain model too.)
-    @inline(__always) mutating func memoryTimePassed(_ now: SimTime) {
-        if freezerDue && now >= freezerNextRun { freezerCatchUp(now) }
-        if !compressing.isEmpty { advanceCompression(now) }
-    }
+    // MARK: The lifecycle's changes
+    /// An app is being launched by its user, before room is made. Returns an app whose
+    /// band may have changed (XNU: the one the dock let go), or -1.
+    mutating func appLaunching<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Int32
+    /// An app entered the background.
+    mutating func appEnteredBackground<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime,
+                                             _ s: inout Scheduler<DeviceEvent>)
+    /// An app just left the front and is a candidate: one reclaim at most.
+    mutating func reclaimAfterLeavingFront<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> ReclaimTrigger?
+    /// An app was suspended.
+    mutating func appSuspended<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime)
+    /// A suspended app resumes (a user's launch or a system wake): the swap-in it waits
+    /// for, and what a part-compressed app had compressed (0 otherwise).
+    mutating func appResuming<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, compressed: Bool, frozen: Bool,
+                                    _ now: SimTime) -> (swapIn: SimTime, compressedKB: Int64)
+    /// An app exits (any termination), before its record is reset.
+    mutating func appExited<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime)
+    /// A user's launch completed with `latency`.
+    mutating func appLaunched<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ kind: LaunchKind, relaunch: Bool,
+                                    latency: SimTime)
+    /// The app's marks that outlive its process (XNU: the dock's).
+    var marksKeptOnExit: MemoryFlags { get }
 
-    /// The end of an event (`handle`, `handleInput`): the manager's own timers it asked
-    /// for during the event (`armTimers`: XNU's sustained-pressure timer, the idle
-    /// daemons' relaunch), scheduled now that the scheduler is at hand.
-    @inline(__always) mutating func memoryEventEnded(_ s: inout Scheduler<DeviceEvent>) {
-        if !armTimers.isEmpty { armDeviceTimers(&s) }
-    }
-
-    /// One of the manager's own timers fired (`DeviceEvent.Kind.isDeviceTimer`): its
-    /// reclaims, one question at a time (`ReclaimSequence`); a stale timer (not the
-    /// time now armed) asks for none.
-    mutating func reclaimOnTimer(_ kind: DeviceEvent.Kind, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
-        switch kind {
-        case .sustainedPressure: return sustainedPressureReclaim(&q, now)
-        case .idleDaemonRelaunch: return idleDaemonRelaunchReclaim(&q, now)
-        default:
-            assertionFailure("reclaimOnTimer: \(kind) is the lifecycle's timer")
-            return nil
-        }
-    }
-
-    // MARK: Lifecycle hooks
-
-    /// An app is being launched by its user (before room is made): XNU counts it
-    /// toward the dock. Returns the app the dock let go, whose band may have changed
-    /// (the lifecycle's `bandMayChange`), or -1.
-    @inline(__always) mutating func memoryAppLaunching(_ app: Int32, _ now: SimTime) -> Int32 {
-        memoryManager.runsXNU ? updateDock(app, now) : -1
-    }
-
-    /// An app entered the background: XNU starts its time in the aging band.
-    @inline(__always)
-    mutating func memoryAppEnteredBackground(_ app: Int32, _ now: SimTime, _ s: inout Scheduler<DeviceEvent>) {
-        if memoryManager.runsXNU && core.params.xnu.agingTime > .zero {
-            core.scheduleTimer(.agingEnded, app, at: now + core.params.xnu.agingTime, &s)
-        }
-    }
-
-    /// An app just left the front and is a candidate: XNU checks its inactive limit
-    /// (a high-water kill at once, or a flag). One reclaim at most.
-    @inline(__always)
-    mutating func reclaimAfterLeavingFront(_ app: Int32, _ now: SimTime) -> ReclaimTrigger? {
-        memoryManager.runsXNU ? inactiveLimitReclaim(app, now) : nil
-    }
-
-    /// An app was suspended: XNU and the plain model compress its memory (if the
-    /// compressor runs); Android keeps it uncompressed as a cached app until reclaim
-    /// needs it.
-    @inline(__always) mutating func memoryAppSuspended(_ app: Int32, _ now: SimTime) {
-        switch memoryManager {
-        case .android, .fleet: androidCached(app, now)
-        case .xnu, .plain: compressOnSuspend(app, now)
-        }
-    }
-
-    /// A suspended app resumes (a user's launch or a system wake): its memory comes
-    /// back from zram or flash (Android: returns the swap-in time), out of the
-    /// compressor (returns what a part-compressed app had compressed, 0 otherwise), and
-    /// the freezer counts the thaw.
-    @inline(__always)
-    mutating func memoryAppResuming(_ app: Int32, compressed: Bool, frozen: Bool, _ now: SimTime) -> (swapIn: SimTime, compressedKB: Int64) {
-        var swapIn = SimTime.zero
-        if runsAndroid { swapIn = androidResume(app, compressed: compressed, frozen: frozen, now) }
-        let compressedKB = leaveCompressor(app, now)
-        unfreeze(app)
-        return (swapIn, compressedKB)
-    }
-
-    /// An app exits (any termination): its memory leaves the compressor, the freezer
-    /// forgets it, and Android's reclaim order drops it.
-    @inline(__always) mutating func memoryAppExited(_ app: Int32, _ now: SimTime) {
-        leaveCompressor(app, now)
-        forgetFrozen(app)
-        if runsAndroid { androidForget(app); swapFileRelease(app) }
-    }
-
-    /// A user's launch completed with `latency`: Android counts it by its own kinds and
-    /// against the Vitals thresholds. (`lastKill`: the reason of the process before.)
-    @inline(__always) mutating func memoryAppLaunched(_ app: Int32, _ kind: LaunchKind, relaunch: Bool, latency: SimTime) {
-        guard runsAndroid else { return }
-        let saved = relaunch && core.profiles[core.pi(app)].preservesUIState
-            && KillReason(rawValue: core.apps[Int(app)].lastKill).map { $0.losesUserPlace } == true
-        androidVitals(kind, savedState: saved, latency: latency)
-    }
-
-    // MARK: Memory changes: the reclaims a manager asks for
+    // MARK: The reclaims it asks for
     //
-    // A manager never kills: each hook below is a question the lifecycle asks again
-    // until it answers nil, running the reclaim loop (`reclaim`, Lifecycle/ReclaimLoop.swift)
-    // for each trigger it answers; `ReclaimSequence` is where the manager's sequence
-    // of triggers is between questions. Each trigger's condition is read when it is
-    // asked, after the reclaims before it: the kills and their order are those of the
-    // sequence written as calls.
+    // A manager never kills: each question below is asked again until it answers nil,
+    // the reclaim loop running each trigger it answers; `ReclaimSequence` is where the
+    // manager's sequence is between questions. Each trigger's condition is read when
+    // it is asked, after the reclaims before it: the kills and their order are those of
+    // the sequence written as calls.
+    /// Available memory fell (a launch, a wake, a prewarm, growth).
+    mutating func reclaimAfterFall<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger?
+    /// Memory or a band changed (a suspension, a band change).
+    mutating func reclaimAfterChange<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger?
+    /// A launch, wake or growth step needs `needKB` more (the app is `core.launching`).
+    mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
+                                       _ now: SimTime) -> ReclaimTrigger?
 
-    /// Available memory fell (a launch, a wake, a prewarm, growth): XNU's critical and
-    /// idle triggers, high-water kills, the reaper, the pressure checks and the
-    /// freezer. O(1) unless a trigger fires.
-    @inline(__always) mutating func reclaimAfterFall(_ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
-        memoryManager.runsXNU ? xnuFallReclaim(&q.step, now) : nil
-    }
+    // MARK: The reclaim loop's picks
+    /// A reclaim starts: the trigger's loop state (a walk's start, a budget).
+    mutating func startReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger) -> ReclaimCursor
+    /// The next action of a reclaim for `trigger`.
+    mutating func pickReclaimAction<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ c: inout ReclaimCursor,
+                                          _ now: SimTime) -> ReclaimAction
+    /// Before a kill of a reclaim.
+    mutating func reclaimWillKill<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ now: SimTime)
+    /// A reclaim's `.spare`.
+    mutating func reclaimSpare<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32)
+    /// A reclaim's `.killOwnProcess`.
+    mutating func reclaimOwnProcess<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime)
+    /// After a kill of a reclaim.
+    mutating func reclaimKilled<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ reason: KillReason, _ now: SimTime)
 
-    /// Memory or a band changed (a suspension, a band change, a fall of memory): on
-    /// XNU every trigger of `reclaimAfterFall`, since XNU re-evaluates its thresholds at
-    /// every priority change (memstat_update_priority_locked ends with
-    /// _memstat_consider_waking_jetsam_thread, bsd/kern/kern_memorystatus.c:2842-2984,
-    /// 3951-3960): an app that ages into the idle band while memory is below the idle
-    /// level dies then, not at a later fall of memory; Android's cached-process cap.
-    @inline(__always) mutating func reclaimAfterChange(_ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
-        switch memoryManager {
-        case .android, .fleet:
-            // ActivityManager's trim of cached and empty processes, when it would kill.
-            guard q.step == 0 else { return nil }
-            q.step = 1
-            return processTrimDue(now) ? .cachedCap : nil
-        case .xnu: return xnuFallReclaim(&q.step, now)
-        case .plain: return nil
-        }
-    }
-
-    /// A launch, wake or growth step needs `needKB` more: the manager makes room. The
-    /// app room is made for is `launching` meanwhile (the lifecycle's `makeRoom`).
-    mutating func reclaimForRoom(needKB: Int64, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
-        switch memoryManager {
-        case .android, .fleet: androidRoomReclaim(needKB: needKB, &q.step, now)
-        case .xnu: xnuRoomReclaim(needKB: needKB, &q.step, now)
-        case .plain: plainRoomReclaim(needKB: needKB, &q.step, now)
-        }
-    }
-
-    // MARK: What the lifecycle reads
-
-    /// The footprint an app may reach before the manager kills it for its size
-    /// (`perProcessLimit`): XNU's per-process limit (`per_app_limit_pct`; the plain
-    /// model's too, the model before XNU's). None on Android and Fleet: lmkd picks its
-    /// victims by oom_score_adj, never by a process's own footprint (`find_and_kill_process`,
-    /// system/memory/lmkd/lmkd.cpp:2475-2511, mirror yaap/system_memory_lmkd at c62ac7e),
-    /// and an app's Java heap limit (`ActivityManager.getMemoryClass`) ends in an
-    /// OutOfMemoryError inside the app, which jetsim does not model. An app there that
-    /// does not fit fails its launch or growth as on any manager (no room left). Kept
-    /// in `kb` (`DeviceParameters.appLimitKB`), so a launch reads it without a switch.
-    @inline(__always) var appLimitKB: Int64 { core.kb.appLimitKB }
-
-    /// The band a candidate has now, as the policy sees it: XNU's band; on the plain
-    /// model, Android and Fleet, a background mode's band or 30 while it executes in the
-    /// background, else 0 (`plainBand`).
-    @inline(__always) func memoryBand(_ app: Int32, _ now: SimTime) -> UInt8 {
-        memoryManager.runsXNU ? xnuBand(app, now) : plainBand(app)
-    }
-
-    /// Whether the idle- and frozen-band order is kept (`MemoryManagerKind.keepsIdleOrder`).
-    @inline(__always) var keepsIdleOrder: Bool { memoryManager.keepsIdleOrder }
-
-    /// What a thaw waits for: the resume, plus the pages read back from flash: XNU's
-    /// on-demand share (`thawTouchedKB`); Android's whole cached footprint (writeback).
-    @inline(__always) func thawLatency(_ p: Int) -> SimTime {
-        let android = runsAndroid
-        let readKB = android ? core.profiles[p].suspendedKB : thawTouchedKB(p)
-        let perMB = android ? core.params.android.flashSwapInPerMB : core.params.xnu.thawPerMB
-        return core.profiles[p].warmLaunch + SimTime(microseconds: perMB.microseconds * readKB / 1_024)
-    }
-
-    /// A warm resume: the resume, plus decompressing what it touches when suspended
-    /// apps' memory is compressed (`compressedKB`: what is compressed; nil: its whole
-    /// compressed share).
-    @inline(__always) func warmLatency(_ p: Int, compressedKB: Int64? = nil) -> SimTime {
-        guard core.params.suspendedCompressionRatio > 1 else { return core.profiles[p].warmLaunch }
-        return core.profiles[p].warmLaunch + resumeDecompression(p, compressedKB: compressedKB)
-    }
-
-    /// A user's resume of a suspended app (`warm`, or `thaw` from flash): what it
-    /// waits for. Android: the resume plus the swap-in (`swapIn`). XNU: decompressing
-    /// what it touches if its memory was compressed, or the thaw. The plain model: the
-    /// decompression whenever the compressor runs.
-    @inline(__always)
-    func resumeLatency(_ app: Int32, _ kind: LaunchKind, compressed: Bool, compressedKB: Int64?, swapIn: SimTime) -> SimTime {
-        let p = core.pi(app)
-        switch memoryManager {
-        case .android, .fleet: return core.profiles[p].warmLaunch + swapIn
-        case .xnu where kind == .warm && !compressed: return core.profiles[p].warmLaunch
-        case .xnu, .plain:
-            return kind == .thaw ? thawLatency(p) : warmLatency(p, compressedKB: compressedKB ?? suspendedPlainKB(app))
-        }
-    }
-
-    /// The share of a cached app's memory that stays in RAM while zram has the rest
-    /// (Memory/Android/Zram.swift): what swap cannot take, and what the app's garbage
-    /// collector touches of its heap: all of it on Android, its background objects on
-    /// Fleet (Memory/Fleet/). 0 elsewhere, and with Android's defaults.
-    @inline(__always) var zramHeldShare: Double {
-        switch memoryManager {
-        case .android: core.params.android.heldShare(touch: core.params.android.gcTouchShare)
-        case .fleet: fleetHeldShare
-        case .xnu, .plain: 0
-        }
-    }
-
-    /// The share of a cached app's Java heap its garbage collector touches: all of it
-    /// on Android (`android_gc_touch_pct`), the background objects on Fleet.
-    @inline(__always) var gcTouchShare: Double {
-        switch memoryManager {
-        case .fleet: core.params.fleet.gcTouchShare
-        case .android, .xnu, .plain: core.params.android.gcTouchShare
-        }
-    }
-
-    /// What a resume from zram waits for of the `plainKB` swapped back in: all of it
-    /// on Android, the launch objects on Fleet (the rest after the first frame).
-    @inline(__always) func launchSwapInKB(plainKB: Int64) -> Int64 {
-        switch memoryManager {
-        case .fleet: fleetLaunchSwapInKB(plainKB: plainKB)
-        case .android, .xnu, .plain: plainKB
-        }
-    }
-
-    /// Whether the OS prewarms apps: iOS 15 and later (`prewarming`), never Android.
-    @inline(__always) var prewarms: Bool { core.params.prewarming && !runsAndroid }
-
-    /// The compressor pool within its bound (the memory invariant): zram's in
-    /// uncompressed KiB (the pool rounds each app to whole KiB); XNU's commitments
-    /// within the pool's bound.
-    var memoryPoolWithinBound: Bool {
-        runsAndroid ? zramStoredKB <= core.params.android.swapKB + 4 * Int64(core.apps.count)
-            : compressorKB <= compressorCommittedKB && compressorCommittedKB <= max(core.params.compressorPoolKB, 0)
-    }
+    // MARK: What the lifecycle and the policy read
+    /// The band a candidate has now, as the policy sees it.
+    func band<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> UInt8
+    /// What an app holds resident now.
+    func residentNowKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64
+    /// What of its suspended footprint an app leaves on flash (XNU's on-demand thaw).
+    func onFlashKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64
+    /// The suspended footprint an app can hold in RAM, uncompressed.
+    func suspendedPlainKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64
+    /// What a user's resume of a suspended app (`warm`, or `thaw` from flash) waits for.
+    func resumeLatency<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ kind: LaunchKind, compressed: Bool, compressedKB: Int64?,
+                             swapIn: SimTime) -> SimTime
+    /// What a suspended candidate's relaunch would cost if it is not killed (not a
+    /// prewarmed one's: `candidate` reads that from the core).
+    func suspendedLaunchCost<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> SimTime
+    /// No longer a candidate (in front, or terminated).
+    mutating func removeCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32)
+    /// Whether the OS prewarms apps (iOS 15 and later, `prewarming`; never Android).
+    func prewarms(_ p: DeviceParameters) -> Bool
+    /// Memory it holds outside the apps (XNU's idle-band daemons), for the ledger.
+    var residentOutsideAppsKB: Int64 { get }
+    /// Checks its accounting against the app records (tests, scenarios, traces).
+    func checkInvariant<P, T>(_ core: DeviceCore<P, T>)
 }
 
-// MARK: The reclaim loop's picks (Lifecycle/ReclaimLoop.swift)
+/// The device's memory manager: the tag of the one it runs, and each manager's value.
+/// Every hook is a switch on the tag with one arm per manager (Fleet is Android's value
+/// with Fleet's parameters).
+struct MemoryManager {
+    var kind = MemoryManagerKind.xnu
+    var plain = PlainMemory()
+    var xnu = XNUMemory()
+    var android = AndroidMemory()
 
-extension Device {
-    /// A reclaim starts: the trigger's loop state (a walk's start, a budget).
-    @inline(__always) mutating func startReclaim(_ trigger: ReclaimTrigger) -> ReclaimCursor {
-        var c = ReclaimCursor()
-        switch trigger {
-        case .sustainedPressure: startSustainedPressure(&c)
-        case .reaper: c.app = idleOrder.head(0)
-        case .untilAvailable, .belowForeground, .idleUntilAvailable, .compressorShortage, .highWater, .cachedCap, .lmkd, .minfree, .app: break
-        }
-        return c
+    init() { configure(DeviceParameters()) }
+
+    mutating func configure(_ p: DeviceParameters) {
+        kind = p.memoryManager
+        plain.configure(p)
+        xnu.configure(p)
+        android.configure(p)
     }
 
-    /// The next action of a reclaim for `trigger`: each manager's rule.
-    @inline(__always)
-    mutating func pickReclaimAction(_ trigger: ReclaimTrigger, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
-        switch trigger {
-        // The triggers that free available memory from band 0 up: XNU's idle-band
-        // daemons first, the head of band 0 (`idleDaemonFirst`; no pool: one compare).
-        case .untilAvailable(let target):
-            idleDaemonFirst(target) ?? core.victimUntilAvailable(target, .memoryPressure)
-        case .belowForeground(let target):
-            idleDaemonFirst(target) ?? core.victimUntilAvailable(target, .memoryPressure, belowForeground: true)
-        case .idleUntilAvailable(let target):
-            idleDaemonFirst(target) ?? core.victimUntilAvailable(target, .idleExit, idleBandOnly: true)
-        case .compressorShortage: pickCompressorShortage()
-        case .sustainedPressure: pickSustainedPressure(&c)
-        case .reaper: pickReaper(&c, now)
-        case .highWater(let target): pickHighWater(target, &c)
-        case .cachedCap: pickCachedCap(now)
-        case .lmkd(let need): pickLmkd(needKB: need, &c, now)
-        case .minfree(let need): pickMinfree(needKB: need)
-        case .app(let app, let reason): core.pickOneApp(app, reason, &c)
+    /// Every manager's state for a run of the core's apps (only the one that runs sizes its lists).
+    mutating func reset<P, T>(_ core: inout DeviceCore<P, T>) {
+        let runs: (plain: Bool, xnu: Bool, android: Bool) = switch kind {
+        case .plain: (true, false, false)
+        case .xnu: (false, true, false)
+        case .android, .fleet: (false, false, true)
+        }
+        plain.reset(&core, runs: runs.plain)
+        xnu.reset(&core, runs: runs.xnu)
+        android.reset(&core, runs: runs.android)
+    }
+
+    /// The device's parameters: the core's knobs with each manager's own.
+    func parameters(_ core: CoreParameters) -> DeviceParameters {
+        DeviceParameters(core: core, xnu: xnu.params, android: android.params, fleet: android.fleet)
+    }
+
+    /// XNU's idle-band daemons (the other managers run none: an empty pool).
+    var idleDaemons: IdleDaemonPool { xnu.idleDaemons }
+
+    /// A run starts (and ends): Android's reclaim order is made unique once for all
+    /// its events, as the core's lists are (`MultiList.beginRun`).
+    mutating func beginRun() { android.state.uncompressed.beginRun() }
+    mutating func endRun() { android.state.uncompressed.endRun() }
+
+    /// What compressed apps keep resident now, on the manager that runs.
+    var compressorKB: Int64 {
+        switch kind {
+        case .plain: plain.compressor.pool.kb
+        case .xnu: xnu.compressor.pool.kb
+        case .android, .fleet: android.pool.kb
         }
     }
 
-    /// Before a kill of a reclaim: XNU's idle, critical and compressor kills
-    /// (memorystatus_kill_top_process) refresh the reaper's oldest-reapable answer
-    /// first (`reaperRefresh`). Folds to nothing for the other triggers.
-    @inline(__always) mutating func reclaimWillKill(_ trigger: ReclaimTrigger, _ now: SimTime) {
-        switch trigger {
-        case .belowForeground, .idleUntilAvailable, .compressorShortage: reaperRefresh(now)
-        default: break
+    /// Sizes every manager's buffers for `n` apps (a device may run each in turn).
+    mutating func reserve(apps n: Int) {
+        plain.reserve(apps: n)
+        xnu.reserve(apps: n)
+        android.reserve(apps: n)
+    }
+
+    /// The running manager's per-app state (array capacities).
+    var stateBytes: Int {
+        switch kind {
+        case .plain: plain.stateBytes
+        case .xnu: xnu.stateBytes
+        case .android, .fleet: android.stateBytes
         }
     }
 
-    /// A reclaim's `.spare`: XNU's high-water flag cleared (the app shrank under its
-    /// inactive limit).
-    @inline(__always) mutating func reclaimSpare(_ app: Int32) { clearSoftLimit(app) }
+    @inline(__always) mutating func timePassed<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+        switch kind {
+        case .plain: plain.timePassed(&core, now)
+        case .xnu: xnu.timePassed(&core, now)
+        case .android, .fleet: android.timePassed(&core, now)
+        }
+    }
 
-    /// A reclaim's `.killIdleDaemon`: XNU kills one of its idle-band daemons.
-    @inline(__always) mutating func reclaimIdleDaemon(_ now: SimTime) { killIdleDaemon(now) }
+    @inline(__always) mutating func eventEnded<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>) {
+        switch kind {
+        case .plain: plain.eventEnded(&core, &s)
+        case .xnu: xnu.eventEnded(&core, &s)
+        case .android, .fleet: android.eventEnded(&core, &s)
+        }
+    }
 
-    /// After a kill of a reclaim: lmkd starts its thrashing measure again.
-    @inline(__always) mutating func reclaimKilled(_ trigger: ReclaimTrigger, _ reason: KillReason, _ now: SimTime) {
-        if case .lmkd = trigger { thrashingAfterKill(reason, now) }
+    mutating func reclaimOnTimer<P, T>(_ core: inout DeviceCore<P, T>, _ k: DeviceEvent.Kind, _ q: inout ReclaimSequence,
+                                       _ now: SimTime) -> ReclaimTrigger? {
+        switch kind {
+        case .plain: plain.reclaimOnTimer(&core, k, &q, now)
+        case .xnu: xnu.reclaimOnTimer(&core, k, &q, now)
+        case .android, .fleet: android.reclaimOnTimer(&core, k, &q, now)
+        }
+    }
+
+    @inline(__always) mutating func appLaunching<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Int32 {
+        switch kind {
+        case .plain: plain.appLaunching(&core, app, now)
+        case .xnu: xnu.appLaunching(&core, app, now)
+        case .android, .fleet: android.appLaunching(&core, app, now)
+        }
+    }
+
+    @inline(__always) mutating func appEnteredBackground<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime,
+                                                               _ s: inout Scheduler<DeviceEvent>) {
+        switch kind {
+        case .plain: plain.appEnteredBackground(&core, app, now, &s)
+        case .xnu: xnu.appEnteredBackground(&core, app, now, &s)
+        case .android, .fleet: android.appEnteredBackground(&core, app, now, &s)
+        }
+    }
+
+    @inline(__always) mutating func reclaimAfterLeavingFront<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32,
+                                                                   _ now: SimTime) -> ReclaimTrigger? {
+        switch kind {
+        case .plain: plain.reclaimAfterLeavingFront(&core, app, now)
+        case .xnu: xnu.reclaimAfterLeavingFront(&core, app, now)
+        case .android, .fleet: android.reclaimAfterLeavingFront(&core, app, now)
+        }
+    }
+
+    @inline(__always) mutating func appSuspended<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+        switch kind {
+        case .plain: plain.appSuspended(&core, app, now)
+        case .xnu: xnu.appSuspended(&core, app, now)
+        case .android, .fleet: android.appSuspended(&core, app, now)
+        }
+    }
+
+    @inline(__always) mutating func appResuming<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, compressed: Bool, frozen: Bool,
+                                                      _ now: SimTime) -> (swapIn: SimTime, compressedKB: Int64) {
+        switch kind {
+        case .plain: plain.appResuming(&core, app, compressed: compressed, frozen: frozen, now)
+        case .xnu: xnu.appResuming(&core, app, compressed: compressed, frozen: frozen, now)
+        case .android, .fleet: android.appResuming(&core, app, compressed: compressed, frozen: frozen, now)
+        }
+    }
+
+    @inline(__always) mutating func appExited<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+        switch kind {
+        case .plain: plain.appExited(&core, app, now)
+        case .xnu: xnu.appExited(&core, app, now)
+        case .android, .fleet: android.appExited(&core, app, now)
+        }
+    }
+
+    @inline(__always) mutating func appLaunched<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ k: LaunchKind, relaunch: Bool,
+                                                      latency: SimTime) {
+        switch kind {
+        case .plain: plain.appLaunched(&core, app, k, relaunch: relaunch, latency: latency)
+        case .xnu: xnu.appLaunched(&core, app, k, relaunch: relaunch, latency: latency)
+        case .android, .fleet: android.appLaunched(&core, app, k, relaunch: relaunch, latency: latency)
+        }
+    }
+
+    @inline(__always) var marksKeptOnExit: MemoryFlags {
+        switch kind {
+        case .plain: plain.marksKeptOnExit
+        case .xnu: xnu.marksKeptOnExit
+        case .android, .fleet: android.marksKeptOnExit
+        }
+    }
+
+    @inline(__always) mutating func reclaimAfterFall<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence,
+                                                           _ now: SimTime) -> ReclaimTrigger? {
+        switch kind {
+        case .plain: plain.reclaimAfterFall(&core, &q, now)
+        case .xnu: xnu.reclaimAfterFall(&core, &q, now)
+        case .android, .fleet: android.reclaimAfterFall(&core, &q, now)
+        }
+    }
+
+    @inline(__always) mutating func reclaimAfterChange<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence,
+                                                             _ now: SimTime) -> ReclaimTrigger? {
+        switch kind {
+        case .plain: plain.reclaimAfterChange(&core, &q, now)
+        case .xnu: xnu.reclaimAfterChange(&core, &q, now)
+        case .android, .fleet: android.reclaimAfterChange(&core, &q, now)
+        }
+    }
+
+    mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
+                                       _ now: SimTime) -> ReclaimTrigger? {
+        switch kind {
+        case .plain: plain.reclaimForRoom(&core, needKB: needKB, &q, now)
+        case .xnu: xnu.reclaimForRoom(&core, needKB: needKB, &q, now)
+        case .android, .fleet: android.reclaimForRoom(&core, needKB: needKB, &q, now)
+        }
+    }
+
+    @inline(__always) mutating func startReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger) -> ReclaimCursor {
+        switch kind {
+        case .plain: plain.startReclaim(&core, trigger)
+        case .xnu: xnu.startReclaim(&core, trigger)
+        case .android, .fleet: android.startReclaim(&core, trigger)
+        }
+    }
+
+    @inline(__always) mutating func pickReclaimAction<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger,
+                                                            _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
+        switch kind {
+        case .plain: plain.pickReclaimAction(&core, trigger, &c, now)
+        case .xnu: xnu.pickReclaimAction(&core, trigger, &c, now)
+        case .android, .fleet: android.pickReclaimAction(&core, trigger, &c, now)
+        }
+    }
+
+    @inline(__always) mutating func reclaimWillKill<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ now: SimTime) {
+        switch kind {
+        case .plain: plain.reclaimWillKill(&core, trigger, now)
+        case .xnu: xnu.reclaimWillKill(&core, trigger, now)
+        case .android, .fleet: android.reclaimWillKill(&core, trigger, now)
+        }
+    }
+
+    @inline(__always) mutating func reclaimSpare<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+        switch kind {
+        case .plain: plain.reclaimSpare(&core, app)
+        case .xnu: xnu.reclaimSpare(&core, app)
+        case .android, .fleet: android.reclaimSpare(&core, app)
+        }
+    }
+
+    @inline(__always) mutating func reclaimOwnProcess<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+        switch kind {
+        case .plain: plain.reclaimOwnProcess(&core, now)
+        case .xnu: xnu.reclaimOwnProcess(&core, now)
+        case .android, .fleet: android.reclaimOwnProcess(&core, now)
+        }
+    }
+
+    @inline(__always) mutating func reclaimKilled<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ reason: KillReason,
+                                                        _ now: SimTime) {
+        switch kind {
+        case .plain: plain.reclaimKilled(&core, trigger, reason, now)
+        case .xnu: xnu.reclaimKilled(&core, trigger, reason, now)
+        case .android, .fleet: android.reclaimKilled(&core, trigger, reason, now)
+        }
+    }
+
+    @inline(__always) func band<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> UInt8 {
+        switch kind {
+        case .plain: plain.band(core, app, now)
+        case .xnu: xnu.band(core, app, now)
+        case .android, .fleet: android.band(core, app, now)
+        }
+    }
+
+    @inline(__always) func residentNowKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+        switch kind {
+        case .plain: plain.residentNowKB(core, app)
+        case .xnu: xnu.residentNowKB(core, app)
+        case .android, .fleet: android.residentNowKB(core, app)
+        }
+    }
+
+    @inline(__always) func onFlashKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+        switch kind {
+        case .plain: plain.onFlashKB(core, app)
+        case .xnu: xnu.onFlashKB(core, app)
+        case .android, .fleet: android.onFlashKB(core, app)
+        }
+    }
+
+    @inline(__always) func suspendedPlainKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+        switch kind {
+        case .plain: plain.suspendedPlainKB(core, app)
+        case .xnu: xnu.suspendedPlainKB(core, app)
+        case .android, .fleet: android.suspendedPlainKB(core, app)
+        }
+    }
+
+    @inline(__always) func resumeLatency<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ k: LaunchKind, compressed: Bool,
+                                               compressedKB: Int64?, swapIn: SimTime) -> SimTime {
+        switch kind {
+        case .plain: plain.resumeLatency(core, app, k, compressed: compressed, compressedKB: compressedKB, swapIn: swapIn)
+        case .xnu: xnu.resumeLatency(core, app, k, compressed: compressed, compressedKB: compressedKB, swapIn: swapIn)
+        case .android, .fleet: android.resumeLatency(core, app, k, compressed: compressed, compressedKB: compressedKB, swapIn: swapIn)
+        }
+    }
+
+    @inline(__always) mutating func removeCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+        switch kind {
+        case .plain: plain.removeCandidate(&core, app)
+        case .xnu: xnu.removeCandidate(&core, app)
+        case .android, .fleet: android.removeCandidate(&core, app)
+        }
+    }
+
+    @inline(__always) func prewarms(_ p: DeviceParameters) -> Bool {
+        switch kind {
+        case .plain: plain.prewarms(p)
+        case .xnu: xnu.prewarms(p)
+        case .android, .fleet: android.prewarms(p)
+        }
+    }
+
+    var residentOutsideAppsKB: Int64 {
+        switch kind {
+        case .plain: plain.residentOutsideAppsKB
+        case .xnu: xnu.residentOutsideAppsKB
+        case .android, .fleet: android.residentOutsideAppsKB
+        }
+    }
+
+    func checkInvariant<P, T>(_ core: DeviceCore<P, T>) {
+        switch kind {
+        case .plain: plain.checkInvariant(core)
+        case .xnu: xnu.checkInvariant(core)
+        case .android, .fleet: android.checkInvariant(core)
+        }
+    }
+
+    // The shared functions of Candidates.swift and MemoryWarnings.swift, on the
+    // manager that runs (they read its bands and costs).
+
+    @inline(__always) func refreshCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime, leftFront: Bool = false) {
+        switch kind {
+        case .plain: plain.refreshCandidate(&core, app, now, leftFront: leftFront)
+        case .xnu: xnu.refreshCandidate(&core, app, now, leftFront: leftFront)
+        case .android, .fleet: android.refreshCandidate(&core, app, now, leftFront: leftFront)
+        }
+    }
+
+    @inline(__always) func refreshCandidateIfBandMoved<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+        switch kind {
+        case .plain: plain.refreshCandidateIfBandMoved(&core, app, now)
+        case .xnu: xnu.refreshCandidateIfBandMoved(&core, app, now)
+        case .android, .fleet: android.refreshCandidateIfBandMoved(&core, app, now)
+        }
+    }
+
+    @inline(__always) func candidate<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> EvictionCandidate {
+        switch kind {
+        case .plain: plain.candidate(core, app)
+        case .xnu: xnu.candidate(core, app)
+        case .android, .fleet: android.candidate(core, app)
+        }
+    }
+
+    func sendMemoryWarnings<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+        switch kind {
+        case .plain: plain.sendMemoryWarnings(&core, now)
+        case .xnu: xnu.sendMemoryWarnings(&core, now)
+        case .android, .fleet: android.sendMemoryWarnings(&core, now)
+        }
     }
 }

@@ -5,19 +5,19 @@ import SimKernel
 // levels below, `lowMemoryWarnings`), each a didReceiveMemoryWarning, and what an app
 // frees on it. Called by the managers (Plain/, XNU/Triggers.swift, XNU/Pressure.swift)
 // and by the lifecycle for a simulated warning (a user action).
-extension Device {
+extension MemoryManaging {
     /// didReceiveMemoryWarning to every app that executes code (not suspended); each
     /// frees its share of what it can: down to its background footprint when in
     /// front, to its suspended footprint when in the background. Goes through the
     /// running list, so its cost does not grow with the apps installed.
-    mutating func sendMemoryWarnings(except skip: Int32 = -1, _ now: SimTime) {
-        for app in core.running where app != skip { warn(app, now) }
+    func sendMemoryWarnings<P, T>(_ core: inout DeviceCore<P, T>, except skip: Int32 = -1, _ now: SimTime) {
+        for app in core.running where app != skip { warn(&core, app, now) }
     }
 
     /// didReceiveMemoryWarning to one app that executes code: it frees its share of
     /// what it can, down to its background footprint when in front, to its suspended
     /// footprint when in the background.
-    mutating func warn(_ app: Int32, _ now: SimTime) {
+    func warn<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
         let a = Int(app)
         let p = core.pi(app)
         let floor = core.apps[a].state == .background ? core.suspendedResidentKB(p) : core.profiles[p].backgroundKB
@@ -25,23 +25,16 @@ extension Device {
         core.setResident(app, core.apps[a].residentKB - freed)
         core.metrics[.memoryWarnings] += 1
         core.send(.didReceiveMemoryWarning, to: app, now, detail: .freed(kb: freed))
-        if core.apps[a].state == .background { refreshCandidate(app, now) }
+        if core.apps[a].state == .background { refreshCandidate(&core, app, now) }
     }
-}
 
-extension Device {
     /// didReceiveMemoryWarning to the running apps but `launching` when a launch of
     /// `needKB` would take available memory below the warning level, once until memory
-    /// recovers above it (`warned`). XNU with pressure levels warns from the compressor's
-    /// level instead (Memory/XNU/Pressure.swift).
-    mutating func lowMemoryWarnings(needKB: Int64, _ now: SimTime) {
-        if core.availableKB - needKB < core.kb.warningKB {
-            if !warned {
-                warned = true
-                sendMemoryWarnings(except: core.launching, now)
-            }
-        } else {
-            warned = false
-        }
+    /// recovers above it (`warned`, the manager's; the new value is returned). XNU with
+    /// pressure levels warns from the compressor's level instead (XNU/Pressure.swift).
+    func lowMemoryWarnings<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, warned: Bool, _ now: SimTime) -> Bool {
+        guard core.availableKB - needKB < core.kb.warningKB else { return false }
+        if !warned { sendMemoryWarnings(&core, except: core.launching, now) }
+        return true
     }
 }

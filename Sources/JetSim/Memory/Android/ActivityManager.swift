@@ -1,7 +1,7 @@
 import SimKernel
 
 // Android ActivityManager: oom_score_adj, the cached-process cap, launch Vitals.
-extension Device {
+extension AndroidMemory {
     /// The oom_score_adj ActivityManager gives a resident app now (ProcessList):
     /// foreground 0, perceptible 200 (an active background mode), service 500
     /// (background work: a task, or the run after a system wake), previous 700,
@@ -11,7 +11,7 @@ extension Device {
     /// if it is the previous process with activities (adj type "previous") and a
     /// cached adj otherwise, as when suspended (frameworks/base at 02978520,
     /// services/core/java/com/android/server/am/OomAdjuster.java).
-    @inline(__always) public func oomScoreAdj(_ app: Int32) -> Int {
+    @inline(__always) func oomScoreAdj<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int {
         let a = Int(app)
         if app == core.front { return OomAdj.foreground }
         switch core.apps[a].state {
@@ -43,67 +43,67 @@ extension Device {
     // too long beyond the newest trim + 1, then the oldest beyond each limit.
 
     /// Cached apps with activities now (the previous app is not cached).
-    @inline(__always) var cachedWithActivities: Int {
-        core.suspendedCount - Int(android.emptyCount)
+    @inline(__always) func cachedWithActivities<P, T>(_ core: DeviceCore<P, T>) -> Int {
+        core.suspendedCount - Int(state.emptyCount)
             - (core.previousApp >= 0 && core.apps[Int(core.previousApp)].state == .suspended ? 1 : 0)
     }
 
     /// Whether the oldest empty process was cached longer ago than the maximum empty
     /// time (AOSP: lastActivityTime < now - max).
-    @inline(__always) func emptyTooLong(_ app: Int32, _ now: SimTime) -> Bool {
-        let max = core.params.android.maxEmptyTime
+    @inline(__always) func emptyTooLong<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Bool {
+        let max = params.maxEmptyTime
         return max > .zero && core.apps[Int(app)].cachedSince < now - max
     }
 
     /// Whether ActivityManager's trim would kill now. O(1).
-    @inline(__always) func processTrimDue(_ now: SimTime) -> Bool {
-        let ap = core.params.android
+    @inline(__always) func processTrimDue<P, T>(_ core: DeviceCore<P, T>, _ now: SimTime) -> Bool {
+        let ap = params
         guard ap.maxCachedProcesses > 0 else { return false }
-        let empty = Int(android.emptyCount)
-        return empty > ap.emptyProcessLimit || cachedWithActivities > ap.cachedProcessLimit
-            || (empty > ap.trimEmptyProcesses + 1 && emptyTooLong(android.oldestEmpty, now))
+        let empty = Int(state.emptyCount)
+        return empty > ap.emptyProcessLimit || cachedWithActivities(core) > ap.cachedProcessLimit
+            || (empty > ap.trimEmptyProcesses + 1 && emptyTooLong(core, state.oldestEmpty, now))
     }
 
     /// `.cachedCap`'s next kill: the oldest empty process while it is unused too long
     /// beyond the trim count or more than their limit are cached; then the oldest
     /// cached app with activities (not the previous one) while more than theirs are.
     /// Each kill removes the app from the set, so the next pick starts afresh.
-    func pickCachedCap(_ now: SimTime) -> ReclaimAction {
-        let ap = core.params.android
-        let empty = Int(android.emptyCount)
-        if empty > ap.emptyProcessLimit || (empty > ap.trimEmptyProcesses + 1 && emptyTooLong(android.oldestEmpty, now)) {
-            return .kill(app: android.oldestEmpty, victim: -1, reason: .cachedCap)
+    func pickCachedCap<P, T>(_ core: DeviceCore<P, T>, _ now: SimTime) -> ReclaimAction {
+        let ap = params
+        let empty = Int(state.emptyCount)
+        if empty > ap.emptyProcessLimit || (empty > ap.trimEmptyProcesses + 1 && emptyTooLong(core, state.oldestEmpty, now)) {
+            return .kill(app: state.oldestEmpty, victim: -1, reason: .cachedCap)
         }
-        guard cachedWithActivities > ap.cachedProcessLimit else { return .none }
-        var app = idleOrder.head(0)
+        guard cachedWithActivities(core) > ap.cachedProcessLimit else { return .none }
+        var app = core.idleOrder.head(0)
         while app >= 0 && (app == core.previousApp || core.apps[Int(app)].memory.contains(.emptyProcess)) {
-            app = idleOrder.next(app)
+            app = core.idleOrder.next(app)
         }
         return app >= 0 ? .kill(app: app, victim: -1, reason: .cachedCap) : .none
     }
 
     /// An empty process was cached (`androidCached`): counted, and the oldest if none was.
-    mutating func androidEmptyCached(_ app: Int32) {
+    mutating func androidEmptyCached<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
         core.apps[Int(app)].memory.insert(.emptyProcess)
-        android.emptyCount += 1
-        if android.oldestEmpty < 0 { android.oldestEmpty = app }
+        state.emptyCount += 1
+        if state.oldestEmpty < 0 { state.oldestEmpty = app }
     }
 
     /// An empty process left the cached set (resumed or killed; already out of
     /// `idleOrder`): uncounted; if it was the oldest, the next oldest is the first
     /// empty one in the cached order.
-    mutating func androidEmptyForgotten(_ app: Int32) {
+    mutating func androidEmptyForgotten<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
         core.apps[Int(app)].memory.remove(.emptyProcess)
-        android.emptyCount -= 1
-        guard app == android.oldestEmpty else { return }
-        var next = android.emptyCount > 0 ? idleOrder.head(0) : -1
-        while next >= 0 && !core.apps[Int(next)].memory.contains(.emptyProcess) { next = idleOrder.next(next) }
-        android.oldestEmpty = next
+        state.emptyCount -= 1
+        guard app == state.oldestEmpty else { return }
+        var next = state.emptyCount > 0 ? core.idleOrder.head(0) : -1
+        while next >= 0 && !core.apps[Int(next)].memory.contains(.emptyProcess) { next = core.idleOrder.next(next) }
+        state.oldestEmpty = next
     }
 
     /// Counts a launch by Android's kind and against the Vitals thresholds.
-    mutating func androidVitals(_ kind: LaunchKind, savedState: Bool, latency: SimTime) {
-        let ap = core.params.android
+    mutating func androidVitals<P, T>(_ core: inout DeviceCore<P, T>, _ kind: LaunchKind, savedState: Bool, latency: SimTime) {
+        let ap = params
         switch kind {
         // A process created with its files still in the page cache is still a cold or
         // warm launch in Android's terms (Vitals names by process and saved state).

@@ -1,7 +1,7 @@
 import SimKernel
 
 // Android lmkd: the kill decisions (PSI mode and the legacy minfree levels).
-extension Device {
+extension AndroidMemory {
     /// What lmkd decides on a wake-up at `now` (lmkd.cpp mp_event_psi, 2896-3002): the
     /// kill reason and the lowest oom_score_adj it may kill, or nil (no kill). Thrashing
     /// is measured (`thrashingPct`) only when lmkd is woken, as mp_event_psi runs only then.
@@ -24,13 +24,13 @@ extension Device {
     ///   down to adj 0 (lmkd.cpp:2889-2891, 3000-3002); at its default of 100 it never
     ///   holds. (A full stall over psi_complete_stall_ms in the window is not
     ///   critical_stall: it is the one not-responding kill above.)
-    @inline(__always) mutating func lmkdDecision(needKB: Int64, afterKill: Bool, _ now: SimTime) -> (reason: KillReason, minAdj: Int)? {
-        let ap = core.params.android
+    @inline(__always) mutating func lmkdDecision<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, afterKill: Bool, _ now: SimTime) -> (reason: KillReason, minAdj: Int)? {
+        let ap = params
         let belowMin = core.availableKB < needKB
         let belowHigh = core.availableKB < needKB + ap.highWatermarkKB
-        let notResponding = android.fullStallUs > ap.completeStall.microseconds
-        let critical = android.fullAvg10 > ap.stallLimitCriticalPct
-        guard lmkdWoken(needKB: needKB) else { return nil }
+        let notResponding = state.fullStallUs > ap.completeStall.microseconds
+        let critical = state.fullAvg10 > ap.stallLimitCriticalPct
+        guard lmkdWoken(core, needKB: needKB) else { return nil }
         let thrashing = thrashingPct(now)
         // No page cache, no measure (thrashing is 0): not critical even at a 0 % level.
         let thrashingCritical = ap.measuresThrashing && thrashing >= ap.thrashingCriticalPct
@@ -41,12 +41,12 @@ extension Device {
         if afterKill && belowMin {
             reason = .lmkdPressureAfterKill
             minAdj = OomAdj.foreground  // pressure_after_kill_min_score's default
-        } else if notResponding && android.notRespondingWindow != android.window {
+        } else if notResponding && state.notRespondingWindow != state.window {
             reason = .lmkdPsiComplete
         } else if swapLow && (thrashing > ap.thrashingLimitPct || belowHigh) {
             reason = .lmkdLowSwap
             minAdj = belowMin || thrashingCritical ? 0 : OomAdj.perceptible + 1
-        } else if belowHigh && thrashing > android.thrashingLimit {
+        } else if belowHigh && thrashing > state.thrashingLimit {
             reason = .lmkdThrashing
             minAdj = thrashingCritical ? 0 : OomAdj.perceptible + 1
         } else if belowHigh {
@@ -61,17 +61,17 @@ extension Device {
     /// lmkd's kills, one victim per decision (find_and_kill_process, lmkd.cpp:2475-2510),
     /// deciding again after each kill as its polling does, until no trigger holds.
     /// One trigger a question (`ReclaimSequence`).
-    mutating func androidRoomReclaim(needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
-        let ap = core.params.android
+    mutating func androidRoomReclaim<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
+        let ap = params
         if step == 0 {
             step = 1
             psiWindow(now)
-            zramReclaim(untilAvailable: needKB + ap.highWatermarkKB, now)
+            zramReclaim(&core, untilAvailable: needKB + ap.highWatermarkKB, now)
             if !ap.psi {
                 step = 3
-                return .minfree(needKB: needKB)
+                return .android(.minfree(needKB: needKB))
             }
-            if lmkdWoken(needKB: needKB) { return .lmkd(needKB: needKB) }
+            if lmkdWoken(core, needKB: needKB) { return .android(.lmkd(needKB: needKB)) }
         }
         if step == 1 {
             step = 2
@@ -80,9 +80,9 @@ extension Device {
             // every task waits (PSI full; assumption: `oomStall`), so lmkd sees a
             // complete stall: one not-responding kill at any adj (once per window),
             // then pressure-after-kill while the request stays unmet.
-            android.someStallUs = .saturatingSum(android.someStallUs, ap.oomStall.microseconds)
-            android.fullStallUs = .saturatingSum(android.fullStallUs, ap.oomStall.microseconds)
-            return .lmkd(needKB: needKB)
+            state.someStallUs = .saturatingSum(state.someStallUs, ap.oomStall.microseconds)
+            state.fullStallUs = .saturatingSum(state.fullStallUs, ap.oomStall.microseconds)
+            return .android(.lmkd(needKB: needKB))
         }
         return nil
     }
@@ -90,9 +90,9 @@ extension Device {
     /// Whether lmkd is woken for a request of `needKB` (`lmkdDecision`'s first test:
     /// a PSI event or a request reclaim cannot meet): without it no decision can kill,
     /// so the reclaim loop is not entered (most requests).
-    @inline(__always) func lmkdWoken(needKB: Int64) -> Bool {
-        let ap = core.params.android
-        return android.someStallUs > ap.partialStall.microseconds || android.fullStallUs > ap.completeStall.microseconds
+    @inline(__always) func lmkdWoken<P, T>(_ core: DeviceCore<P, T>, needKB: Int64) -> Bool {
+        let ap = params
+        return state.someStallUs > ap.partialStall.microseconds || state.fullStallUs > ap.completeStall.microseconds
             || core.availableKB < needKB
     }
 
@@ -101,15 +101,15 @@ extension Device {
     /// kill the reclaim loop restarts the thrashing measure (`thrashingAfterKill`), and
     /// the next decision is the cycle after a kill (`c.acted`: every decision of the
     /// loop after its first follows a kill, since one that kills nothing ends it).
-    mutating func pickLmkd(needKB: Int64, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
-        guard let d = lmkdDecision(needKB: needKB, afterKill: c.acted, now) else { return .none }
-        if d.reason == .lmkdPsiComplete { android.notRespondingWindow = android.window }
+    mutating func pickLmkd<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
+        guard let d = lmkdDecision(&core, needKB: needKB, afterKill: c.acted, now) else { return .none }
+        if d.reason == .lmkdPsiComplete { state.notRespondingWindow = state.window }
         guard let victim = core.nextVictim() else { return .none }
         // The policy's next victim is protected at this level.
-        let adj = oomScoreAdj(victim)
+        let adj = oomScoreAdj(core, victim)
         if adj < d.minAdj { return .none }
         c.acted = true
-        return .kill(app: lmkdPick(victim, adj: adj), victim: victim, reason: d.reason)
+        return .kill(app: lmkdPick(core, victim, adj: adj), victim: victim, reason: d.reason)
     }
 
     /// lmkd's choice within the adj level of the policy's victim (find_and_kill_process,
@@ -118,12 +118,12 @@ extension Device {
     /// (adj <= 200, where lmkd always takes the heaviest "to minimize the number of
     /// victims"). A scan of the apps, as lmkd's proc_get_heaviest scans its adj bucket:
     /// only when killing, and only in those cases.
-    @inline(__always) func lmkdPick(_ victim: Int32, adj: Int) -> Int32 {
-        guard core.params.android.killHeaviestTask || adj <= OomAdj.perceptible else { return victim }
+    @inline(__always) func lmkdPick<P, T>(_ core: DeviceCore<P, T>, _ victim: Int32, adj: Int) -> Int32 {
+        guard params.killHeaviestTask || adj <= OomAdj.perceptible else { return victim }
         var best = victim, bestKB = core.apps[Int(victim)].residentKB
         for i in 0..<core.apps.count {
             let app = Int32(i)
-            guard app != core.front, core.apps[i].state.isResident, core.apps[i].residentKB > bestKB, oomScoreAdj(app) == adj else { continue }
+            guard app != core.front, core.apps[i].state.isResident, core.apps[i].residentKB > bestKB, oomScoreAdj(core, app) == adj else { continue }
             best = app
             bestKB = core.apps[i].residentKB
         }
@@ -133,7 +133,7 @@ extension Device {
     /// The legacy minfree mode (ro.lmk.use_minfree_levels, lmkd.cpp:3152-3190): the
     /// lowest level whose minfree exceeds free memory (after the request) sets the
     /// lowest adj that may die; one kill per decision until free memory is above it.
-    func pickMinfree(needKB: Int64) -> ReclaimAction {
+    func pickMinfree<P, T>(_ core: DeviceCore<P, T>, needKB: Int64) -> ReclaimAction {
         let free = core.availableKB - needKB
         var minAdj = -1
         for i in 0..<AndroidParameters.minfreeKB.count where free < AndroidParameters.minfreeKB[i] {
@@ -141,8 +141,8 @@ extension Device {
             break
         }
         guard minAdj >= 0, let victim = core.nextVictim() else { return .none }
-        let adj = oomScoreAdj(victim)
+        let adj = oomScoreAdj(core, victim)
         if adj < minAdj { return .none }
-        return .kill(app: lmkdPick(victim, adj: adj), victim: victim, reason: .lmkdMinfree)
+        return .kill(app: lmkdPick(core, victim, adj: adj), victim: victim, reason: .lmkdMinfree)
     }
 }

@@ -6,22 +6,22 @@ import Darwin
 import SimKernel
 
 // Android lmkd: PSI windows, stall and the thrashing measure.
-extension Device {
+extension AndroidMemory {
     /// Uncompressed memory in zram now (the pool's physical KiB times the ratio), or in
     /// the swap file (`AndroidParameters.swapFile`).
     @inline(__always) var zramStoredKB: Int64 {
-        core.params.android.swapFile ? android.fileUsedKB : Int64((Double(compressorKB) * core.params.android.zramRatio).rounded())
+        params.swapFile ? state.fileUsedKB : Int64((Double(pool.kb) * params.zramRatio).rounded())
     }
 
     /// Moves lmkd's 1 s PSI window to the one holding `now` (PSI_WINDOW_SIZE_MS
     /// 1000, lmkd.cpp:137): stall starts again from zero.
     mutating func psiWindow(_ now: SimTime) {
         let w = now.microseconds / 1_000_000
-        guard w != android.window else { return }
-        if core.params.android.stallLimitCriticalPct < 100 { psiAverage(movingTo: w) }
-        android.window = w
-        android.someStallUs = 0
-        android.fullStallUs = 0
+        guard w != state.window else { return }
+        if params.stallLimitCriticalPct < 100 { psiAverage(movingTo: w) }
+        state.window = w
+        state.someStallUs = 0
+        state.fullStallUs = 0
     }
 
     /// PSI's full-stall avg10 as the window moves to `w`: the kernel averages every
@@ -31,13 +31,13 @@ extension Device {
     /// each window with no event since decays the average. Only kept when lmkd reads it
     /// (`stallLimitCriticalPct` under 100; at 100 it can never exceed the limit).
     mutating func psiAverage(movingTo w: Int64) {
-        guard android.window >= 0 else { return }
+        guard state.window >= 0 else { return }
         let e = 0.904_837_418_035_959_6  // exp(-0.1)
-        let sample = min(100, Double(android.fullStallUs) / 10_000)
-        var avg = android.fullAvg10 * e + sample * (1 - e)
-        let quiet = w - android.window - 1
+        let sample = min(100, Double(state.fullStallUs) / 10_000)
+        var avg = state.fullAvg10 * e + sample * (1 - e)
+        let quiet = w - state.window - 1
         if quiet > 0 { avg = quiet > 400 ? 0 : avg * pow(e, Double(quiet)) }
-        android.fullAvg10 = avg
+        state.fullAvg10 = avg
     }
 
     /// lmkd's thrashing window on a wake-up at `now` (mp_event_psi, lmkd.cpp:2832-2856):
@@ -50,34 +50,34 @@ extension Device {
     /// polls it spans; a swap-in is one instant here, so the window is moved before its
     /// refaults are counted, as the burst's first poll would.
     mutating func thrashingWindow(_ now: SimTime) {
-        let ap = core.params.android
+        let ap = params
         guard ap.measuresThrashing else { return }
-        let since = now.microseconds - android.thrashResetUs
+        let since = now.microseconds - state.thrashResetUs
         guard since > 1_000_000 else { return }
         var prev = refaultPct
         let windows = since / 1_000_000
-        if windows > 1 || prev < android.thrashingLimit { prev = windows >= 63 ? 0 : prev >> windows }
-        android.prevThrashPct = prev
-        android.refaultKB = 0
-        android.thrashResetUs = now.microseconds
-        android.thrashingLimit = ap.thrashingLimitPct
+        if windows > 1 || prev < state.thrashingLimit { prev = windows >= 63 ? 0 : prev >> windows }
+        state.prevThrashPct = prev
+        state.refaultKB = 0
+        state.thrashResetUs = now.microseconds
+        state.thrashingLimit = ap.thrashingLimitPct
     }
 
     /// Refaults since the last reset, % of the page cache. lmkd counts 4 KiB pages and
     /// divides by the file LRU + 1 page (lmkd.cpp:2836-2837, 2855); jetsim counts KiB and
     /// adds 4 KiB.
     @inline(__always) var refaultPct: Int64 {
-        Int64(saturating: Double(android.refaultKB) * 100 / Double(core.params.android.pageCacheKB + 4))
+        Int64(saturating: Double(state.refaultKB) * 100 / Double(params.pageCacheKB + 4))
     }
 
     /// lmkd's thrashing on a wake-up at `now`, % of the page cache: this window's
     /// refaults plus the carried amount (lmkd.cpp:2853-2858).
     mutating func thrashingPct(_ now: SimTime) -> Int64 {
-        guard core.params.android.measuresThrashing else { return 0 }
+        guard params.measuresThrashing else { return 0 }
         // A wake-up that moves the window counts only the carried amount (2853-2855):
         // the move zeroes the count.
         thrashingWindow(now)
-        return .saturatingSum(refaultPct, android.prevThrashPct)
+        return .saturatingSum(refaultPct, state.prevThrashPct)
     }
 
     /// After a kill lmkd starts its thrashing measure again (lmkd.cpp:2776-2785), and a
@@ -86,18 +86,18 @@ extension Device {
     /// system still thrashes.
     mutating func thrashingAfterKill(_ reason: KillReason, _ now: SimTime) {
         if reason == .lmkdThrashing {
-            android.thrashingLimit = android.thrashingLimit * (100 - core.params.android.thrashingDecayPct) / 100
+            state.thrashingLimit = state.thrashingLimit * (100 - params.thrashingDecayPct) / 100
         }
-        android.refaultKB = 0
-        android.prevThrashPct = 0
-        android.thrashResetUs = now.microseconds
+        state.refaultKB = 0
+        state.prevThrashPct = 0
+        state.thrashResetUs = now.microseconds
     }
 
     /// Reclaim work of `kb` KiB at `perMB` per MiB: PSI "some" stall for all of it,
     /// "full" stall for `fullStallShare` of it (assumption: no published split).
     mutating func stall(_ kb: Int64, perMB: SimTime) {
         let us = Int64(saturating: Double(perMB.microseconds) * Double(kb) / 1_024)
-        android.someStallUs = .saturatingSum(android.someStallUs, us)
-        android.fullStallUs = .saturatingSum(android.fullStallUs, Int64(saturating: Double(us) * core.params.android.fullStallShare))
+        state.someStallUs = .saturatingSum(state.someStallUs, us)
+        state.fullStallUs = .saturatingSum(state.fullStallUs, Int64(saturating: Double(us) * params.fullStallShare))
     }
 }

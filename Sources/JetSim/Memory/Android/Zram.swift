@@ -1,61 +1,61 @@
 import SimKernel
 
 // Android: cached apps' memory, zram reclaim and writeback, and swap-in at resume.
-extension Device {
+extension AndroidMemory {
     /// An app became cached (suspended): its memory stays uncompressed until reclaim
     /// needs it; it joins reclaim's order.
-    mutating func androidCached(_ app: Int32, _ now: SimTime) {
+    mutating func androidCached<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
         let a = Int(app)
         core.setResident(app, min(core.apps[a].residentKB, core.profiles[core.pi(app)].suspendedKB))
-        android.uncompressed.append(app, to: 0)
+        state.uncompressed.append(app, to: 0)
         // Cached since now: ActivityManager's lastActivityTime for the empty-process
         // trim (`processTrimDue`).
         core.apps[a].cachedSince = now
-        if core.apps[a].lifecycle.contains(.systemStarted) { androidEmptyCached(app) }
+        if core.apps[a].lifecycle.contains(.systemStarted) { androidEmptyCached(&core, app) }
     }
 
     /// The app leaves the cached set (resumed or killed): out of reclaim's order; if
     /// its memory was in zram, a swap-in (resume) or a free (kill) follows.
-    @inline(__always) mutating func androidForget(_ app: Int32) {
-        android.uncompressed.remove(app)
-        if core.apps[Int(app)].memory.contains(.emptyProcess) { androidEmptyForgotten(app) }
+    @inline(__always) mutating func androidForget<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+        state.uncompressed.remove(app)
+        if core.apps[Int(app)].memory.contains(.emptyProcess) { androidEmptyForgotten(&core, app) }
     }
 
     /// A cached app resumes (a user's launch, or a system wake): out of reclaim's
     /// order (it runs now), its pages back from zram (`compressed`) or flash
     /// (`frozen`; the flash read is the time when both). Returns the swap-in time.
     @discardableResult
-    mutating func androidResume(_ app: Int32, compressed: Bool, frozen: Bool, _ now: SimTime) -> SimTime {
-        androidForget(app)
+    mutating func androidResume<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, compressed: Bool, frozen: Bool, _ now: SimTime) -> SimTime {
+        androidForget(&core, app)
         var swapIn = SimTime.zero
-        if compressed { swapIn = androidSwapIn(app, now) }
-        if frozen { swapIn = androidSwapIn(app, fromFlash: true, now) }
+        if compressed { swapIn = androidSwapIn(&core, app, now) }
+        if frozen { swapIn = androidSwapIn(&core, app, fromFlash: true, now) }
         swapFileRelease(app)
         return swapIn
     }
 
     /// With a swap file: the app's pages leave it (read back, or the app died).
     @inline(__always) mutating func swapFileRelease(_ app: Int32) {
-        guard !android.swappedKB.isEmpty else { return }
-        android.fileUsedKB -= Int64(android.swappedKB[Int(app)])
-        android.swappedKB[Int(app)] = 0
+        guard !state.swappedKB.isEmpty else { return }
+        state.fileUsedKB -= Int64(state.swappedKB[Int(app)])
+        state.swappedKB[Int(app)] = 0
     }
 
     /// A resume of a cached app from zram: its pages come back (a swap-in), which
     /// stalls, and counts as refaults for lmkd's thrashing measure only when asked
     /// (`thrashingCountsSwapIns`: lmkd counts file refaults). Returns the time.
-    mutating func androidSwapIn(_ app: Int32, fromFlash: Bool = false, _ now: SimTime) -> SimTime {
+    mutating func androidSwapIn<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, fromFlash: Bool = false, _ now: SimTime) -> SimTime {
         // From flash: the cached footprint, read back at `flashSwapInPerMB`.
         // From zram: what is packed there (its resident less what its GC holds).
         let plain = fromFlash ? core.profiles[core.pi(app)].suspendedKB
-            : core.params.android.swapFile ? Int64(android.swappedKB[Int(app)])
-            : Int64((Double(core.apps[Int(app)].residentKB - zramHeldKB(app)) * core.params.android.zramRatio).rounded())
-        let perMB = fromFlash ? core.params.android.flashSwapInPerMB : core.params.android.swapInPerMB
+            : params.swapFile ? Int64(state.swappedKB[Int(app)])
+            : Int64((Double(core.apps[Int(app)].residentKB - zramHeldKB(app)) * params.zramRatio).rounded())
+        let perMB = fromFlash ? params.flashSwapInPerMB : params.swapInPerMB
         psiWindow(now)
         stall(plain, perMB: perMB)
-        if core.params.android.measuresThrashing {
+        if params.measuresThrashing {
             thrashingWindow(now)
-            android.refaultKB = .saturatingSum(android.refaultKB, plain)
+            state.refaultKB = .saturatingSum(state.refaultKB, plain)
         }
         // What the resume waits for: all of it, or on Fleet its launch objects (zram).
         let waitKB = fromFlash ? plain : launchSwapInKB(plainKB: plain)
@@ -68,11 +68,11 @@ extension Device {
     /// Reclaim (kswapd, then direct reclaim) for a request of `needKB`: compresses
     /// the oldest cached apps into zram until the request fits above the high
     /// watermark, while zram has room. Each MiB compressed is stall.
-    mutating func zramReclaim(untilAvailable target: Int64, _ now: SimTime) {
-        guard core.params.android.swapFile || (core.params.android.zram && core.params.android.zramRatio > 1) else { return }
-        var app = android.uncompressed.head(0)
+    mutating func zramReclaim<P, T>(_ core: inout DeviceCore<P, T>, untilAvailable target: Int64, _ now: SimTime) {
+        guard params.swapFile || (params.zram && params.zramRatio > 1) else { return }
+        var app = state.uncompressed.head(0)
         while core.availableKB < target && app >= 0 {
-            let next = android.uncompressed.next(app)
+            let next = state.uncompressed.next(app)
             // The app being launched is on its way to the front: not reclaimed.
             if app == core.launching { app = next; continue }
             let a = Int(app)
@@ -81,43 +81,43 @@ extension Device {
             // zram and stays (`zramHeldKB`); the rest is swapped. By default, all of it.
             let held = zramHeldKB(plain: plain)
             let swapped = plain - held
-            if zramStoredKB + swapped > core.params.android.swapKB {
+            if zramStoredKB + swapped > params.swapKB {
                 // zram full: write back to flash if today's limit allows, else stop.
-                guard core.params.android.writeback else { break }
+                guard params.writeback else { break }
                 let day = Int32(truncatingIfNeeded: now.microseconds / 86_400_000_000)
                 if day != flashDay { flashDay = day; flashTodayKB = 0 }
-                guard flashTodayKB + plain <= core.params.android.writebackDailyKB else { break }
+                guard flashTodayKB + plain <= params.writebackDailyKB else { break }
                 flashTodayKB += plain
                 core.metrics[.flashWrittenKB] = .saturatingSum(core.metrics[.flashWrittenKB], Int(plain))
-                android.uncompressed.remove(app)
+                state.uncompressed.remove(app)
                 core.setResident(app, 0)
                 core.apps[a].memory.insert(.frozen)
                 frozenCount += 1
-                stall(plain, perMB: core.params.android.flashSwapInPerMB)
-                core.policy.update(app, candidate(app))
+                stall(plain, perMB: params.flashSwapInPerMB)
+                core.policy.update(app, candidate(core, app))
                 app = next
                 continue
             }
             // A swap file keeps nothing of it in RAM; zram, a compressed copy.
-            let packed = core.params.android.swapFile ? 0 : Int64((Double(swapped) / core.params.android.zramRatio).rounded())
-            if core.params.android.swapFile {
+            let packed = params.swapFile ? 0 : Int64((Double(swapped) / params.zramRatio).rounded())
+            if params.swapFile {
                 let kb = Int32(clamping: swapped)  // what the release takes back, exactly
-                android.swappedKB[a] = kb
-                android.fileUsedKB += Int64(kb)
+                state.swappedKB[a] = kb
+                state.fileUsedKB += Int64(kb)
             }
-            android.uncompressed.remove(app)
+            state.uncompressed.remove(app)
             core.setResident(app, packed + held)
             core.apps[a].memory.insert(.compressed)
-            compressorCommittedKB += packed  // leaveCompressor takes it back
-            compressorChange(packed, now)
-            stall(plain, perMB: core.params.android.compressPerMB)
+            pool.committedKB += packed  // leaveCompressor takes it back
+            pool.change(packed, &core.metrics, now)
+            stall(plain, perMB: params.compressPerMB)
             if held > 0 {
-                android.heldKB[a] = Int32(clamping: held)
+                state.heldKB[a] = Int32(clamping: held)
                 // The GC's swap-in: the heap pages it touched, decompressed again.
                 let touched = gcTouchedKB(plain: plain)
-                if touched > 0 { stall(touched, perMB: core.params.android.swapInPerMB) }
+                if touched > 0 { stall(touched, perMB: params.swapInPerMB) }
             }
-            core.policy.update(app, candidate(app))
+            core.policy.update(app, candidate(core, app))
             app = next
         }
     }
@@ -136,7 +136,7 @@ extension Device {
 // CPU time, its pause, the heap it frees; a GC of an app written back to flash.
 // With it, `android_swappable_pct`: the share of the rest of a cached app that swap
 // takes at all (only anonymous pages swap).
-extension Device {
+extension AndroidMemory {
     /// KiB of `plain` that stay in RAM when zram takes a cached app: what swap cannot
     /// take and what its GC touches (`zramHeldShare`). 0 by default.
     @inline(__always) func zramHeldKB(plain: Int64) -> Int64 {
@@ -147,20 +147,20 @@ extension Device {
     /// KiB of `plain` a cached app's GC touches in its heap (and so swaps back in):
     /// Android's whole heap, Fleet's background objects (`gcTouchShare`).
     @inline(__always) func gcTouchedKB(plain: Int64) -> Int64 {
-        Int64((Double(plain) * core.params.android.gcHeapShare * gcTouchShare).rounded())
+        Int64((Double(plain) * params.gcHeapShare * gcTouchShare).rounded())
     }
 
     /// What app `app` keeps in RAM while it is in zram (0 when nothing is held).
     @inline(__always) func zramHeldKB(_ app: Int32) -> Int64 {
-        android.heldKB.isEmpty ? 0 : Int64(android.heldKB[Int(app)])
+        state.heldKB.isEmpty ? 0 : Int64(state.heldKB[Int(app)])
     }
 
     /// The app leaves zram (resumed or killed): what it held, now forgotten.
     /// Called from `leaveCompressorNow` before the pool shrinks by the packed rest.
     @inline(__always) mutating func zramTakeHeld(_ app: Int32) -> Int64 {
-        guard !android.heldKB.isEmpty else { return 0 }
-        let held = Int64(android.heldKB[Int(app)])
-        android.heldKB[Int(app)] = 0
+        guard !state.heldKB.isEmpty else { return 0 }
+        let held = Int64(state.heldKB[Int(app)])
+        state.heldKB[Int(app)] = 0
         return held
     }
 }

@@ -23,16 +23,16 @@ import SimKernel
 // shares stand for it); the proactive timing of the swap-out (10 s after the app
 // leaves the front: here reclaim takes cached apps when memory is needed, oldest
 // first, as Android's does); the flash swap file (zram stands in, as for Android).
-extension Device {
+extension AndroidMemory {
     /// The share of a cached app's memory that stays in RAM when zram takes it on
     /// Fleet: what swap cannot take, and the background objects its GC touches.
     @inline(__always) var fleetHeldShare: Double {
-        core.params.android.heldShare(touch: core.params.fleet.gcTouchShare)
+        params.heldShare(touch: fleet.gcTouchShare)
     }
 
     /// What a Fleet hot launch waits for of `plainKB` swapped back in: its launch
     /// objects' share.
     @inline(__always) func fleetLaunchSwapInKB(plainKB: Int64) -> Int64 {
-        Int64((Double(plainKB) * core.params.fleet.launchSwapInShare).rounded())
+        Int64((Double(plainKB) * fleet.launchSwapInShare).rounded())
     }
 }

@@ -2,7 +2,7 @@ import SimKernel
 
 // XNU: the freezer (CONFIG_FREEZE): apps' memory written to flash, thaws, refreezes,
 // demotions, and the freezer thread's throttle.
-extension Device {
+extension XNUMemory {
     // MARK: Freezer
 
     /// A freezer wake-up (XNU's memorystatus_pages_update waking the freezer thread,
@@ -23,26 +23,26 @@ extension Device {
     /// day, the thread not due or memory above the freeze level); what acts is out of
     /// line (`freezerWakeRun`).
     @inline(__always)
-    mutating func freezerWake(_ now: SimTime) {
-        guard core.params.xnu.freezer else { return }
+    mutating func freezerWake<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+        guard params.freezer else { return }
         // Throttled: `freezerDue` is set (by the last run), so the first event at or
         // after `freezerNextRun` runs `freezerCatchUp`.
-        if freezerDay(now) != flashDay || (now >= freezerNextRun && freezerShouldRun) { freezerWakeRun(now) }
+        if freezerDay(now) != flashDay || (now >= freezerNextRun && freezerShouldRun(core)) { freezerWakeRun(&core, now) }
     }
 
     /// `freezerWake`'s freezer part when the day changed or the thread may run.
     @inline(never)
-    mutating func freezerWakeRun(_ now: SimTime) {
-        freezerNewDay(now)
-        guard freezerShouldRun, now >= freezerNextRun else { return }
-        freezerRun(now)
+    mutating func freezerWakeRun<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+        freezerNewDay(&core, now)
+        guard freezerShouldRun(core), now >= freezerNextRun else { return }
+        freezerRun(&core, now)
     }
 
     /// memorystatus_freeze_thread_should_run's checks of memory and of the frozen
     /// count (kern_memorystatus_policy.c:751-771); the time is checked by the callers.
-    @inline(__always) var freezerShouldRun: Bool {
-        core.availableKB < core.kb.xnu.freezeKB
-            && (Int(flashCopyCount) < core.params.xnu.freezeMaxProcesses || refreezeEligibleCount >= core.params.xnu.freezeRefreezeThawed)
+    @inline(__always) func freezerShouldRun<P, T>(_ core: DeviceCore<P, T>) -> Bool {
+        core.availableKB < kb.freezeKB
+            && (Int(flashCopyCount) < params.freezeMaxProcesses || refreezeEligibleCount >= params.freezeRefreezeThawed)
     }
 
     /// The freezer's budget day of `now` (`flashDay` is the current one's).
@@ -59,24 +59,24 @@ extension Device {
     /// with no event here each add a day's budget and demote as theirs would have
     /// (the state between events does not change); its extra budget for "days missed"
     /// covers a timer that fired late, which never happens here.
-    @inline(__always) mutating func freezerNewDay(_ now: SimTime) {
+    @inline(__always) mutating func freezerNewDay<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
         let day = freezerDay(now)
-        if day != flashDay { freezerNewIntervals(day, now) }
+        if day != flashDay { freezerNewIntervals(&core, day, now) }
     }
 
     /// `freezerNewDay` when the day changed: one reset per interval passed.
     @inline(never)
-    mutating func freezerNewIntervals(_ day: Int32, _ now: SimTime) {
+    mutating func freezerNewIntervals<P, T>(_ core: inout DeviceCore<P, T>, _ day: Int32, _ now: SimTime) {
         let intervals = Int64(day) - Int64(flashDay)
         flashDay = day
         let left = max(0, freezeBudgetKB)
-        let added = core.params.xnu.freezeDailyKB.multipliedReportingOverflow(by: intervals)
+        let added = params.freezeDailyKB.multipliedReportingOverflow(by: intervals)
         let sum = left.addingReportingOverflow(added.partialValue)
         freezeBudgetKB = added.overflow || sum.overflow ? .max : sum.partialValue
         // One demotion round per reset; a round that demotes nothing leaves the same
         // state to the next.
         var round: Int64 = 0
-        while round < intervals && demoteFrozen(now) { round += 1 }
+        while round < intervals && demoteFrozen(&core, now) { round += 1 }
     }
 
     /// The freezer's runs due since the last event: at its next-run time (the state
@@ -100,19 +100,19 @@ extension Device {
     /// thread stops waiting, or its next run is the first after now). Not inlined into
     /// the top of a timer's event: that saved under 1 % (docs/performance.md).
     @inline(never)
-    mutating func freezerCatchUp(_ now: SimTime) {
-        if freezerIdleRun(now) { return }
-        freezerCatchUpLoop(now)
+    mutating func freezerCatchUp<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+        if freezerIdleRun(&core, now) { return }
+        freezerCatchUpLoop(&core, now)
     }
 
     /// `freezerCatchUp`'s common case (above): whether it was that, and was run.
-    @inline(__always) mutating func freezerIdleRun(_ now: SimTime) -> Bool {
-        guard freezerDue && compressing.isEmpty && core.params.xnu.freezer && core.params.xnu.bands && !(freezerShouldRun && freezerPassMayAct)
+    @inline(__always) mutating func freezerIdleRun<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> Bool {
+        guard freezerDue && compressor.compressing.isEmpty && params.freezer && params.bands && !(freezerShouldRun(core) && freezerPassMayAct(core))
         else { return false }
         let t = freezerNextRun
         guard t <= now && freezerDay(t) == flashDay && freezerDay(now) == flashDay else { return false }
         freezerDue = false
-        guard freezerShouldRun else { return true }
+        guard freezerShouldRun(core) else { return true }
         // `freezerRun(t)` of a pass that returns at its first guard.
         let delay = freezerDelay(froze: false)
         freezerNextRun = t + delay
@@ -136,20 +136,20 @@ extension Device {
 
     /// `freezerCatchUp`'s loop.
     @inline(never)
-    mutating func freezerCatchUpLoop(_ now: SimTime) {
+    mutating func freezerCatchUpLoop<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
         while freezerDue && freezerNextRun <= now {
             freezerDue = false
             let t = freezerNextRun
-            guard core.params.xnu.freezer, core.params.xnu.bands else { return }
+            guard params.freezer, params.bands else { return }
             // Memory as it is at t: compression went on since the last event.
-            if !compressing.isEmpty { advanceCompression(t) }
-            freezerNewDay(t)
-            guard freezerShouldRun else { return }
-            if freezerRun(t) || !freezerDue { continue }
+            if !compressor.compressing.isEmpty { advanceCompression(&core, t) }
+            freezerNewDay(&core, t)
+            guard freezerShouldRun(core) else { return }
+            if freezerRun(&core, t) || !freezerDue { continue }
             let step = (freezerNextRun - t).microseconds
             // The first run after now (the last run before it would set this).
             let afterNow = Self.freezerGrid(from: t.microseconds, step: step, after: now.microseconds)
-            if !compressing.isEmpty {
+            if !compressor.compressing.isEmpty {
                 // The first run in the next whole second, where compression changes
                 // memory at the earliest (or the first after now, if sooner).
                 let second = (t.microseconds / 1_000_000 + 1) * 1_000_000
@@ -180,8 +180,8 @@ extension Device {
     /// the dynamic delay, after a run that froze nothing while apps are frozen. With a
     /// delay of zero every wake-up runs it (no throttle). Whether it froze or demoted.
     @discardableResult
-    mutating func freezerRun(_ now: SimTime) -> Bool {
-        let (froze, acted) = freezerPass(now)
+    mutating func freezerRun<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> Bool {
+        let (froze, acted) = freezerPass(&core, now)
         let delay = freezerDelay(froze: froze)
         freezerNextRun = now + delay
         freezerDue = delay > .zero
@@ -193,31 +193,31 @@ extension Device {
     /// slow one only with the dynamic delay, after a run that froze nothing while apps
     /// are frozen.
     @inline(__always) func freezerDelay(froze: Bool) -> SimTime {
-        let slow = core.params.xnu.freezerDynamicDelay && !froze && flashCopyCount > 0
-        return core.params.xnu.freezerIdleDelay * Int64(slow ? core.params.xnu.freezerSlowMultiplier : core.params.xnu.freezerFastMultiplier)
+        let slow = params.freezerDynamicDelay && !froze && flashCopyCount > 0
+        return params.freezerIdleDelay * Int64(slow ? params.freezerSlowMultiplier : params.freezerFastMultiplier)
     }
 
     /// `freezerPass`'s first guard (memorystatus_can_freeze_processes,
     /// kern_memorystatus_freeze.c:2222-2243): more suspended apps than apps with state
     /// on flash plus the threshold. Without it the pass does nothing.
-    @inline(__always) var freezerPassMayAct: Bool {
+    @inline(__always) func freezerPassMayAct<P, T>(_ core: DeviceCore<P, T>) -> Bool {
         // XNU's counts are unsigned: more apps with state on flash than suspended
         // apps wraps the difference to a large number, which passes (:2231).
         let unfrozenSuspended = core.suspendedCount - Int(flashCopyCount)
-        return core.suspendedCount > 0 && (unfrozenSuspended < 0 || unfrozenSuspended > core.params.xnu.freezeSuspendedThreshold)
+        return core.suspendedCount > 0 && (unfrozenSuspended < 0 || unfrozenSuspended > params.freezeSuspendedThreshold)
     }
 
     /// The freezer thread's loop, once (`freezerRun`): whether it froze an app, and
     /// whether it froze or demoted one.
-    mutating func freezerPass(_ now: SimTime) -> (froze: Bool, acted: Bool) {
-        guard freezerPassMayAct else { return (false, false) }
+    mutating func freezerPass<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> (froze: Bool, acted: Bool) {
+        guard freezerPassMayAct(core) else { return (false, false) }
         // No budget left: urgent mode (kern_memorystatus_freeze.c:2927-2938).
         if freezeBudgetKB <= 0 {
-            return (false, urgentDemotion(now))
+            return (false, urgentDemotion(&core, now))
         }
         // The freezer full: refreezes only (kern_memorystatus_policy.c:659-671).
-        if Int(flashCopyCount) >= core.params.xnu.freezeMaxProcesses { return refreezeFirstThawed(now) }
-        var app = idleOrder.head(0)
+        if Int(flashCopyCount) >= params.freezeMaxProcesses { return refreezeFirstThawed(&core, now) }
+        var app = core.idleOrder.head(0)
         while app >= 0 {
             let a = Int(app)
             // A demoted thawed app (its state on flash, no longer refreeze-eligible)
@@ -226,52 +226,52 @@ extension Device {
             // tries the next candidate (:2168-2178).
             if core.apps[a].state == .suspended && !core.apps[a].memory.contains(.frozen) && !core.apps[a].isPrewarmed
                 && core.apps[a].memory.intersection([.hasFlashCopy, .refreezeEligible]) != .hasFlashCopy
-                && residentSettledKB(app) >= core.params.xnu.freezeMinKB {
-                freeze(app, now)
+                && residentSettledKB(core, app) >= params.freezeMinKB {
+                freeze(&core, app, now)
                 return (true, true)
             }
-            app = idleOrder.next(app)
+            app = core.idleOrder.next(app)
         }
         // No new candidate left: a refreeze, with enough apps thawed
         // (kern_memorystatus_policy.c:718-727; doc/vm/freezer.md:66-68: "Once the
         // freezer is full or we have no more candidate processes we will do a
         // re-freeze").
-        guard refreezeEligibleCount >= core.params.xnu.freezeRefreezeThawed else { return (false, false) }
-        return refreezeFirstThawed(now)
+        guard refreezeEligibleCount >= params.freezeRefreezeThawed else { return (false, false) }
+        return refreezeFirstThawed(&core, now)
     }
 
     /// A refreeze (memorystatus_freeze_pick_refreeze_process,
     /// kern_memorystatus_policy.c:600-647): the first thawed app in the frozen band.
-    mutating func refreezeFirstThawed(_ now: SimTime) -> (froze: Bool, acted: Bool) {
+    mutating func refreezeFirstThawed<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> (froze: Bool, acted: Bool) {
         // No minimum size for a refreeze: only a first freeze checks eligibility
         // (memorystatus_freeze_process, kern_memorystatus_freeze.c:1797-1830), and a
         // thawed app holds only what it touched.
-        let app = firstThawedInFrozenBand(suspendedOnly: true)
+        let app = firstThawedInFrozenBand(core, suspendedOnly: true)
         guard app >= 0 else { return (false, false) }
-        freeze(app, now)
+        freeze(&core, app, now)
         return (true, true)
     }
 
     /// The first refreeze-eligible (thawed) app in the frozen band's order, suspended
     /// if `suspendedOnly`, or -1. O(apps in the band).
-    func firstThawedInFrozenBand(suspendedOnly: Bool) -> Int32 {
-        var app = idleOrder.head(1)
+    func firstThawedInFrozenBand<P, T>(_ core: DeviceCore<P, T>, suspendedOnly: Bool) -> Int32 {
+        var app = core.idleOrder.head(1)
         while app >= 0 {
             let a = Int(app)
             if core.apps[a].memory.contains(.refreezeEligible) && (!suspendedOnly || core.apps[a].state == .suspended) {
                 return app
             }
-            app = idleOrder.next(app)
+            app = core.idleOrder.next(app)
         }
         return -1
     }
 
     /// What freezing an app writes to flash: all of its memory, or for a refreeze
     /// (thawed, its state still on flash) only the share it dirtied since.
-    @inline(__always) func flashWrite(_ app: Int32) -> Int64 {
-        let settledKB = residentSettledKB(app)
+    @inline(__always) func flashWrite<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+        let settledKB = residentSettledKB(core, app)
         guard core.apps[Int(app)].memory.contains(.hasFlashCopy) else { return settledKB }
-        return settledKB * Int64(core.params.xnu.refreezeDirtyPPM) / 1_000_000
+        return settledKB * Int64(params.refreezeDirtyPPM) / 1_000_000
     }
 
     /// Normal-mode demotions (bsd/kern/kern_memorystatus_freeze.c:2339-2387,
@@ -286,14 +286,14 @@ extension Device {
     /// aging). Once per freezer day (memorystatus_freeze_start_normal_throttle_interval,
     /// kern_memorystatus_freeze.c:1596-1598). O(apps in the band).
     @discardableResult
-    mutating func demoteFrozen(_ now: SimTime) -> Bool {
+    mutating func demoteFrozen<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> Bool {
         guard flashCopyCount > 0 else { return false }
         var demoted = 0
-        var app = idleOrder.head(1)
-        while app >= 0 && demoted < core.params.xnu.freezeDemotionsMax {
-            let next = idleOrder.next(app)
-            if Int(core.apps[Int(app)].thaws) < core.params.xnu.freezeDemotionThaws {
-                demote(app, now)
+        var app = core.idleOrder.head(1)
+        while app >= 0 && demoted < params.freezeDemotionsMax {
+            let next = core.idleOrder.next(app)
+            if Int(core.apps[Int(app)].thaws) < params.freezeDemotionThaws {
+                demote(&core, app, now)
                 demoted += 1
             }
             app = next
@@ -305,17 +305,17 @@ extension Device {
     /// budget is spent, so a thawed app cannot be refrozen and its memory would stay
     /// in RAM up in band 75; the first thawed app in the band goes to the idle band.
     /// Whether it demoted one.
-    mutating func urgentDemotion(_ now: SimTime) -> Bool {
-        let app = firstThawedInFrozenBand(suspendedOnly: false)
+    mutating func urgentDemotion<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> Bool {
+        let app = firstThawedInFrozenBand(core, suspendedOnly: false)
         guard app >= 0 else { return false }
-        demote(app, now)
+        demote(&core, app, now)
         return true
     }
 
     /// memorystatus_demote_frozen_process (kern_memorystatus_freeze.c:2301-2336): the
     /// elevated band is cleared and the app is no longer refreeze-eligible; its state
     /// stays on flash (it still counts as frozen).
-    mutating func demote(_ app: Int32, _ now: SimTime) {
+    mutating func demote<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
         let a = Int(app)
         core.apps[a].memory.insert(.demoted)
         if core.apps[a].memory.contains(.refreezeEligible) {
@@ -323,7 +323,7 @@ extension Device {
             refreezeEligibleCount -= 1
         }
         core.metrics[.freezerDemotions] += 1
-        refreshCandidate(app, now)
+        refreshCandidate(&core, app, now)
     }
 
     /// Writes a suspended app's (compressed) memory to flash: it leaves RAM and moves
@@ -333,10 +333,10 @@ extension Device {
     /// is frozen with what fit; the share of its memory not written stays in RAM,
     /// compressed (a partial freeze; the budget is then spent, so the next runs demote
     /// in urgent mode).
-    mutating func freeze(_ app: Int32, _ now: SimTime) {
+    mutating func freeze<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
         let a = Int(app)
-        finishCompressionNow(app, now)
-        let fullKB = flashWrite(app)
+        finishCompressionNow(&core, app, now)
+        let fullKB = flashWrite(core, app)
         let writeKB = min(fullKB, max(0, freezeBudgetKB))
         let settledKB = core.apps[a].residentKB
         let keepKB = writeKB < fullKB ? settledKB - settledKB * writeKB / fullKB : 0
@@ -347,7 +347,8 @@ extension Device {
         }
         if core.apps[a].memory.contains(.refreezeEligible) { refreezeEligibleCount -= 1 }
         core.apps[a].memory = core.apps[a].memory.subtracting([.demoted, .refreezeEligible]).union(.hasFlashCopy)
-        leaveCompressor(app, now)
+        clearSoftLimit(&core, app)
+        leaveCompressor(&core, app, now)
         freezeBudgetKB -= writeKB
         core.metrics[.flashWrittenKB] += Int(writeKB)
         core.metrics[.freezes] += 1
@@ -355,13 +356,13 @@ extension Device {
         if keepKB > 0 {
             // What did not fit stays compressed in RAM.
             core.apps[a].memory.insert(.compressed)
-            compressorCommittedKB += keepKB
-            compressorChange(keepKB, now)
+            compressor.pool.committedKB += keepKB
+            compressorChange(&core, keepKB, now)
         }
         core.apps[a].memory.insert(.frozen)
         frozenCount += 1
         core.trace.record(time: now, app: app, event: .frozen, detail: .none, state: .suspended)
-        refreshCandidate(app, now)
+        refreshCandidate(&core, app, now)
     }
 
     /// A suspended app resumes (memorystatus_on_resume, bsd/kern/kern_memorystatus.c:
@@ -372,14 +373,14 @@ extension Device {
     /// Inline up to the check (every resume and kill passes here, and with the
     /// freezer off no app is frozen or on flash): the rest out of line.
     @inline(__always)
-    mutating func unfreeze(_ app: Int32) {
+    mutating func unfreeze<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
         let a = Int(app)
-        if core.apps[a].memory.contains(.frozen) || core.apps[a].memory.contains(.hasFlashCopy) { unfreezeNow(app) }
+        if core.apps[a].memory.contains(.frozen) || core.apps[a].memory.contains(.hasFlashCopy) { unfreezeNow(&core, app) }
     }
 
     /// `unfreeze` for an app frozen or with its state on flash.
     @inline(never)
-    mutating func unfreezeNow(_ app: Int32) {
+    mutating func unfreezeNow<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
         let a = Int(app)
         if core.apps[a].memory.contains(.frozen) {
             core.apps[a].memory.remove(.frozen)
@@ -388,7 +389,7 @@ extension Device {
         guard core.apps[a].memory.contains(.hasFlashCopy) else { return }
         // On demand: it holds only what it touched ("On-demand thaw"), compressed at
         // its next suspension to its own packed size (the profile's again at its exit).
-        core.apps[a].packedKB = Int32(clamping: core.packedKB(plainKB: thawTouchedKB(core.pi(app))))
+        core.apps[a].packedKB = Int32(clamping: core.packedKB(plainKB: thawTouchedKB(core, core.pi(app))))
         if !core.apps[a].memory.contains(.refreezeEligible) {
             core.apps[a].memory.insert(.refreezeEligible)
             refreezeEligibleCount += 1
@@ -399,13 +400,13 @@ extension Device {
     /// An app exits: the freezer forgets it (its record is then reset). Inline up to
     /// its first check: only an app the freezer knows (frozen, or a freezer mark).
     @inline(__always)
-    mutating func forgetFrozen(_ app: Int32) {
+    mutating func forgetFrozen<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
         let a = Int(app)
-        if !core.apps[a].memory.isDisjoint(with: MemoryFlags.freezerKnows) { forgetFrozenNow(app) }
+        if !core.apps[a].memory.isDisjoint(with: MemoryFlags.freezerKnows) { forgetFrozenNow(&core, app) }
     }
 
     /// `forgetFrozen` for an app the freezer knows.
-    mutating func forgetFrozenNow(_ app: Int32) {
+    mutating func forgetFrozenNow<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
         let a = Int(app)
         if core.apps[a].memory.contains(.frozen) { frozenCount -= 1 }
         let marks = core.apps[a].memory

@@ -67,46 +67,49 @@ public struct IdleDaemonPool: Sendable {
 extension DeviceParameters {
     /// The idle-band daemons (if XNU runs them) and the reserve leave memory for apps.
     public var idleDaemonsFit: Bool {
-        !memoryManager.runsXNU || xnu.idleDaemonsKB <= 0 || osReserveKB + xnu.idleDaemonsKB < ramKB
+        switch memoryManager {
+        case .xnu: xnu.idleDaemonsKB <= 0 || core.osReserveKB + xnu.idleDaemonsKB < core.ramKB
+        case .plain, .android, .fleet: true
+        }
     }
 }
 
-extension Device {
+extension XNUMemory {
     /// The pool's count within 0 and its size (the invariants).
     var idleDaemonsWithinBound: Bool {
-        idleDaemons.resident >= 0 && idleDaemons.resident <= max(0, core.params.xnu.idleDaemonCount)
+        idleDaemons.resident >= 0 && idleDaemons.resident <= max(0, params.idleDaemonCount)
     }
 
     /// The pool at the start of a run: every daemon resident, its memory taken from
-    /// what is available (XNU only; empty with `idle_daemons_mb` 0).
-    mutating func resetIdleDaemons() {
+    /// what is available (when XNU runs; empty with `idle_daemons_mb` 0).
+    mutating func resetIdleDaemons<P, T>(_ core: inout DeviceCore<P, T>, runs: Bool) {
         idleDaemons = IdleDaemonPool()
-        let count = core.params.xnu.idleDaemonCount
-        guard memoryManager.runsXNU, core.params.xnu.idleDaemonsKB > 0, count > 0 else { return }
-        idleDaemons.daemonKB = core.params.xnu.idleDaemonsKB / Int64(count)
+        let count = params.idleDaemonCount
+        guard runs, params.idleDaemonsKB > 0, count > 0 else { return }
+        idleDaemons.daemonKB = params.idleDaemonsKB / Int64(count)
         idleDaemons.resident = count
         core.availableKB -= idleDaemons.residentKB
     }
 
     /// Daemons killed and not relaunched.
-    @inline(__always) var deadIdleDaemons: Int32 { core.params.xnu.idleDaemonCount - idleDaemons.resident }
+    @inline(__always) var deadIdleDaemons: Int32 { params.idleDaemonCount - idleDaemons.resident }
 
     /// A reclaim's pick on a trigger that frees available memory from band 0 up to
     /// `target`: a resident idle daemon first (the head of band 0), nil when none is
     /// resident or memory is back. One compare when the pool is empty.
-    @inline(__always) func idleDaemonFirst(_ target: Int64) -> ReclaimAction? {
-        idleDaemons.resident > 0 && core.availableKB < target ? .killIdleDaemon : nil
+    @inline(__always) func idleDaemonFirst<P, T>(_ core: DeviceCore<P, T>, _ target: Int64) -> ReclaimAction? {
+        idleDaemons.resident > 0 && core.availableKB < target ? .killOwnProcess : nil
     }
 
     /// Kills one resident idle daemon: its memory is available again; its relaunch
     /// stream starts (the next relaunch moves earlier if its draw comes first).
-    mutating func killIdleDaemon(_ now: SimTime) {
+    mutating func killIdleDaemon<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
         idleDaemons.resident -= 1
         idleDaemons.kills &+= 1
         core.availableKB += idleDaemons.daemonKB
-        let rate = core.params.xnu.idleDaemonRelaunchesPerHour
+        let rate = params.idleDaemonRelaunchesPerHour
         guard rate > 0 else { return }
-        let due = now + nextIdleDaemonGap(ratePerHour: rate)
+        let due = now + nextIdleDaemonGap(&core, ratePerHour: rate)
         if due < idleDaemons.relaunchDue {
             idleDaemons.relaunchDue = due
             armTimers.insert(.idleDaemon)
@@ -115,7 +118,7 @@ extension Device {
 
     /// An exponential gap at `ratePerHour` (the device's draws, keyed by the pool's
     /// draw count: every policy sees the same gaps in the same order).
-    mutating func nextIdleDaemonGap(ratePerHour: Double) -> SimTime {
+    mutating func nextIdleDaemonGap<P, T>(_ core: inout DeviceCore<P, T>, ratePerHour: Double) -> SimTime {
         var g = core.deviceDraws(Draw.idleDaemon, UInt64(idleDaemons.draws))
         idleDaemons.draws &+= 1
         return SimTime(seconds: Exponential.standard(&g, table: core.exponentialTable) / ratePerHour * 3_600)
@@ -123,7 +126,7 @@ extension Device {
 
     /// Schedules the relaunch timer at `relaunchDue` (end of an event that moved it).
     @inline(never)
-    mutating func armIdleDaemonTimer(_ s: inout Scheduler<DeviceEvent>) {
+    mutating func armIdleDaemonTimer<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>) {
         guard idleDaemons.relaunchDue < .never && !core.apps.isEmpty else { return }
         if idleDaemons.relaunchDue < s.now { idleDaemons.relaunchDue = s.now }
         core.scheduleTimer(.idleDaemonRelaunch, 0, at: idleDaemons.relaunchDue, &s)
@@ -136,7 +139,7 @@ extension Device {
     /// with room, a fall of memory (outer step 2, its reclaims). Then the next
     /// relaunch, at the rate times the daemons still dead (outer step 3). One trigger
     /// a question (`ReclaimSequence`).
-    mutating func idleDaemonRelaunchReclaim(_ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
+    mutating func idleDaemonRelaunchReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
         let need = idleDaemons.daemonKB
         if q.outer == 0 {
             q.outer = 4
@@ -147,7 +150,7 @@ extension Device {
             assert(core.launching == -1, "a device timer fired while room was being made for an app")
         }
         if q.outer == 1 {
-            if let t = reclaimForRoom(needKB: need, &q, now) { return t }
+            if let t = roomReclaim(&core, needKB: need, &q.step, now) { return t }
             q.outer = 3
             q.step = 0
             if core.availableKB >= need {
@@ -158,7 +161,7 @@ extension Device {
             }
         }
         if q.outer == 2 {
-            if let t = reclaimAfterFall(&q, now) { return t }
+            if let t = fallReclaim(&core, &q.step, now) { return t }
             q.outer = 3
         }
         if q.outer == 3 {
@@ -167,7 +170,7 @@ extension Device {
             guard dead > 0 else { return nil }
             // A fresh draw for all of them (a kill by the room-making above may have
             // set a time for its own daemon: this one replaces it, by memorylessness).
-            idleDaemons.relaunchDue = now + nextIdleDaemonGap(ratePerHour: core.params.xnu.idleDaemonRelaunchesPerHour * Double(dead))
+            idleDaemons.relaunchDue = now + nextIdleDaemonGap(&core, ratePerHour: params.idleDaemonRelaunchesPerHour * Double(dead))
             armTimers.insert(.idleDaemon)
         }
         return nil

@@ -10,7 +10,7 @@ public enum XNUPressure {
     public static let critical: UInt8 = 3
 }
 
-extension Device {
+extension XNUMemory {
     // MARK: Pressure levels, warnings, sustained pressure, compressor shortage
 
     /// XNU's pressure level (kVMPressureNormal / Warning / Critical), from how much of
@@ -25,22 +25,22 @@ extension Device {
     /// stays short its next evaluation raises it to critical again: here it stays
     /// critical until the compressor is no longer short. O(1); runs whenever the
     /// compressor pool changes.
-    mutating func updatePressureLevel(_ now: SimTime) {
-        guard core.params.xnu.pressureLevels, core.params.xnu.bands else { return }
-        let left = core.params.pageableKB - compressorKB
+    mutating func updatePressureLevel<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+        guard params.pressureLevels, params.bands else { return }
+        let left = core.params.pageableKB - compressor.pool.kb
         let old = pressureLevel
         var level = old
         switch old {
         case XNUPressure.normal:
-            if compressorShort || left < core.kb.xnu.pressureCriticalKB { level = XNUPressure.critical }
-            else if left < core.kb.xnu.pressureWarningKB { level = XNUPressure.warning }
+            if compressorShort || left < kb.pressureCriticalKB { level = XNUPressure.critical }
+            else if left < kb.pressureWarningKB { level = XNUPressure.warning }
         case XNUPressure.warning:
-            if compressorShort || left < core.kb.xnu.pressureCriticalKB { level = XNUPressure.critical }
-            else if left > core.kb.xnu.pressureWarningClearKB { level = XNUPressure.normal }
+            if compressorShort || left < kb.pressureCriticalKB { level = XNUPressure.critical }
+            else if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
         default:
             if compressorShort { break }
-            if left > core.kb.xnu.pressureWarningClearKB { level = XNUPressure.normal }
-            else if left > core.kb.xnu.pressureCriticalClearKB { level = XNUPressure.warning }
+            if left > kb.pressureWarningClearKB { level = XNUPressure.normal }
+            else if left > kb.pressureCriticalClearKB { level = XNUPressure.warning }
         }
         guard level != old else { return }
         pressureLevel = level
@@ -50,8 +50,8 @@ extension Device {
         // event); back to normal cancels it (thread_call_cancel; here the timer finds
         // `sustainedDue` changed and does nothing).
         if old == XNUPressure.normal {
-            sustainedDue = now + core.params.xnu.sustainedWindow
-            if core.params.xnu.sustainedPressureKills { armTimers.insert(.sustained) }
+            sustainedDue = now + params.sustainedWindow
+            if params.sustainedPressureKills { armTimers.insert(.sustained) }
         }
         if level == XNUPressure.normal { sustainedDue = .never }
         // A rise notifies the eligible apps again at the new level.
@@ -63,23 +63,23 @@ extension Device {
     /// `xnuFallReclaim`). Inline up to the test that finds nothing to do (normal
     /// pressure: most calls).
     @inline(__always)
-    mutating func pressureWarningsCheck(_ now: SimTime) {
-        if core.params.xnu.pressureLevels && pressureLevel != XNUPressure.normal && now >= warningRestUntil { pressureWarnings(now) }
+    mutating func pressureWarningsCheck<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+        if params.pressureLevels && pressureLevel != XNUPressure.normal && now >= warningRestUntil { pressureWarnings(&core, now) }
     }
 
     /// Schedules the device timers an event asked for (`armTimers`). Out of line: once
     /// per rise of pressure, once per move of the idle daemons' next relaunch.
     @inline(never)
-    mutating func armDeviceTimers(_ s: inout Scheduler<DeviceEvent>) {
+    mutating func armDeviceTimers<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>) {
         let arm = armTimers
         armTimers = []
-        if arm.contains(.sustained) { armSustainedTimer(&s) }
-        if arm.contains(.idleDaemon) { armIdleDaemonTimer(&s) }
+        if arm.contains(.sustained) { armSustainedTimer(&core, &s) }
+        if arm.contains(.idleDaemon) { armIdleDaemonTimer(&core, &s) }
     }
 
     /// Schedules the sustained-pressure timer at `sustainedDue` (the end of an event
     /// whose pressure left normal).
-    mutating func armSustainedTimer(_ s: inout Scheduler<DeviceEvent>) {
+    mutating func armSustainedTimer<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>) {
         guard sustainedDue < .never && !core.apps.isEmpty else { return }
         // A rise found by the freezer's catch-up (memory as it was at a past run time)
         // may be due before this event already: the timer fires now, as the first
@@ -94,15 +94,15 @@ extension Device {
     mutating func sustainedPressureReclaim(_ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
         guard q.step == 0 else { return nil }
         q.step = 1
-        guard now == sustainedDue, core.params.xnu.sustainedPressureKills, pressureLevel != XNUPressure.normal else { return nil }
-        return .sustainedPressure
+        guard now == sustainedDue, params.sustainedPressureKills, pressureLevel != XNUPressure.normal else { return nil }
+        return .xnu(.sustainedPressure)
     }
 
     /// `.compressorShortage`'s next kill: the policy's victim (any band, as XNU's
     /// MEMORYSTATUS_KILL_TOP_PROCESS in ascending priority) until the compressor holds no more than its shortage
     /// level (osfmk/vm/vm_compressor.c, c_segment_pages_compressed_nearing_limit).
-    func pickCompressorShortage() -> ReclaimAction {
-        guard compressorKB > core.kb.xnu.compressorShortPoolKB, let victim = core.nextVictim() else { return .none }
+    func pickCompressorShortage<P, T>(_ core: DeviceCore<P, T>) -> ReclaimAction {
+        guard compressor.pool.kb > kb.compressorShortPoolKB, let victim = core.nextVictim() else { return .none }
         return .kill(app: victim, victim: victim, reason: .compressorSpaceShortage)
     }
 
@@ -113,7 +113,7 @@ extension Device {
     /// frozen: memorystatus_bg_pressure_eligible), in bands 20 and up, with at least
     /// the minimum footprint. Each frees its share as on any warning. Then none again
     /// for the resting period. O(running apps^2), and only when a round is due.
-    mutating func pressureWarnings(_ now: SimTime) {
+    mutating func pressureWarnings<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
         let level = pressureLevel
         while true {
             var pick: Int32 = -1
@@ -121,7 +121,7 @@ extension Device {
             var pickKB: Int64 = -1
             for app in core.running {
                 let a = Int(app)
-                guard !core.apps[a].memory.contains(.pressureNotified), core.apps[a].residentKB >= core.params.xnu.warningMinKB else { continue }
+                guard !core.apps[a].memory.contains(.pressureNotified), core.apps[a].residentKB >= params.warningMinKB else { continue }
                 let band = app == core.front ? 100 : Int(core.apps[a].band)
                 guard band >= Int(XNUBand.aging) || app == core.front else { continue }
                 if band < pickBand || (band == pickBand && core.apps[a].residentKB > pickKB) {
@@ -130,11 +130,11 @@ extension Device {
             }
             guard pick >= 0 else { break }
             core.apps[Int(pick)].memory.insert(.pressureNotified)
-            warn(pick, now)
+            warn(&core, pick, now)
             core.metrics[level == XNUPressure.critical ? .warningsAtCritical : .warningsAtWarning] += 1
         }
         for app in core.running { core.apps[Int(app)].memory.remove(.pressureNotified) }
-        warningRestUntil = now + core.params.xnu.warningResting
+        warningRestUntil = now + params.warningResting
     }
 
     /// Sustained pressure (kern_memorystatus_notify.c, sustained_pressure_handler):
@@ -143,17 +143,17 @@ extension Device {
     /// normal, at most twice the idle band's count, then gives up until pressure has
     /// been normal again. XNU pauses 500 ms between kills; here they follow at once,
     /// each re-reading the level. At its start: the timer is disarmed and the budget set.
-    mutating func startSustainedPressure(_ c: inout ReclaimCursor) {
+    mutating func startSustainedPressure<P, T>(_ core: DeviceCore<P, T>, _ c: inout ReclaimCursor) {
         sustainedDue = .never
         var idle = 0
-        var app = idleOrder.head(0)
-        while app >= 0 { idle += 1; app = idleOrder.next(app) }
+        var app = core.idleOrder.head(0)
+        while app >= 0 { idle += 1; app = core.idleOrder.next(app) }
         c.budget = 2 * idle
     }
 
     /// `.sustainedPressure`'s next kill: the policy's victim while the budget lasts,
     /// pressure is above normal and the victim is in the idle band.
-    func pickSustainedPressure(_ c: inout ReclaimCursor) -> ReclaimAction {
+    func pickSustainedPressure<P, T>(_ core: DeviceCore<P, T>, _ c: inout ReclaimCursor) -> ReclaimAction {
         guard c.budget > 0 && pressureLevel != XNUPressure.normal, let victim = core.nextVictim(),
               core.apps[Int(victim)].band == XNUBand.idle else { return .none }
         c.budget -= 1

@@ -1,7 +1,7 @@
 import SimKernel
 
 // XNU: on-demand thaw (what a thawed app brings back from flash).
-extension Device {
+extension XNUMemory {
     // MARK: On-demand thaw
 
     // A thaw loads nothing from flash proactively: the app's pages come back as it
@@ -23,28 +23,28 @@ extension Device {
     // share of that (`flashWrite`).
 
     /// What a thaw brings back from flash: the touched share of the suspended footprint.
-    @inline(__always) func thawTouchedKB(_ p: Int) -> Int64 {
-        core.profiles[p].suspendedKB * Int64(core.params.xnu.thawTouchPPM) / 1_000_000
+    @inline(__always) func thawTouchedKB<P, T>(_ core: DeviceCore<P, T>, _ p: Int) -> Int64 {
+        core.profiles[p].suspendedKB * Int64(params.thawTouchPPM) / 1_000_000
     }
 
     /// Whether the app was thawed with its state still on flash (frozen once and
     /// resumed since; `thaws` counts only those and is reset only at its exit).
-    @inline(__always) func thawedWithFlashCopy(_ app: Int32) -> Bool {
+    @inline(__always) func thawedWithFlashCopy<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Bool {
         let a = Int(app)
         return core.apps[a].memory.contains(.hasFlashCopy) && core.apps[a].thaws > 0
     }
 
     /// What of its suspended footprint an app with its state on flash leaves there
     /// once thawed (0 for any other): a thawed app's, or a frozen app's at its thaw.
-    @inline(__always) func onFlashKB(_ app: Int32) -> Int64 {
+    @inline(__always) func onFlashKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
         guard core.apps[Int(app)].memory.contains(.hasFlashCopy) else { return 0 }
         let p = core.pi(app)
-        return core.profiles[p].suspendedKB - thawTouchedKB(p)
+        return core.profiles[p].suspendedKB - thawTouchedKB(core, p)
     }
 
     /// The suspended footprint an app can hold in RAM (uncompressed): the profile's,
     /// or for a thawed app only what it touched.
-    @inline(__always) func suspendedPlainKB(_ app: Int32) -> Int64 {
-        thawedWithFlashCopy(app) ? thawTouchedKB(core.pi(app)) : core.profiles[core.pi(app)].suspendedKB
+    @inline(__always) func suspendedPlainKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+        thawedWithFlashCopy(core, app) ? thawTouchedKB(core, core.pi(app)) : core.profiles[core.pi(app)].suspendedKB
     }
 }

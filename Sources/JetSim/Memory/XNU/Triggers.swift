@@ -2,7 +2,7 @@ import SimKernel
 
 // XNU memorystatus: the kill triggers on available memory (critical, idle), the
 // per-app inactive (soft) limit and the reaper.
-extension Device {
+extension XNUMemory {
     // MARK: Kill triggers
 
     /// Room for a launch (or wake, or growth step) that needs `needKB` more: warnings
@@ -11,24 +11,24 @@ extension Device {
     /// (`.idleUntilAvailable`: the policy's victims while they are idle), then kills up
     /// through the bands below critical, only until the launch fits above critical.
     /// One trigger a question (`ReclaimSequence`, Memory/MemoryManager.swift).
-    mutating func xnuRoomReclaim(needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
+    mutating func roomReclaim<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
         if step == 0 {
             step = 1
-            if !core.params.xnu.pressureLevels { lowMemoryWarnings(needKB: needKB, now) }
+            if !params.pressureLevels { warned = lowMemoryWarnings(&core, needKB: needKB, warned: warned, now) }
             // High-water kills come first while memory would be below the soft-limit
             // level (memorystatus_pick_action, bsd/kern/kern_memorystatus_policy.c:162-206).
-            if overSoftLimitCount > 0 && core.availableKB - needKB < core.kb.warningKB { return .highWater(needKB + core.kb.warningKB) }
+            if overSoftLimitCount > 0 && core.availableKB - needKB < core.kb.warningKB { return .xnu(.highWater(needKB + core.kb.warningKB)) }
         }
         if step == 1 {
             step = 2
-            if core.availableKB - needKB < core.kb.idleKB { return .idleUntilAvailable(needKB + core.kb.idleKB) }
+            if core.availableKB - needKB < core.kb.idleKB { return .xnu(.idleUntilAvailable(needKB + core.kb.idleKB)) }
         }
         if step == 2 {
             step = 3
             // Below critical, up through the bands below the foreground band (100): the
             // app being launched (or woken, or growing in front) holds that band, so
             // what does not fit then fails it, not an app above it.
-            if core.availableKB - needKB < core.kb.criticalKB { return .belowForeground(needKB + core.kb.criticalKB) }
+            if core.availableKB - needKB < core.kb.criticalKB { return .xnu(.belowForeground(needKB + core.kb.criticalKB)) }
         }
         return nil
     }
@@ -40,10 +40,10 @@ extension Device {
     /// (steps 1-3); below the idle level, idle-band kills; the reaper (steps 5-6); the
     /// pressure checks and the freezer (steps 7-8). One trigger a question
     /// (`ReclaimSequence`); the steps that find nothing to do cost a compare each.
-    mutating func xnuFallReclaim(_ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
+    mutating func fallReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
         if step == 0 {
             step = 1
-            if overSoftLimitCount > 0 && core.availableKB < core.kb.warningKB { return .highWater(core.kb.warningKB) }
+            if overSoftLimitCount > 0 && core.availableKB < core.kb.warningKB { return .xnu(.highWater(core.kb.warningKB)) }
         }
         // Critical kills (MEMORYSTATUS_KILL_TOP_PROCESS, memorystatus_kill_top_process,
         // bsd/kern/kern_memorystatus.c:6393, 6450-6452: the bands walked from the lowest
@@ -55,7 +55,7 @@ extension Device {
             step = 4
             if core.availableKB < core.kb.criticalKB {
                 step = 2
-                return .belowForeground(core.kb.criticalKB)
+                return .xnu(.belowForeground(core.kb.criticalKB))
             }
         }
         if step == 2 {
@@ -74,32 +74,32 @@ extension Device {
         }
         if step == 4 {
             step = 5
-            if core.availableKB < core.kb.idleKB { return .idleUntilAvailable(core.kb.idleKB) }
+            if core.availableKB < core.kb.idleKB { return .xnu(.idleUntilAvailable(core.kb.idleKB)) }
         }
         if step == 5 {
             step = 7
-            if reaperSweepDue(now) {
+            if reaperSweepDue(core, now) {
                 // A sweep: the oldest-reapable answer refreshed, the kills, then the
                 // interval from its end (step 6).
-                reaperRefresh(now)
+                reaperRefresh(&core, now)
                 step = 6
-                return .reaper
+                return .xnu(.reaper)
             }
         }
         if step == 6 {
             step = 7
-            nextReaperSweepS = Self.secondsUp(now + core.params.xnu.reaperInterval)
+            nextReaperSweepS = Self.secondsUp(now + params.reaperInterval)
         }
         if step == 7 {
             step = 8
             // Compressor-space-shortage kills (sustained-pressure kills have their own
             // timer: `sustainedPressureReclaim`).
-            if core.params.xnu.compressorShortageKills && compressorShort { return .compressorShortage }
+            if params.compressorShortageKills && compressorShort { return .xnu(.compressorShortage) }
         }
         if step == 8 {
             step = 9
-            pressureWarningsCheck(now)
-            freezerWake(now)
+            pressureWarningsCheck(&core, now)
+            freezerWake(&core, now)
         }
         return nil
     }
@@ -112,9 +112,9 @@ extension Device {
     /// memory falls below that level while it is still over (doc/vm/memorystatus_kills.md,
     /// JETSAM_REASON_MEMORY_HIGHWATER: "Any process over its soft memory limit is
     /// eligible").
-    mutating func inactiveLimitReclaim(_ app: Int32, _ now: SimTime) -> ReclaimTrigger? {
+    mutating func inactiveLimitReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> ReclaimTrigger? {
         let a = Int(app)
-        guard core.apps[a].residentKB > core.kb.xnu.inactiveLimitKB else { return nil }
+        guard core.apps[a].residentKB > kb.inactiveLimitKB else { return nil }
         if core.availableKB < core.kb.warningKB {
             return .app(app, .highWater)
         } else if !core.apps[a].memory.contains(.overSoftLimit) {
@@ -134,17 +134,17 @@ extension Device {
     /// app under its limit: a compressed (or compressing) app's uncompressed suspended
     /// footprint, a frozen app's whole suspended footprint, plus what a thawed app left
     /// on flash; else what it holds.
-    @inline(__always) func physFootprintKB(_ app: Int32) -> Int64 {
+    @inline(__always) func physFootprintKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
         let m = core.apps[Int(app)].memory
         if m.contains(.frozen) { return core.profiles[core.pi(app)].suspendedKB }
-        return (m.contains(.compressed) ? suspendedPlainKB(app) : residentNowKB(app)) + onFlashKB(app)
+        return (m.contains(.compressed) ? suspendedPlainKB(core, app) : residentNowKB(core, app)) + onFlashKB(core, app)
     }
 
     /// Forgets the soft-limit flag (the app came to the front, shrank, or dies).
     /// The count first: with no app flagged (always, with the XNU bands off) it costs
     /// one compare, not a read of the app's record.
     @inline(__always)
-    mutating func clearSoftLimit(_ app: Int32) {
+    mutating func clearSoftLimit<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
         guard overSoftLimitCount > 0, core.apps[Int(app)].memory.contains(.overSoftLimit) else { return }
         core.apps[Int(app)].memory.remove(.overSoftLimit)
         if let i = softLimitApps.firstIndex(of: app) { softLimitApps.remove(at: i) }
@@ -164,7 +164,7 @@ extension Device {
     /// visits, without the scan, which cost O(apps) a high-water episode:
     /// docs/performance.md, "Costs behind the code's shapes"). Runs only
     /// while some app is flagged and memory is below the soft-limit level.
-    func pickHighWater(_ target: Int64, _ c: inout ReclaimCursor) -> ReclaimAction {
+    func pickHighWater<P, T>(_ core: DeviceCore<P, T>, _ target: Int64, _ c: inout ReclaimCursor) -> ReclaimAction {
         guard core.availableKB < target else { return .none }
         while overSoftLimitCount > 0 && c.band <= Int(XNUBand.audioAndAccessory) {
             // The flagged apps from app index `c.index` on (the list may have changed
@@ -177,7 +177,7 @@ extension Device {
                 c.index = i + 1
                 let b = Int(core.apps[i].band)
                 if b == c.band {
-                    return physFootprintKB(Int32(i)) > core.kb.xnu.inactiveLimitKB ? .kill(app: Int32(i), victim: -1, reason: .highWater) : .spare(app: Int32(i))
+                    return physFootprintKB(core, Int32(i)) > kb.inactiveLimitKB ? .kill(app: Int32(i), victim: -1, reason: .highWater) : .spare(app: Int32(i))
                 } else if b > c.band {
                     c.nextBand = min(c.nextBand, b)
                 }
@@ -198,8 +198,8 @@ extension Device {
     /// victim, :6601-6604), and not while XNU's cached answer to "which idle process is
     /// the oldest reapable one" says none (`reaperRefresh`) and is not older than the
     /// interval (:4097-4106, 4235-4245). Times in whole seconds, rounded up.
-    @inline(__always) func reaperSweepDue(_ now: SimTime) -> Bool {
-        guard core.params.xnu.reaper, core.availableKB < core.kb.xnu.reaperKB,
+    @inline(__always) func reaperSweepDue<P, T>(_ core: DeviceCore<P, T>, _ now: SimTime) -> Bool {
+        guard params.reaper, core.availableKB < kb.reaperKB,
               now >= SimTime.seconds(Int64(nextReaperSweepS)) else { return false }
         return !(reaperNoneKnown && now < SimTime.seconds(Int64(reaperInfoExpiryS)))
     }
@@ -211,11 +211,11 @@ extension Device {
     /// that is reapable now (in the band for at least the minimum age,
     /// _memstat_proc_is_reapable, :6677-6722); it remembers whether there was none.
     /// The idle band is in entry order, so that process is its head if any is.
-    mutating func reaperRefresh(_ now: SimTime) {
-        guard core.params.xnu.reaper, now >= SimTime.seconds(Int64(reaperInfoExpiryS)) else { return }
-        reaperInfoExpiryS = Self.secondsUp(now + core.params.xnu.reaperInterval)
-        let head = idleOrder.head(0)
-        reaperNoneKnown = head < 0 || now - core.apps[Int(head)].bandSince < core.params.xnu.reaperMinAge
+    mutating func reaperRefresh<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+        guard params.reaper, now >= SimTime.seconds(Int64(reaperInfoExpiryS)) else { return }
+        reaperInfoExpiryS = Self.secondsUp(now + params.reaperInterval)
+        let head = core.idleOrder.head(0)
+        reaperNoneKnown = head < 0 || now - core.apps[Int(head)].bandSince < params.reaperMinAge
     }
 
     /// A time in whole seconds, rounded up (32 bits: 68 years).
@@ -231,10 +231,10 @@ extension Device {
     /// so an app the system launched or woke (band 30 while it runs) or a demoted
     /// frozen app is as old as its time in band 0. The band is in entry order, so the
     /// reapable apps are its head: the sweep ends at the first younger app.
-    func pickReaper(_ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
+    func pickReaper<P, T>(_ core: DeviceCore<P, T>, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         let app = c.app
-        guard app >= 0, now - core.apps[Int(app)].bandSince >= core.params.xnu.reaperMinAge else { return .none }
-        c.app = idleOrder.next(app)
+        guard app >= 0, now - core.apps[Int(app)].bandSince >= params.reaperMinAge else { return .none }
+        c.app = core.idleOrder.next(app)
         return .kill(app: app, victim: -1, reason: .longIdleExit)
     }
 }

@@ -140,23 +140,23 @@ public struct XNUParameters: Sendable, Equatable {
 /// XNU's levels in KiB on the device's RAM (`XNUThresholds` keeps them per reset).
 extension DeviceParameters {
     @inline(__always) public var reaperKB: Int64 {
-        Int64(Double(ramKB) * (xnu.reaperAvailablePct ?? XNUParameters.reaperPct(ramKB: ramKB)) / 100)
+        Int64(Double(core.ramKB) * (xnu.reaperAvailablePct ?? XNUParameters.reaperPct(ramKB: core.ramKB)) / 100)
     }
-    @inline(__always) public var freezeKB: Int64 { Int64(Double(ramKB) * xnu.freezeAvailablePct / 100) }
-    @inline(__always) public var compressorPoolKB: Int64 { Int64(Double(ramKB) * xnu.compressorPoolPct / 100) }
+    @inline(__always) public var freezeKB: Int64 { Int64(Double(core.ramKB) * xnu.freezeAvailablePct / 100) }
+    @inline(__always) public var compressorPoolKB: Int64 { Int64(Double(core.ramKB) * xnu.compressorPoolPct / 100) }
     /// The pressure thresholds in KiB of uncompressed pageable memory.
-    @inline(__always) public var pressureWarningKB: Int64 { Int64(Double(pageableKB) * xnu.pressureWarningPct / 100) }
-    @inline(__always) public var pressureWarningClearKB: Int64 { Int64(Double(pageableKB) * xnu.pressureWarningClearPct / 100) }
-    @inline(__always) public var pressureCriticalKB: Int64 { Int64(Double(pageableKB) * xnu.pressureCriticalPct / 100) }
-    @inline(__always) public var pressureCriticalClearKB: Int64 { Int64(Double(pageableKB) * xnu.pressureCriticalClearPct / 100) }
-    @inline(__always) public var inactiveLimitKB: Int64 { Int64(Double(ramKB) * xnu.inactiveLimitPct / 100) }
+    @inline(__always) public var pressureWarningKB: Int64 { Int64(Double(core.pageableKB) * xnu.pressureWarningPct / 100) }
+    @inline(__always) public var pressureWarningClearKB: Int64 { Int64(Double(core.pageableKB) * xnu.pressureWarningClearPct / 100) }
+    @inline(__always) public var pressureCriticalKB: Int64 { Int64(Double(core.pageableKB) * xnu.pressureCriticalPct / 100) }
+    @inline(__always) public var pressureCriticalClearKB: Int64 { Int64(Double(core.pageableKB) * xnu.pressureCriticalClearPct / 100) }
+    @inline(__always) public var inactiveLimitKB: Int64 { Int64(Double(core.ramKB) * xnu.inactiveLimitPct / 100) }
     /// The uncompressed KiB in the compressor above which it is short of space.
     @inline(__always) public var compressorShortageKB: Int64 {
-        let limit = Double(ramKB) * (xnu.compressorPagesLimitPct ?? XNUParameters.compressorPagesLimitPct(ramKB: ramKB)) / 100
+        let limit = Double(core.ramKB) * (xnu.compressorPagesLimitPct ?? XNUParameters.compressorPagesLimitPct(ramKB: core.ramKB)) / 100
         return Int64(min(limit * xnu.compressorShortagePct / 100, 9e18))
     }
     /// What one second of compression turns `compressionKBPerS` KiB into (whole KiB).
     @inline(__always) public var compressionChunkPackedKB: Int64 {
-        Int64((Double(xnu.compressionKBPerS) / max(1, suspendedCompressionRatio)).rounded())
+        Int64((Double(xnu.compressionKBPerS) / max(1, core.suspendedCompressionRatio)).rounded())
     }
 }

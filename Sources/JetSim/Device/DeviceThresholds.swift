@@ -4,15 +4,14 @@ import SimKernel
 /// The KiB thresholds a device's parameters derive (each a share of RAM: a
 /// floating-point product and a checked conversion per read), computed once when the
 /// parameters are set, since the triggers read them after every memory change. Each
-/// equals the `DeviceParameters` property of the same name.
+/// equals the `CoreParameters` property of the same name.
 struct DeviceThresholds: Sendable {
     let warningKB, criticalKB, killTargetKB, appLimitKB: Int64
-    /// XNU's levels (`Memory/XNU/XNUThresholds.swift`), read only by its manager.
-    let xnu: XNUThresholds
 
-    init(_ p: DeviceParameters) {
-        warningKB = p.warningKB; criticalKB = p.criticalKB; killTargetKB = p.killTargetKB; appLimitKB = p.appLimitKB
-        xnu = XNUThresholds(p)
+    /// From the core's knobs, and the per-app limit its memory manager sets
+    /// (`DeviceParameters.appLimitKB`).
+    init(_ p: CoreParameters, appLimitKB: Int64) {
+        warningKB = p.warningKB; criticalKB = p.criticalKB; killTargetKB = p.killTargetKB; self.appLimitKB = appLimitKB
     }
 
     /// The idle level (the kill target), as `DeviceParameters.idleKB`.
