@@ -35,7 +35,7 @@ extension Device {
         core.inInput = false
         for a in 0..<n { core.apps[a].packedKB = Int32(clamping: core.suspendedResidentKB(Int(installed[a]))) }
         memory.reset(&core)
-        core.buildWakeTable(prewarms: memory.prewarms(params))
+        core.buildWakeTable(prewarms: memory.prewarms(core.params))
         core.wakeCount = 0
         core.drawNextWake(after: .zero)
         core.refreshInputTime()

@@ -80,7 +80,7 @@ extension Device {
     mutating func prewarm(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         let need = core.profiles[core.pi(app)].prewarmKB
-        guard memory.prewarms(params), core.apps[a].state == .notRunning, core.availableKB - need >= core.kb.warningKB else { return }
+        guard memory.prewarms(core.params), core.apps[a].state == .notRunning, core.availableKB - need >= core.kb.warningKB else { return }
         core.policy.processStarted(app)
         core.apps[a].state = .suspended
         core.apps[a].lifecycle.insert(.prewarmed)

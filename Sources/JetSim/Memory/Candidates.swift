@@ -10,7 +10,7 @@ extension MemoryManaging {
     /// Tells the policy about a candidate (new, or an attribute changed), with its band;
     /// keeps the idle-band order. Never the app room is being made for.
     @inline(__always)
-    func refreshCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime, leftFront: Bool = false) {
+    mutating func refreshCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime, leftFront: Bool = false) {
         if app == core.launching { return }
         core.enterBand(app, band(core, app, now), now, keepsIdleOrder: Self.keepsIdleOrder)
         let c = candidate(core, app, leftFront: leftFront)
@@ -25,7 +25,7 @@ extension MemoryManaging {
     /// through `refreshCandidate`; `checkMemoryInvariant` asserts it after every
     /// event), so `refreshCandidate` would find the same band and leave it in place.
     @inline(__always)
-    func refreshCandidateIfBandMoved<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func refreshCandidateIfBandMoved<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
         if P.readsBandOnly && P.ordersIdleBands && band(core, app, now) == core.apps[Int(app)].band { return }
         refreshCandidate(&core, app, now)
     }

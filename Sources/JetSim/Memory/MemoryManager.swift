@@ -180,7 +180,7 @@ protocol MemoryManaging {
     /// No longer a candidate (in front, or terminated).
     mutating func removeCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32)
     /// Whether the OS prewarms apps (iOS 15 and later, `prewarming`; never Android).
-    func prewarms(_ p: DeviceParameters) -> Bool
+    func prewarms(_ p: CoreParameters) -> Bool
     /// Memory it holds outside the apps (XNU's idle-band daemons), for the ledger.
     var residentOutsideAppsKB: Int64 { get }
     /// Checks its accounting against the app records (tests, scenarios, traces).
@@ -227,8 +227,8 @@ struct MemoryManager {
 
     /// A run starts (and ends): Android's reclaim order is made unique once for all
     /// its events, as the core's lists are (`MultiList.beginRun`).
-    mutating func beginRun() { android.state.uncompressed.beginRun() }
-    mutating func endRun() { android.state.uncompressed.endRun() }
+    @inline(__always) mutating func beginRun() { android.state.uncompressed.beginRun() }
+    @inline(__always) mutating func endRun() { android.state.uncompressed.endRun() }
 
     /// What compressed apps keep resident now, on the manager that runs.
     var compressorKB: Int64 {
@@ -271,7 +271,7 @@ struct MemoryManager {
         }
     }
 
-    mutating func reclaimOnTimer<P, T>(_ core: inout DeviceCore<P, T>, _ k: DeviceEvent.Kind, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimOnTimer<P, T>(_ core: inout DeviceCore<P, T>, _ k: DeviceEvent.Kind, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger? {
         switch kind {
         case .plain: plain.reclaimOnTimer(&core, k, &q, now)
@@ -366,7 +366,7 @@ struct MemoryManager {
         }
     }
 
-    mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger? {
         switch kind {
         case .plain: plain.reclaimForRoom(&core, needKB: needKB, &q, now)
@@ -474,7 +474,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) func prewarms(_ p: DeviceParameters) -> Bool {
+    @inline(__always) func prewarms(_ p: CoreParameters) -> Bool {
         switch kind {
         case .plain: plain.prewarms(p)
         case .xnu: xnu.prewarms(p)
@@ -501,7 +501,9 @@ struct MemoryManager {
     // The shared functions of Candidates.swift and MemoryWarnings.swift, on the
     // manager that runs (they read its bands and costs).
 
-    @inline(__always) func refreshCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime, leftFront: Bool = false) {
+    /// Out of line (one function per policy and trace, each manager's body inlined in
+    /// its arm), so its callers stay small.
+    mutating func refreshCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime, leftFront: Bool = false) {
         switch kind {
         case .plain: plain.refreshCandidate(&core, app, now, leftFront: leftFront)
         case .xnu: xnu.refreshCandidate(&core, app, now, leftFront: leftFront)
@@ -509,15 +511,14 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) func refreshCandidateIfBandMoved<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
-        switch kind {
-        case .plain: plain.refreshCandidateIfBandMoved(&core, app, now)
-        case .xnu: xnu.refreshCandidateIfBandMoved(&core, app, now)
-        case .android, .fleet: android.refreshCandidateIfBandMoved(&core, app, now)
-        }
+    /// `MemoryManaging.refreshCandidateIfBandMoved` on the manager that runs: the
+    /// band's test inline, the refresh out of line.
+    @inline(__always) mutating func refreshCandidateIfBandMoved<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+        if P.readsBandOnly && P.ordersIdleBands && band(core, app, now) == core.apps[Int(app)].band { return }
+        refreshCandidate(&core, app, now)
     }
 
-    @inline(__always) func candidate<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> EvictionCandidate {
+    func candidate<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> EvictionCandidate {
         switch kind {
         case .plain: plain.candidate(core, app)
         case .xnu: xnu.candidate(core, app)
@@ -525,7 +526,7 @@ struct MemoryManager {
         }
     }
 
-    func sendMemoryWarnings<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func sendMemoryWarnings<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
         switch kind {
         case .plain: plain.sendMemoryWarnings(&core, now)
         case .xnu: xnu.sendMemoryWarnings(&core, now)

@@ -247,7 +247,7 @@ extension Device {
     /// apps of the dropped uses are kept only if the device prewarms (its prewarm
     /// target's draw reads them).
     mutating func continueTimeline(_ feed: ReplayFeed) {
-        let record = memory.prewarms(params) && core.wakeTable.contains { $0.app >= 0 && $0.kind == .prewarm }
+        let record = memory.prewarms(core.params) && core.wakeTable.contains { $0.app >= 0 && $0.kind == .prewarm }
         core.timeline.dropFirst(core.nextAction, recordUses: record)
         core.nextAction = 0
         feed.fill(&core.timeline)

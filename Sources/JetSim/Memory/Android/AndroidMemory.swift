@@ -75,12 +75,12 @@ struct AndroidMemory: MemoryManaging {
                                                                    _ now: SimTime) -> ReclaimTrigger? { nil }
 
     /// A cached app: uncompressed until reclaim needs it.
-    @inline(__always) mutating func appSuspended<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func appSuspended<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
         androidCached(&core, app, now)
     }
 
     /// Its pages back from zram or flash (the swap-in it waits for), out of the pool.
-    @inline(__always) mutating func appResuming<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, compressed: Bool, frozen: Bool,
+    mutating func appResuming<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, compressed: Bool, frozen: Bool,
                                                       _ now: SimTime) -> (swapIn: SimTime, compressedKB: Int64) {
         let swapIn = androidResume(&core, app, compressed: compressed, frozen: frozen, now)
         leaveZram(&core, app, now)
@@ -89,7 +89,7 @@ struct AndroidMemory: MemoryManaging {
     }
 
     /// Out of zram, of flash, of reclaim's order and of the swap file.
-    @inline(__always) mutating func appExited<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func appExited<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
         leaveZram(&core, app, now)
         forgetWriteback(&core, app)
         androidForget(&core, app)
@@ -98,7 +98,7 @@ struct AndroidMemory: MemoryManaging {
 
     /// Counted by Android's own kinds and against the Vitals thresholds (`lastKill`:
     /// the reason of the process before).
-    @inline(__always) mutating func appLaunched<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ kind: LaunchKind, relaunch: Bool,
+    mutating func appLaunched<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ kind: LaunchKind, relaunch: Bool,
                                                       latency: SimTime) {
         let saved = relaunch && core.profiles[core.pi(app)].preservesUIState
             && KillReason(rawValue: core.apps[Int(app)].lastKill).map { $0.losesUserPlace } == true
@@ -120,7 +120,7 @@ struct AndroidMemory: MemoryManaging {
         return processTrimDue(core, now) ? .android(.cachedCap) : nil
     }
 
-    mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger? {
         androidRoomReclaim(&core, needKB: needKB, &q.step, now)
     }
@@ -131,7 +131,7 @@ struct AndroidMemory: MemoryManaging {
         ReclaimCursor()
     }
 
-    @inline(__always) mutating func pickReclaimAction<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger,
+    mutating func pickReclaimAction<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger,
                                                             _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         switch trigger {
         case .untilAvailable(let target): core.victimUntilAvailable(target, .memoryPressure)
@@ -191,7 +191,7 @@ struct AndroidMemory: MemoryManaging {
     }
 
     /// Android never prewarms.
-    @inline(__always) func prewarms(_ p: DeviceParameters) -> Bool { false }
+    @inline(__always) func prewarms(_ p: CoreParameters) -> Bool { false }
 
     var residentOutsideAppsKB: Int64 { 0 }
 
@@ -199,7 +199,7 @@ struct AndroidMemory: MemoryManaging {
 
     /// The app leaves zram (resumed or killed): what its GC held is forgotten and the
     /// packed rest leaves the pool.
-    @inline(__always) mutating func leaveZram<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func leaveZram<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
         let a = Int(app)
         guard core.apps[a].memory.contains(.compressed) else { return }
         core.apps[a].memory.remove(.compressed)
@@ -209,7 +209,7 @@ struct AndroidMemory: MemoryManaging {
     }
 
     /// The app's memory is no longer on flash (resumed, or killed).
-    @inline(__always) mutating func forgetWriteback<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    mutating func forgetWriteback<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
         guard core.apps[Int(app)].memory.contains(.frozen) else { return }
         core.apps[Int(app)].memory.remove(.frozen)
         frozenCount -= 1

@@ -73,7 +73,7 @@ struct PlainMemory: Compressing {
     /// Room for a launch that needs `needKB` more: warnings below the warning level,
     /// then, below the critical level, the policy's victims until the launch fits
     /// above the kill target. One trigger a question (`ReclaimSequence`).
-    mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger? {
         guard q.step == 0 else { return nil }
         q.step = 1
@@ -129,13 +129,13 @@ struct PlainMemory: Compressing {
         core.removeCandidate(app, keepsIdleOrder: Self.keepsIdleOrder)
     }
 
-    @inline(__always) func prewarms(_ p: DeviceParameters) -> Bool { p.prewarming }
+    @inline(__always) func prewarms(_ p: CoreParameters) -> Bool { p.prewarming }
 
     var residentOutsideAppsKB: Int64 { 0 }
 
     mutating func compressorChanged<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {}
 
-    mutating func compressionFinished<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    @inline(__always) mutating func compressionFinished<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
         refreshCandidateIfBandMoved(&core, app, now)
     }
 

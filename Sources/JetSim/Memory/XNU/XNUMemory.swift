@@ -212,7 +212,7 @@ struct XNUMemory: Compressing {
         fallReclaim(&core, &q.step, now)
     }
 
-    mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger? {
         roomReclaim(&core, needKB: needKB, &q.step, now)
     }
@@ -300,19 +300,19 @@ struct XNUMemory: Compressing {
         clearSoftLimit(&core, app)
     }
 
-    @inline(__always) func prewarms(_ p: DeviceParameters) -> Bool { p.prewarming }
+    @inline(__always) func prewarms(_ p: CoreParameters) -> Bool { p.prewarming }
 
     var residentOutsideAppsKB: Int64 { idleDaemons.residentKB }
 
     // MARK: The compressor's questions (`Compressing`)
 
     /// Its shortage and the pressure level follow the pool.
-    mutating func compressorChanged<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    @inline(__always) mutating func compressorChanged<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
         compressorShort = compressor.pool.kb > 0 && compressor.pool.kb > kb.compressorShortPoolKB
         updatePressureLevel(&core, now)
     }
 
-    mutating func compressionFinished<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    @inline(__always) mutating func compressionFinished<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
         if core.apps[Int(app)].residentKB <= kb.inactiveLimitKB { clearSoftLimit(&core, app) }
         refreshCandidateIfBandMoved(&core, app, now)
     }
