@@ -20,7 +20,7 @@ public struct Device<Policy: EvictionPolicy, Trace: TraceSink>: EventHandler {
 
     public typealias Event = DeviceEvent
     /// The memory manager it runs, and each manager's state (`MemoryManager`).
-    var memory = MemoryManager()
+    var memory = MemoryManager<Policy, Trace>()
 
     public init(trace: Trace) { core = DeviceCore(trace: trace) }
 

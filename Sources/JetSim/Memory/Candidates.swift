@@ -10,7 +10,7 @@ extension MemoryManaging {
     /// Tells the policy about a candidate (new, or an attribute changed), with its band;
     /// keeps the idle-band order. Never the app room is being made for.
     @inline(__always)
-    mutating func refreshCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime, leftFront: Bool = false) {
+    mutating func refreshCandidate(_ core: inout Core, _ app: Int32, _ now: SimTime, leftFront: Bool = false) {
         if app == core.launching { return }
         core.enterBand(app, band(core, app, now), now, keepsIdleOrder: Self.keepsIdleOrder)
         let c = candidate(core, app, leftFront: leftFront)
@@ -25,23 +25,23 @@ extension MemoryManaging {
     /// through `refreshCandidate`; `checkMemoryInvariant` asserts it after every
     /// event), so `refreshCandidate` would find the same band and leave it in place.
     @inline(__always)
-    mutating func refreshCandidateIfBandMoved<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
-        if P.readsBandOnly && P.ordersIdleBands && band(core, app, now) == core.apps[Int(app)].band { return }
+    mutating func refreshCandidateIfBandMoved(_ core: inout Core, _ app: Int32, _ now: SimTime) {
+        if Policy.readsBandOnly && Policy.ordersIdleBands && band(core, app, now) == core.apps[Int(app)].band { return }
         refreshCandidate(&core, app, now)
     }
 
     /// The policy's view of a candidate. Fields are read in place: copying the whole
     /// app record here showed up as memcpy in profiles.
-    @inline(__always) func candidate<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, leftFront: Bool = false) -> EvictionCandidate {
+    @inline(__always) func candidate(_ core: Core, _ app: Int32, leftFront: Bool = false) -> EvictionCandidate {
         let a = Int(app)
-        if P.readsBandOnly {
+        if Policy.readsBandOnly {
             // The band alone (`EvictionPolicy.readsBandOnly`): no profile, no resident size.
             return EvictionCandidate(state: core.apps[a].state, residentKB: 0, launchCount: 0, preservesUIState: false,
                                      leftFront: leftFront, runsTask: false, band: core.apps[a].band)
         }
         let p = core.pi(app)
         let state = core.apps[a].state
-        guard P.readsCosts else {
+        guard Policy.readsCosts else {
             // The policy reads none of the costs: the cheap fields only (the same
             // choices, without computing launch costs and unsaved edits per update).
             return EvictionCandidate(

@@ -104,20 +104,20 @@ struct Compressor {
 protocol Compressing: MemoryManaging {
     var compressor: Compressor { get set }
     /// The pool changed (XNU: its shortage and pressure level follow).
-    mutating func compressorChanged<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime)
+    mutating func compressorChanged(_ core: inout Core, _ now: SimTime)
     /// An app's compression finished: the policy hears of its new size, and XNU
     /// clears its high-water flag if it is under its inactive limit now.
-    mutating func compressionFinished<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime)
+    mutating func compressionFinished(_ core: inout Core, _ app: Int32, _ now: SimTime)
     /// The suspended footprint an app can hold in RAM, uncompressed (XNU: a thawed
     /// app's touched share).
-    func suspendedPlainKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64
+    func suspendedPlainKB(_ core: Core, _ app: Int32) -> Int64
 }
 
 extension Compressing {
     // MARK: The pool
 
     /// The pool grows or shrinks by `delta` KiB at `now`; the manager hears of it.
-    mutating func compressorChange<P, T>(_ core: inout DeviceCore<P, T>, _ delta: Int64, _ now: SimTime) {
+    mutating func compressorChange(_ core: inout Core, _ delta: Int64, _ now: SimTime) {
         compressor.pool.change(delta, &core.metrics, now)
         compressorChanged(&core, now)
     }
@@ -127,7 +127,7 @@ extension Compressing {
     /// the app enters the pool uncompressed and is compressed over the seconds that
     /// follow ("Compression over time" below); the pool's bound is checked against
     /// its size once compressed.
-    mutating func compressOnSuspend<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func compressOnSuspend(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         let a = Int(app)
         let plain = min(core.apps[a].residentKB, suspendedPlainKB(core, app))
         // The compressor off: the suspended footprint, nothing else to compute.
@@ -155,7 +155,7 @@ extension Compressing {
     /// A warm resume: the resume, plus decompressing what it touches when suspended
     /// apps' memory is compressed (`compressedKB`: what is compressed; nil: its whole
     /// compressed share).
-    @inline(__always) func warmLatency<P, T>(_ core: DeviceCore<P, T>, _ p: Int, compressedKB: Int64? = nil) -> SimTime {
+    @inline(__always) func warmLatency(_ core: Core, _ p: Int, compressedKB: Int64? = nil) -> SimTime {
         guard core.params.suspendedCompressionRatio > 1 else { return core.profiles[p].warmLaunch }
         return core.profiles[p].warmLaunch + resumeDecompression(core, p, compressedKB: compressedKB)
     }
@@ -165,7 +165,7 @@ extension Compressing {
     /// compressed) the app touches before its first frame (`resumeTouchShare`); the
     /// rest comes back on demand while it runs, outside the launch latency. Exact in
     /// integers (the share in parts per million).
-    @inline(__always) func resumeDecompression<P, T>(_ core: DeviceCore<P, T>, _ p: Int, compressedKB: Int64? = nil) -> SimTime {
+    @inline(__always) func resumeDecompression(_ core: Core, _ p: Int, compressedKB: Int64? = nil) -> SimTime {
         let touched = (compressedKB ?? core.profiles[p].suspendedKB) * Int64(compressor.resumeTouchPPM) / 1_000_000
         return SimTime(microseconds: compressor.decompressPerMB.microseconds * touched / 1_024)
     }
@@ -177,14 +177,14 @@ extension Compressing {
     /// Inline up to the check (every resume and kill passes here, and with the
     /// compressor off no app is in it): the rest out of line.
     @discardableResult @inline(__always)
-    mutating func leaveCompressor<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Int64 {
+    mutating func leaveCompressor(_ core: inout Core, _ app: Int32, _ now: SimTime) -> Int64 {
         guard core.apps[Int(app)].memory.contains(.compressed) else { return 0 }
         return leaveCompressorNow(&core, app, now)
     }
 
     /// `leaveCompressor` for an app in the compressor.
     @inline(never)
-    mutating func leaveCompressorNow<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Int64 {
+    mutating func leaveCompressorNow(_ core: inout Core, _ app: Int32, _ now: SimTime) -> Int64 {
         let a = Int(app)
         if !compressor.compressing.isEmpty { advanceCompression(&core, now) }
         if core.apps[a].memory.contains(.compressing) {
@@ -239,7 +239,7 @@ extension Compressing {
     /// needed; KiB in the pool, resident (uncompressed + compressed part), once done,
     /// and compressed so far (uncompressed).
     @inline(__always)
-    func compressionProgress<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> (ticks: Int64, total: Int64, packedKB: Int64, residentKB: Int64, finalKB: Int64, inputKB: Int64) {
+    func compressionProgress(_ core: Core, _ app: Int32) -> (ticks: Int64, total: Int64, packedKB: Int64, residentKB: Int64, finalKB: Int64, inputKB: Int64) {
         let a = Int(app)
         let plain = core.apps[a].residentKB
         let final = min(plain, Int64(core.apps[a].packedKB))
@@ -249,17 +249,17 @@ extension Compressing {
     }
 
     /// An app's resident memory now (with the seconds credited so far).
-    @inline(__always) func residentNowKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+    @inline(__always) func residentNowKB(_ core: Core, _ app: Int32) -> Int64 {
         core.apps[Int(app)].memory.contains(.compressing) ? compressionProgress(core, app).residentKB : core.apps[Int(app)].residentKB
     }
 
     /// An app's resident memory once its compression is done.
-    @inline(__always) func residentSettledKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+    @inline(__always) func residentSettledKB(_ core: Core, _ app: Int32) -> Int64 {
         core.apps[Int(app)].memory.contains(.compressing) ? compressionProgress(core, app).finalKB : core.apps[Int(app)].residentKB
     }
 
     /// Puts a just-suspended app (resident = its uncompressed size) on the list.
-    mutating func startCompressing<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, seconds: Int64, _ now: SimTime) {
+    mutating func startCompressing(_ core: inout Core, _ app: Int32, seconds: Int64, _ now: SimTime) {
         let tick = now.microseconds / 1_000_000
         if !compressor.compressing.isEmpty { advanceCompression(&core, now) }
         // Nothing being compressed (or the others just finished): start the count now.
@@ -271,12 +271,12 @@ extension Compressing {
     }
 
     /// Takes an app off the list (its figures are settled by the caller).
-    mutating func stopCompressing<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    mutating func stopCompressing(_ core: inout Core, _ app: Int32) {
         if let i = compressor.compressing.firstIndex(where: { $0.app == app }) { stopCompressing(&core, at: i) }
     }
 
     /// Takes the app at position `i` of the list off it (the last one takes its place).
-    mutating func stopCompressing<P, T>(_ core: inout DeviceCore<P, T>, at i: Int) {
+    mutating func stopCompressing(_ core: inout Core, at i: Int) {
         core.apps[Int(compressor.compressing[i].app)].memory.remove(.compressing)
         let last = compressor.compressing.count - 1
         // The last one (the only one, mostly) needs no move: a write less.
@@ -288,7 +288,7 @@ extension Compressing {
     /// Credits every app being compressed with the whole seconds up to `now`, and
     /// finishes each at the second it is done. O(1) per call, plus a scan of the list
     /// at each second some app may be done.
-    mutating func advanceCompression<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func advanceCompression(_ core: inout Core, _ now: SimTime) {
         let tick = now.microseconds / 1_000_000
         while !compressor.compressing.isEmpty && compressor.tick < tick {
             let upTo = min(tick, compressor.nextDone)
@@ -306,7 +306,7 @@ extension Compressing {
 
     /// Finishes the apps whose seconds are all credited, and finds the next second
     /// one may be done.
-    mutating func finishCompressions<P, T>(_ core: inout DeviceCore<P, T>, _ at: SimTime, _ now: SimTime) {
+    mutating func finishCompressions(_ core: inout Core, _ at: SimTime, _ now: SimTime) {
         var i = 0
         var next = Int64.max
         while i < compressor.compressing.count {
@@ -328,7 +328,7 @@ extension Compressing {
     /// The rest of an app's memory goes in at once: it holds its final size, as in
     /// the instant model. The pool changes at `at` (the credited second); the policy
     /// hears of its new size at `now`.
-    mutating func finishCompression<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ c: (ticks: Int64, total: Int64, packedKB: Int64, residentKB: Int64, finalKB: Int64, inputKB: Int64),
+    mutating func finishCompression(_ core: inout Core, _ app: Int32, _ c: (ticks: Int64, total: Int64, packedKB: Int64, residentKB: Int64, finalKB: Int64, inputKB: Int64),
                                     _ at: SimTime, _ now: SimTime) {
         let a = Int(app)
         core.availableKB += c.residentKB - c.finalKB
@@ -339,7 +339,7 @@ extension Compressing {
 
     /// Finishes one app's compression now (the freezer compresses what is left
     /// itself before writing it out).
-    mutating func finishCompressionNow<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func finishCompressionNow(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         advanceCompression(&core, now)
         guard core.apps[Int(app)].memory.contains(.compressing) else { return }
         let c = compressionProgress(core, app)

@@ -6,7 +6,7 @@ import SimKernel
 extension MemoryManager {
     /// Checks the core's records and ledger with what the running manager says each
     /// app holds now, then the manager's own accounting.
-    func checkMemoryInvariant<P, T>(_ core: DeviceCore<P, T>) {
+    func checkMemoryInvariant(_ core: Core) {
         core.checkCoreInvariant()
         var resident: Int64 = 0
         for i in core.apps.indices { resident += residentNowKB(core, Int32(i)) }
@@ -21,7 +21,7 @@ extension Compressing {
     /// end, and listed once each with the done second their figures give; frozen apps
     /// (`frozenCount` of them) are suspended and keep in RAM only what a partial freeze
     /// left in the compressor.
-    func checkCompressorInvariant<P, T>(_ core: DeviceCore<P, T>, frozenCount: Int32) {
+    func checkCompressorInvariant(_ core: Core, frozenCount: Int32) {
         var pool: Int64 = 0, committed: Int64 = 0, inProgress = 0, frozen = 0
         for i in core.apps.indices {
             let a = core.apps[i]

@@ -63,9 +63,9 @@ enum ReclaimTrigger {
     /// finds no room, a spike with nothing else left) or is over a limit.
     case app(Int32, KillReason)
     /// XNU memorystatus's own (Memory/XNU/XNUMemory.swift).
-    case xnu(XNUMemory.Trigger)
+    case xnu(XNUTrigger)
     /// Android's lmkd and ActivityManager's own (Memory/Android/AndroidMemory.swift).
-    case android(AndroidMemory.Trigger)
+    case android(AndroidTrigger)
 }
 
 /// Where a manager's sequence of reclaims is between the lifecycle's questions
@@ -82,6 +82,12 @@ struct ReclaimSequence {
 /// acts. No defaults: a new manager answers every hook, so none gets another's
 /// behaviour without a word from the compiler.
 protocol MemoryManaging {
+    /// The device's policy and trace sink: a manager is generic over them as the device
+    /// is, so its functions are specialised and inlined as the device's own.
+    associatedtype Policy: EvictionPolicy
+    associatedtype Trace: TraceSink
+    typealias Core = DeviceCore<Policy, Trace>
+
     /// Whether the idle- and frozen-band order is kept (`DeviceCore.idleOrder`): only
     /// managers that read it (XNU's reaper, freezer and sustained-pressure kills;
     /// Android's cached-process cap) pay for it per event.
@@ -92,7 +98,7 @@ protocol MemoryManaging {
     mutating func configure(_ p: DeviceParameters)
     /// Its state for a run of the core's apps; `runs`: whether it is the manager the
     /// device runs (the others only empty their state).
-    mutating func reset<P, T>(_ core: inout DeviceCore<P, T>, runs: Bool)
+    mutating func reset(_ core: inout Core, runs: Bool)
     /// Sizes its buffers for `n` apps, so that resets up to that size never allocate.
     mutating func reserve(apps n: Int)
     /// Bytes of per-app state it holds (array capacities): part of `Device.stateBytes`.
@@ -100,34 +106,34 @@ protocol MemoryManaging {
 
     // MARK: Time
     /// Simulated time reached `now` at the top of an event, before it acts.
-    mutating func timePassed<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime)
+    mutating func timePassed(_ core: inout Core, _ now: SimTime)
     /// The end of an event: the manager's own timers it asked for, scheduled now that
     /// the scheduler is at hand.
-    mutating func eventEnded<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>)
+    mutating func eventEnded(_ core: inout Core, _ s: inout Scheduler<DeviceEvent>)
     /// One of its own timers fired (`DeviceEvent.Kind.isDeviceTimer`): its reclaims, one
     /// question at a time; a stale timer asks for none.
-    mutating func reclaimOnTimer<P, T>(_ core: inout DeviceCore<P, T>, _ kind: DeviceEvent.Kind, _ q: inout ReclaimSequence,
+    mutating func reclaimOnTimer(_ core: inout Core, _ kind: DeviceEvent.Kind, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger?
 
     // MARK: The lifecycle's changes
     /// An app is being launched by its user, before room is made. Returns an app whose
     /// band may have changed (XNU: the one the dock let go), or -1.
-    mutating func appLaunching<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Int32
+    mutating func appLaunching(_ core: inout Core, _ app: Int32, _ now: SimTime) -> Int32
     /// An app entered the background.
-    mutating func appEnteredBackground<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime,
+    mutating func appEnteredBackground(_ core: inout Core, _ app: Int32, _ now: SimTime,
                                              _ s: inout Scheduler<DeviceEvent>)
     /// An app just left the front and is a candidate: one reclaim at most.
-    mutating func reclaimAfterLeavingFront<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> ReclaimTrigger?
+    mutating func reclaimAfterLeavingFront(_ core: inout Core, _ app: Int32, _ now: SimTime) -> ReclaimTrigger?
     /// An app was suspended.
-    mutating func appSuspended<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime)
+    mutating func appSuspended(_ core: inout Core, _ app: Int32, _ now: SimTime)
     /// A suspended app resumes (a user's launch or a system wake): the swap-in it waits
     /// for, and what a part-compressed app had compressed (0 otherwise).
-    mutating func appResuming<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, compressed: Bool, frozen: Bool,
+    mutating func appResuming(_ core: inout Core, _ app: Int32, compressed: Bool, frozen: Bool,
                                     _ now: SimTime) -> (swapIn: SimTime, compressedKB: Int64)
     /// An app exits (any termination), before its record is reset.
-    mutating func appExited<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime)
+    mutating func appExited(_ core: inout Core, _ app: Int32, _ now: SimTime)
     /// A user's launch completed with `latency`.
-    mutating func appLaunched<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ kind: LaunchKind, relaunch: Bool,
+    mutating func appLaunched(_ core: inout Core, _ app: Int32, _ kind: LaunchKind, relaunch: Bool,
                                     latency: SimTime)
     /// The app's marks that outlive its process (XNU: the dock's).
     var marksKeptOnExit: MemoryFlags { get }
@@ -140,61 +146,62 @@ protocol MemoryManaging {
     // it is asked, after the reclaims before it: the kills and their order are those of
     // the sequence written as calls.
     /// Available memory fell (a launch, a wake, a prewarm, growth).
-    mutating func reclaimAfterFall<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger?
+    mutating func reclaimAfterFall(_ core: inout Core, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger?
     /// Memory or a band changed (a suspension, a band change).
-    mutating func reclaimAfterChange<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger?
+    mutating func reclaimAfterChange(_ core: inout Core, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger?
     /// A launch, wake or growth step needs `needKB` more (the app is `core.launching`).
-    mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
+    mutating func reclaimForRoom(_ core: inout Core, needKB: Int64, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger?
 
     // MARK: The reclaim loop's picks
     /// A reclaim starts: the trigger's loop state (a walk's start, a budget).
-    mutating func startReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger) -> ReclaimCursor
+    mutating func startReclaim(_ core: inout Core, _ trigger: ReclaimTrigger) -> ReclaimCursor
     /// The next action of a reclaim for `trigger`.
-    mutating func pickReclaimAction<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ c: inout ReclaimCursor,
+    mutating func pickReclaimAction(_ core: inout Core, _ trigger: ReclaimTrigger, _ c: inout ReclaimCursor,
                                           _ now: SimTime) -> ReclaimAction
     /// Before a kill of a reclaim.
-    mutating func reclaimWillKill<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ now: SimTime)
+    mutating func reclaimWillKill(_ core: inout Core, _ trigger: ReclaimTrigger, _ now: SimTime)
     /// A reclaim's `.spare`.
-    mutating func reclaimSpare<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32)
+    mutating func reclaimSpare(_ core: inout Core, _ app: Int32)
     /// A reclaim's `.killOwnProcess`.
-    mutating func reclaimOwnProcess<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime)
+    mutating func reclaimOwnProcess(_ core: inout Core, _ now: SimTime)
     /// After a kill of a reclaim.
-    mutating func reclaimKilled<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ reason: KillReason, _ now: SimTime)
+    mutating func reclaimKilled(_ core: inout Core, _ trigger: ReclaimTrigger, _ reason: KillReason, _ now: SimTime)
 
     // MARK: What the lifecycle and the policy read
     /// The band a candidate has now, as the policy sees it.
-    func band<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> UInt8
+    func band(_ core: Core, _ app: Int32, _ now: SimTime) -> UInt8
     /// What an app holds resident now.
-    func residentNowKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64
+    func residentNowKB(_ core: Core, _ app: Int32) -> Int64
     /// What of its suspended footprint an app leaves on flash (XNU's on-demand thaw).
-    func onFlashKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64
+    func onFlashKB(_ core: Core, _ app: Int32) -> Int64
     /// The suspended footprint an app can hold in RAM, uncompressed.
-    func suspendedPlainKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64
+    func suspendedPlainKB(_ core: Core, _ app: Int32) -> Int64
     /// What a user's resume of a suspended app (`warm`, or `thaw` from flash) waits for.
-    func resumeLatency<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ kind: LaunchKind, compressed: Bool, compressedKB: Int64?,
+    func resumeLatency(_ core: Core, _ app: Int32, _ kind: LaunchKind, compressed: Bool, compressedKB: Int64?,
                              swapIn: SimTime) -> SimTime
     /// What a suspended candidate's relaunch would cost if it is not killed (not a
     /// prewarmed one's: `candidate` reads that from the core).
-    func suspendedLaunchCost<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> SimTime
+    func suspendedLaunchCost(_ core: Core, _ app: Int32) -> SimTime
     /// No longer a candidate (in front, or terminated).
-    mutating func removeCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32)
+    mutating func removeCandidate(_ core: inout Core, _ app: Int32)
     /// Whether the OS prewarms apps (iOS 15 and later, `prewarming`; never Android).
     func prewarms(_ p: CoreParameters) -> Bool
     /// Memory it holds outside the apps (XNU's idle-band daemons), for the ledger.
     var residentOutsideAppsKB: Int64 { get }
     /// Checks its accounting against the app records (tests, scenarios, traces).
-    func checkInvariant<P, T>(_ core: DeviceCore<P, T>)
+    func checkInvariant(_ core: Core)
 }
 
 /// The device's memory manager: the tag of the one it runs, and each manager's value.
 /// Every hook is a switch on the tag with one arm per manager (Fleet is Android's value
 /// with Fleet's parameters).
-struct MemoryManager {
+struct MemoryManager<Policy: EvictionPolicy, Trace: TraceSink> {
+    typealias Core = DeviceCore<Policy, Trace>
     var kind = MemoryManagerKind.xnu
-    var plain = PlainMemory()
-    var xnu = XNUMemory()
-    var android = AndroidMemory()
+    var plain = PlainMemory<Policy, Trace>()
+    var xnu = XNUMemory<Policy, Trace>()
+    var android = AndroidMemory<Policy, Trace>()
 
     init() { configure(DeviceParameters()) }
 
@@ -206,7 +213,7 @@ struct MemoryManager {
     }
 
     /// Every manager's state for a run of the core's apps (only the one that runs sizes its lists).
-    mutating func reset<P, T>(_ core: inout DeviceCore<P, T>) {
+    mutating func reset(_ core: inout Core) {
         let runs: (plain: Bool, xnu: Bool, android: Bool) = switch kind {
         case .plain: (true, false, false)
         case .xnu: (false, true, false)
@@ -255,7 +262,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func timePassed<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    @inline(__always) mutating func timePassed(_ core: inout Core, _ now: SimTime) {
         switch kind {
         case .plain: plain.timePassed(&core, now)
         case .xnu: xnu.timePassed(&core, now)
@@ -263,7 +270,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func eventEnded<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>) {
+    @inline(__always) mutating func eventEnded(_ core: inout Core, _ s: inout Scheduler<DeviceEvent>) {
         switch kind {
         case .plain: plain.eventEnded(&core, &s)
         case .xnu: xnu.eventEnded(&core, &s)
@@ -271,7 +278,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func reclaimOnTimer<P, T>(_ core: inout DeviceCore<P, T>, _ k: DeviceEvent.Kind, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimOnTimer(_ core: inout Core, _ k: DeviceEvent.Kind, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger? {
         switch kind {
         case .plain: plain.reclaimOnTimer(&core, k, &q, now)
@@ -280,7 +287,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func appLaunching<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Int32 {
+    @inline(__always) mutating func appLaunching(_ core: inout Core, _ app: Int32, _ now: SimTime) -> Int32 {
         switch kind {
         case .plain: plain.appLaunching(&core, app, now)
         case .xnu: xnu.appLaunching(&core, app, now)
@@ -288,7 +295,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func appEnteredBackground<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime,
+    @inline(__always) mutating func appEnteredBackground(_ core: inout Core, _ app: Int32, _ now: SimTime,
                                                                _ s: inout Scheduler<DeviceEvent>) {
         switch kind {
         case .plain: plain.appEnteredBackground(&core, app, now, &s)
@@ -297,7 +304,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func reclaimAfterLeavingFront<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32,
+    @inline(__always) mutating func reclaimAfterLeavingFront(_ core: inout Core, _ app: Int32,
                                                                    _ now: SimTime) -> ReclaimTrigger? {
         switch kind {
         case .plain: plain.reclaimAfterLeavingFront(&core, app, now)
@@ -306,7 +313,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func appSuspended<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    @inline(__always) mutating func appSuspended(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         switch kind {
         case .plain: plain.appSuspended(&core, app, now)
         case .xnu: xnu.appSuspended(&core, app, now)
@@ -314,7 +321,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func appResuming<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, compressed: Bool, frozen: Bool,
+    @inline(__always) mutating func appResuming(_ core: inout Core, _ app: Int32, compressed: Bool, frozen: Bool,
                                                       _ now: SimTime) -> (swapIn: SimTime, compressedKB: Int64) {
         switch kind {
         case .plain: plain.appResuming(&core, app, compressed: compressed, frozen: frozen, now)
@@ -323,7 +330,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func appExited<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    @inline(__always) mutating func appExited(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         switch kind {
         case .plain: plain.appExited(&core, app, now)
         case .xnu: xnu.appExited(&core, app, now)
@@ -331,7 +338,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func appLaunched<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ k: LaunchKind, relaunch: Bool,
+    @inline(__always) mutating func appLaunched(_ core: inout Core, _ app: Int32, _ k: LaunchKind, relaunch: Bool,
                                                       latency: SimTime) {
         switch kind {
         case .plain: plain.appLaunched(&core, app, k, relaunch: relaunch, latency: latency)
@@ -348,7 +355,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func reclaimAfterFall<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimAfterFall(_ core: inout Core, _ q: inout ReclaimSequence,
                                                            _ now: SimTime) -> ReclaimTrigger? {
         switch kind {
         case .plain: plain.reclaimAfterFall(&core, &q, now)
@@ -357,7 +364,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func reclaimAfterChange<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimAfterChange(_ core: inout Core, _ q: inout ReclaimSequence,
                                                              _ now: SimTime) -> ReclaimTrigger? {
         switch kind {
         case .plain: plain.reclaimAfterChange(&core, &q, now)
@@ -366,7 +373,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimForRoom(_ core: inout Core, needKB: Int64, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger? {
         switch kind {
         case .plain: plain.reclaimForRoom(&core, needKB: needKB, &q, now)
@@ -375,7 +382,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func startReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger) -> ReclaimCursor {
+    @inline(__always) mutating func startReclaim(_ core: inout Core, _ trigger: ReclaimTrigger) -> ReclaimCursor {
         switch kind {
         case .plain: plain.startReclaim(&core, trigger)
         case .xnu: xnu.startReclaim(&core, trigger)
@@ -383,7 +390,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func pickReclaimAction<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger,
+    @inline(__always) mutating func pickReclaimAction(_ core: inout Core, _ trigger: ReclaimTrigger,
                                                             _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         switch kind {
         case .plain: plain.pickReclaimAction(&core, trigger, &c, now)
@@ -392,7 +399,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func reclaimWillKill<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ now: SimTime) {
+    @inline(__always) mutating func reclaimWillKill(_ core: inout Core, _ trigger: ReclaimTrigger, _ now: SimTime) {
         switch kind {
         case .plain: plain.reclaimWillKill(&core, trigger, now)
         case .xnu: xnu.reclaimWillKill(&core, trigger, now)
@@ -400,7 +407,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func reclaimSpare<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    @inline(__always) mutating func reclaimSpare(_ core: inout Core, _ app: Int32) {
         switch kind {
         case .plain: plain.reclaimSpare(&core, app)
         case .xnu: xnu.reclaimSpare(&core, app)
@@ -408,7 +415,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func reclaimOwnProcess<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    @inline(__always) mutating func reclaimOwnProcess(_ core: inout Core, _ now: SimTime) {
         switch kind {
         case .plain: plain.reclaimOwnProcess(&core, now)
         case .xnu: xnu.reclaimOwnProcess(&core, now)
@@ -416,7 +423,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func reclaimKilled<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ reason: KillReason,
+    @inline(__always) mutating func reclaimKilled(_ core: inout Core, _ trigger: ReclaimTrigger, _ reason: KillReason,
                                                         _ now: SimTime) {
         switch kind {
         case .plain: plain.reclaimKilled(&core, trigger, reason, now)
@@ -425,7 +432,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) func band<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> UInt8 {
+    @inline(__always) func band(_ core: Core, _ app: Int32, _ now: SimTime) -> UInt8 {
         switch kind {
         case .plain: plain.band(core, app, now)
         case .xnu: xnu.band(core, app, now)
@@ -433,7 +440,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) func residentNowKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+    @inline(__always) func residentNowKB(_ core: Core, _ app: Int32) -> Int64 {
         switch kind {
         case .plain: plain.residentNowKB(core, app)
         case .xnu: xnu.residentNowKB(core, app)
@@ -441,7 +448,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) func onFlashKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+    @inline(__always) func onFlashKB(_ core: Core, _ app: Int32) -> Int64 {
         switch kind {
         case .plain: plain.onFlashKB(core, app)
         case .xnu: xnu.onFlashKB(core, app)
@@ -449,7 +456,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) func suspendedPlainKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+    @inline(__always) func suspendedPlainKB(_ core: Core, _ app: Int32) -> Int64 {
         switch kind {
         case .plain: plain.suspendedPlainKB(core, app)
         case .xnu: xnu.suspendedPlainKB(core, app)
@@ -457,7 +464,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) func resumeLatency<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ k: LaunchKind, compressed: Bool,
+    @inline(__always) func resumeLatency(_ core: Core, _ app: Int32, _ k: LaunchKind, compressed: Bool,
                                                compressedKB: Int64?, swapIn: SimTime) -> SimTime {
         switch kind {
         case .plain: plain.resumeLatency(core, app, k, compressed: compressed, compressedKB: compressedKB, swapIn: swapIn)
@@ -466,7 +473,7 @@ struct MemoryManager {
         }
     }
 
-    @inline(__always) mutating func removeCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    @inline(__always) mutating func removeCandidate(_ core: inout Core, _ app: Int32) {
         switch kind {
         case .plain: plain.removeCandidate(&core, app)
         case .xnu: xnu.removeCandidate(&core, app)
@@ -490,7 +497,7 @@ struct MemoryManager {
         }
     }
 
-    func checkInvariant<P, T>(_ core: DeviceCore<P, T>) {
+    func checkInvariant(_ core: Core) {
         switch kind {
         case .plain: plain.checkInvariant(core)
         case .xnu: xnu.checkInvariant(core)
@@ -503,7 +510,7 @@ struct MemoryManager {
 
     /// Out of line (one function per policy and trace, each manager's body inlined in
     /// its arm), so its callers stay small.
-    mutating func refreshCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime, leftFront: Bool = false) {
+    mutating func refreshCandidate(_ core: inout Core, _ app: Int32, _ now: SimTime, leftFront: Bool = false) {
         switch kind {
         case .plain: plain.refreshCandidate(&core, app, now, leftFront: leftFront)
         case .xnu: xnu.refreshCandidate(&core, app, now, leftFront: leftFront)
@@ -513,12 +520,12 @@ struct MemoryManager {
 
     /// `MemoryManaging.refreshCandidateIfBandMoved` on the manager that runs: the
     /// band's test inline, the refresh out of line.
-    @inline(__always) mutating func refreshCandidateIfBandMoved<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
-        if P.readsBandOnly && P.ordersIdleBands && band(core, app, now) == core.apps[Int(app)].band { return }
+    @inline(__always) mutating func refreshCandidateIfBandMoved(_ core: inout Core, _ app: Int32, _ now: SimTime) {
+        if Policy.readsBandOnly && Policy.ordersIdleBands && band(core, app, now) == core.apps[Int(app)].band { return }
         refreshCandidate(&core, app, now)
     }
 
-    func candidate<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> EvictionCandidate {
+    func candidate(_ core: Core, _ app: Int32) -> EvictionCandidate {
         switch kind {
         case .plain: plain.candidate(core, app)
         case .xnu: xnu.candidate(core, app)
@@ -526,7 +533,7 @@ struct MemoryManager {
         }
     }
 
-    mutating func sendMemoryWarnings<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func sendMemoryWarnings(_ core: inout Core, _ now: SimTime) {
         switch kind {
         case .plain: plain.sendMemoryWarnings(&core, now)
         case .xnu: xnu.sendMemoryWarnings(&core, now)

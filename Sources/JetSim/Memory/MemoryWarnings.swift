@@ -10,14 +10,14 @@ extension MemoryManaging {
     /// frees its share of what it can: down to its background footprint when in
     /// front, to its suspended footprint when in the background. Goes through the
     /// running list, so its cost does not grow with the apps installed.
-    mutating func sendMemoryWarnings<P, T>(_ core: inout DeviceCore<P, T>, except skip: Int32 = -1, _ now: SimTime) {
+    mutating func sendMemoryWarnings(_ core: inout Core, except skip: Int32 = -1, _ now: SimTime) {
         for app in core.running where app != skip { warn(&core, app, now) }
     }
 
     /// didReceiveMemoryWarning to one app that executes code: it frees its share of
     /// what it can, down to its background footprint when in front, to its suspended
     /// footprint when in the background.
-    mutating func warn<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func warn(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         let a = Int(app)
         let p = core.pi(app)
         let floor = core.apps[a].state == .background ? core.suspendedResidentKB(p) : core.profiles[p].backgroundKB
@@ -32,7 +32,7 @@ extension MemoryManaging {
     /// `needKB` would take available memory below the warning level, once until memory
     /// recovers above it (`warned`, the manager's; the new value is returned). XNU with
     /// pressure levels warns from the compressor's level instead (XNU/Pressure.swift).
-    mutating func lowMemoryWarnings<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, warned: Bool, _ now: SimTime) -> Bool {
+    mutating func lowMemoryWarnings(_ core: inout Core, needKB: Int64, warned: Bool, _ now: SimTime) -> Bool {
         guard core.availableKB - needKB < core.kb.warningKB else { return false }
         if !warned { sendMemoryWarnings(&core, except: core.launching, now) }
         return true

@@ -11,7 +11,7 @@ extension AndroidMemory {
     /// if it is the previous process with activities (adj type "previous") and a
     /// cached adj otherwise, as when suspended (frameworks/base at 02978520,
     /// services/core/java/com/android/server/am/OomAdjuster.java).
-    @inline(__always) func oomScoreAdj<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int {
+    @inline(__always) func oomScoreAdj(_ core: Core, _ app: Int32) -> Int {
         let a = Int(app)
         if app == core.front { return OomAdj.foreground }
         switch core.apps[a].state {
@@ -43,20 +43,20 @@ extension AndroidMemory {
     // too long beyond the newest trim + 1, then the oldest beyond each limit.
 
     /// Cached apps with activities now (the previous app is not cached).
-    @inline(__always) func cachedWithActivities<P, T>(_ core: DeviceCore<P, T>) -> Int {
+    @inline(__always) func cachedWithActivities(_ core: Core) -> Int {
         core.suspendedCount - Int(state.emptyCount)
             - (core.previousApp >= 0 && core.apps[Int(core.previousApp)].state == .suspended ? 1 : 0)
     }
 
     /// Whether the oldest empty process was cached longer ago than the maximum empty
     /// time (AOSP: lastActivityTime < now - max).
-    @inline(__always) func emptyTooLong<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Bool {
+    @inline(__always) func emptyTooLong(_ core: Core, _ app: Int32, _ now: SimTime) -> Bool {
         let max = params.maxEmptyTime
         return max > .zero && core.apps[Int(app)].cachedSince < now - max
     }
 
     /// Whether ActivityManager's trim would kill now. O(1).
-    @inline(__always) func processTrimDue<P, T>(_ core: DeviceCore<P, T>, _ now: SimTime) -> Bool {
+    @inline(__always) func processTrimDue(_ core: Core, _ now: SimTime) -> Bool {
         let ap = params
         guard ap.maxCachedProcesses > 0 else { return false }
         let empty = Int(state.emptyCount)
@@ -68,7 +68,7 @@ extension AndroidMemory {
     /// beyond the trim count or more than their limit are cached; then the oldest
     /// cached app with activities (not the previous one) while more than theirs are.
     /// Each kill removes the app from the set, so the next pick starts afresh.
-    func pickCachedCap<P, T>(_ core: DeviceCore<P, T>, _ now: SimTime) -> ReclaimAction {
+    func pickCachedCap(_ core: Core, _ now: SimTime) -> ReclaimAction {
         let ap = params
         let empty = Int(state.emptyCount)
         if empty > ap.emptyProcessLimit || (empty > ap.trimEmptyProcesses + 1 && emptyTooLong(core, state.oldestEmpty, now)) {
@@ -83,7 +83,7 @@ extension AndroidMemory {
     }
 
     /// An empty process was cached (`androidCached`): counted, and the oldest if none was.
-    mutating func androidEmptyCached<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    mutating func androidEmptyCached(_ core: inout Core, _ app: Int32) {
         core.apps[Int(app)].memory.insert(.emptyProcess)
         state.emptyCount += 1
         if state.oldestEmpty < 0 { state.oldestEmpty = app }
@@ -92,7 +92,7 @@ extension AndroidMemory {
     /// An empty process left the cached set (resumed or killed; already out of
     /// `idleOrder`): uncounted; if it was the oldest, the next oldest is the first
     /// empty one in the cached order.
-    mutating func androidEmptyForgotten<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    mutating func androidEmptyForgotten(_ core: inout Core, _ app: Int32) {
         core.apps[Int(app)].memory.remove(.emptyProcess)
         state.emptyCount -= 1
         guard app == state.oldestEmpty else { return }
@@ -102,7 +102,7 @@ extension AndroidMemory {
     }
 
     /// Counts a launch by Android's kind and against the Vitals thresholds.
-    mutating func androidVitals<P, T>(_ core: inout DeviceCore<P, T>, _ kind: LaunchKind, savedState: Bool, latency: SimTime) {
+    mutating func androidVitals(_ core: inout Core, _ kind: LaunchKind, savedState: Bool, latency: SimTime) {
         let ap = params
         switch kind {
         // A process created with its files still in the page cache is still a cold or

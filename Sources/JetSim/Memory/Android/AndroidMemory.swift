@@ -1,20 +1,21 @@
 import SimKernel
 
+/// lmkd's and ActivityManager's reclaims (the shared ones are `ReclaimTrigger`'s).
+enum AndroidTrigger {
+    /// ActivityManager: cached processes beyond the cap.
+    case cachedCap
+    /// lmkd, PSI mode, for a request of `needKB`.
+    case lmkd(needKB: Int64)
+    /// lmkd, the legacy minfree levels, for a request of `needKB`.
+    case minfree(needKB: Int64)
+}
+
 /// Android's memory management as a value (lmkd, PSI, zram and its writeback budget,
 /// ActivityManager): its parameters, Fleet's when it runs Fleet (`os: fleet`:
 /// Memory/Fleet/), its state, and zram's pool. The rest of this folder is its
 /// functions; each takes what it needs of the core.
-struct AndroidMemory: MemoryManaging {
-    /// lmkd's and ActivityManager's reclaims (the shared ones are `ReclaimTrigger`'s).
-    enum Trigger {
-        /// ActivityManager: cached processes beyond the cap.
-        case cachedCap
-        /// lmkd, PSI mode, for a request of `needKB`.
-        case lmkd(needKB: Int64)
-        /// lmkd, the legacy minfree levels, for a request of `needKB`.
-        case minfree(needKB: Int64)
-    }
-
+struct AndroidMemory<Policy: EvictionPolicy, Trace: TraceSink>: MemoryManaging {
+    typealias Core = DeviceCore<Policy, Trace>
     var params = AndroidParameters()
     /// Fleet's changes (`isFleet`: the device runs Fleet).
     var fleet = FleetParameters()
@@ -41,7 +42,7 @@ struct AndroidMemory: MemoryManaging {
         }
     }
 
-    mutating func reset<P, T>(_ core: inout DeviceCore<P, T>, runs: Bool) {
+    mutating func reset(_ core: inout Core, runs: Bool) {
         state.reset(appCount: runs ? core.apps.count : 0, thrashingLimit: params.thrashingLimitPct,
                     holds: runs && zramHeldShare > 0, swapFile: runs && params.swapFile)
         pool = CompressorPool()
@@ -55,32 +56,32 @@ struct AndroidMemory: MemoryManaging {
 
     // MARK: Time
 
-    @inline(__always) mutating func timePassed<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {}
+    @inline(__always) mutating func timePassed(_ core: inout Core, _ now: SimTime) {}
 
-    @inline(__always) mutating func eventEnded<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>) {}
+    @inline(__always) mutating func eventEnded(_ core: inout Core, _ s: inout Scheduler<DeviceEvent>) {}
 
-    mutating func reclaimOnTimer<P, T>(_ core: inout DeviceCore<P, T>, _ kind: DeviceEvent.Kind, _ q: inout ReclaimSequence,
+    mutating func reclaimOnTimer(_ core: inout Core, _ kind: DeviceEvent.Kind, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger? {
         preconditionFailure("Android arms no timer of its own (\(kind))")
     }
 
     // MARK: The lifecycle's changes
 
-    @inline(__always) mutating func appLaunching<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Int32 { -1 }
+    @inline(__always) mutating func appLaunching(_ core: inout Core, _ app: Int32, _ now: SimTime) -> Int32 { -1 }
 
-    @inline(__always) mutating func appEnteredBackground<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime,
+    @inline(__always) mutating func appEnteredBackground(_ core: inout Core, _ app: Int32, _ now: SimTime,
                                                                _ s: inout Scheduler<DeviceEvent>) {}
 
-    @inline(__always) mutating func reclaimAfterLeavingFront<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32,
+    @inline(__always) mutating func reclaimAfterLeavingFront(_ core: inout Core, _ app: Int32,
                                                                    _ now: SimTime) -> ReclaimTrigger? { nil }
 
     /// A cached app: uncompressed until reclaim needs it.
-    mutating func appSuspended<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func appSuspended(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         androidCached(&core, app, now)
     }
 
     /// Its pages back from zram or flash (the swap-in it waits for), out of the pool.
-    mutating func appResuming<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, compressed: Bool, frozen: Bool,
+    mutating func appResuming(_ core: inout Core, _ app: Int32, compressed: Bool, frozen: Bool,
                                                       _ now: SimTime) -> (swapIn: SimTime, compressedKB: Int64) {
         let swapIn = androidResume(&core, app, compressed: compressed, frozen: frozen, now)
         leaveZram(&core, app, now)
@@ -89,7 +90,7 @@ struct AndroidMemory: MemoryManaging {
     }
 
     /// Out of zram, of flash, of reclaim's order and of the swap file.
-    mutating func appExited<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func appExited(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         leaveZram(&core, app, now)
         forgetWriteback(&core, app)
         androidForget(&core, app)
@@ -98,7 +99,7 @@ struct AndroidMemory: MemoryManaging {
 
     /// Counted by Android's own kinds and against the Vitals thresholds (`lastKill`:
     /// the reason of the process before).
-    mutating func appLaunched<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ kind: LaunchKind, relaunch: Bool,
+    mutating func appLaunched(_ core: inout Core, _ app: Int32, _ kind: LaunchKind, relaunch: Bool,
                                                       latency: SimTime) {
         let saved = relaunch && core.profiles[core.pi(app)].preservesUIState
             && KillReason(rawValue: core.apps[Int(app)].lastKill).map { $0.losesUserPlace } == true
@@ -109,29 +110,29 @@ struct AndroidMemory: MemoryManaging {
 
     // MARK: The reclaims
 
-    @inline(__always) mutating func reclaimAfterFall<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimAfterFall(_ core: inout Core, _ q: inout ReclaimSequence,
                                                            _ now: SimTime) -> ReclaimTrigger? { nil }
 
     /// ActivityManager's trim of cached and empty processes, when it would kill.
-    @inline(__always) mutating func reclaimAfterChange<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimAfterChange(_ core: inout Core, _ q: inout ReclaimSequence,
                                                              _ now: SimTime) -> ReclaimTrigger? {
         guard q.step == 0 else { return nil }
         q.step = 1
         return processTrimDue(core, now) ? .android(.cachedCap) : nil
     }
 
-    @inline(__always) mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimForRoom(_ core: inout Core, needKB: Int64, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger? {
         androidRoomReclaim(&core, needKB: needKB, &q.step, now)
     }
 
     // MARK: The reclaim loop's picks
 
-    @inline(__always) mutating func startReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger) -> ReclaimCursor {
+    @inline(__always) mutating func startReclaim(_ core: inout Core, _ trigger: ReclaimTrigger) -> ReclaimCursor {
         ReclaimCursor()
     }
 
-    mutating func pickReclaimAction<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger,
+    mutating func pickReclaimAction(_ core: inout Core, _ trigger: ReclaimTrigger,
                                                             _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         switch trigger {
         case .untilAvailable(let target): core.victimUntilAvailable(target, .memoryPressure)
@@ -143,18 +144,18 @@ struct AndroidMemory: MemoryManaging {
         }
     }
 
-    @inline(__always) mutating func reclaimWillKill<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ now: SimTime) {}
+    @inline(__always) mutating func reclaimWillKill(_ core: inout Core, _ trigger: ReclaimTrigger, _ now: SimTime) {}
 
-    mutating func reclaimSpare<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    mutating func reclaimSpare(_ core: inout Core, _ app: Int32) {
         preconditionFailure("Android spares no app")
     }
 
-    mutating func reclaimOwnProcess<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func reclaimOwnProcess(_ core: inout Core, _ now: SimTime) {
         preconditionFailure("Android's manager has no process of its own")
     }
 
     /// After a kill of lmkd's, its thrashing measure starts again.
-    @inline(__always) mutating func reclaimKilled<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ reason: KillReason,
+    @inline(__always) mutating func reclaimKilled(_ core: inout Core, _ trigger: ReclaimTrigger, _ reason: KillReason,
                                                         _ now: SimTime) {
         if case .android(.lmkd) = trigger { thrashingAfterKill(reason, now) }
     }
@@ -162,31 +163,31 @@ struct AndroidMemory: MemoryManaging {
     // MARK: What the lifecycle and the policy read
 
     /// No bands: a background mode's band or 30 while it executes in the background, else 0.
-    @inline(__always) func band<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> UInt8 { core.plainBand(app) }
+    @inline(__always) func band(_ core: Core, _ app: Int32, _ now: SimTime) -> UInt8 { core.plainBand(app) }
 
-    @inline(__always) func residentNowKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 { core.apps[Int(app)].residentKB }
+    @inline(__always) func residentNowKB(_ core: Core, _ app: Int32) -> Int64 { core.apps[Int(app)].residentKB }
 
-    @inline(__always) func onFlashKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 { 0 }
+    @inline(__always) func onFlashKB(_ core: Core, _ app: Int32) -> Int64 { 0 }
 
-    @inline(__always) func suspendedPlainKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+    @inline(__always) func suspendedPlainKB(_ core: Core, _ app: Int32) -> Int64 {
         core.profiles[core.pi(app)].suspendedKB
     }
 
     /// The resume plus the swap-in.
-    @inline(__always) func resumeLatency<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ kind: LaunchKind, compressed: Bool,
+    @inline(__always) func resumeLatency(_ core: Core, _ app: Int32, _ kind: LaunchKind, compressed: Bool,
                                                compressedKB: Int64?, swapIn: SimTime) -> SimTime {
         core.profiles[core.pi(app)].warmLaunch + swapIn
     }
 
     /// A written-back app's reads its cached footprint back from flash; any other's is
     /// its resume (what zram would swap back in is not known before reclaim takes it).
-    @inline(__always) func suspendedLaunchCost<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> SimTime {
+    @inline(__always) func suspendedLaunchCost(_ core: Core, _ app: Int32) -> SimTime {
         let p = core.pi(app)
         guard core.apps[Int(app)].memory.contains(.frozen) else { return core.profiles[p].warmLaunch }
         return core.profiles[p].warmLaunch + SimTime(microseconds: params.flashSwapInPerMB.microseconds * core.profiles[p].suspendedKB / 1_024)
     }
 
-    @inline(__always) mutating func removeCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    @inline(__always) mutating func removeCandidate(_ core: inout Core, _ app: Int32) {
         core.removeCandidate(app, keepsIdleOrder: Self.keepsIdleOrder)
     }
 
@@ -199,7 +200,7 @@ struct AndroidMemory: MemoryManaging {
 
     /// The app leaves zram (resumed or killed): what its GC held is forgotten and the
     /// packed rest leaves the pool.
-    mutating func leaveZram<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func leaveZram(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         let a = Int(app)
         guard core.apps[a].memory.contains(.compressed) else { return }
         core.apps[a].memory.remove(.compressed)
@@ -209,7 +210,7 @@ struct AndroidMemory: MemoryManaging {
     }
 
     /// The app's memory is no longer on flash (resumed, or killed).
-    mutating func forgetWriteback<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    mutating func forgetWriteback(_ core: inout Core, _ app: Int32) {
         guard core.apps[Int(app)].memory.contains(.frozen) else { return }
         core.apps[Int(app)].memory.remove(.frozen)
         frozenCount -= 1
@@ -238,7 +239,7 @@ struct AndroidMemory: MemoryManaging {
     /// zram's pool is exactly what its apps keep compressed (less what their GC holds
     /// uncompressed), within the swap device's size (uncompressed KiB; the pool rounds
     /// each app to whole KiB); written-back apps hold no RAM and are counted.
-    func checkInvariant<P, T>(_ core: DeviceCore<P, T>) {
+    func checkInvariant(_ core: Core) {
         var pool: Int64 = 0, frozen = 0
         for i in core.apps.indices {
             let a = core.apps[i]

@@ -24,7 +24,7 @@ extension AndroidMemory {
     ///   down to adj 0 (lmkd.cpp:2889-2891, 3000-3002); at its default of 100 it never
     ///   holds. (A full stall over psi_complete_stall_ms in the window is not
     ///   critical_stall: it is the one not-responding kill above.)
-    @inline(__always) mutating func lmkdDecision<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, afterKill: Bool, _ now: SimTime) -> (reason: KillReason, minAdj: Int)? {
+    @inline(__always) mutating func lmkdDecision(_ core: inout Core, needKB: Int64, afterKill: Bool, _ now: SimTime) -> (reason: KillReason, minAdj: Int)? {
         let ap = params
         let belowMin = core.availableKB < needKB
         let belowHigh = core.availableKB < needKB + ap.highWatermarkKB
@@ -61,7 +61,7 @@ extension AndroidMemory {
     /// lmkd's kills, one victim per decision (find_and_kill_process, lmkd.cpp:2475-2510),
     /// deciding again after each kill as its polling does, until no trigger holds.
     /// One trigger a question (`ReclaimSequence`).
-    mutating func androidRoomReclaim<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
+    mutating func androidRoomReclaim(_ core: inout Core, needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
         let ap = params
         if step == 0 {
             step = 1
@@ -90,7 +90,7 @@ extension AndroidMemory {
     /// Whether lmkd is woken for a request of `needKB` (`lmkdDecision`'s first test:
     /// a PSI event or a request reclaim cannot meet): without it no decision can kill,
     /// so the reclaim loop is not entered (most requests).
-    @inline(__always) func lmkdWoken<P, T>(_ core: DeviceCore<P, T>, needKB: Int64) -> Bool {
+    @inline(__always) func lmkdWoken(_ core: Core, needKB: Int64) -> Bool {
         let ap = params
         return state.someStallUs > ap.partialStall.microseconds || state.fullStallUs > ap.completeStall.microseconds
             || core.availableKB < needKB
@@ -101,7 +101,7 @@ extension AndroidMemory {
     /// kill the reclaim loop restarts the thrashing measure (`thrashingAfterKill`), and
     /// the next decision is the cycle after a kill (`c.acted`: every decision of the
     /// loop after its first follows a kill, since one that kills nothing ends it).
-    mutating func pickLmkd<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
+    mutating func pickLmkd(_ core: inout Core, needKB: Int64, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         guard let d = lmkdDecision(&core, needKB: needKB, afterKill: c.acted, now) else { return .none }
         if d.reason == .lmkdPsiComplete { state.notRespondingWindow = state.window }
         guard let victim = core.nextVictim() else { return .none }
@@ -118,7 +118,7 @@ extension AndroidMemory {
     /// (adj <= 200, where lmkd always takes the heaviest "to minimize the number of
     /// victims"). A scan of the apps, as lmkd's proc_get_heaviest scans its adj bucket:
     /// only when killing, and only in those cases.
-    @inline(__always) func lmkdPick<P, T>(_ core: DeviceCore<P, T>, _ victim: Int32, adj: Int) -> Int32 {
+    @inline(__always) func lmkdPick(_ core: Core, _ victim: Int32, adj: Int) -> Int32 {
         guard params.killHeaviestTask || adj <= OomAdj.perceptible else { return victim }
         var best = victim, bestKB = core.apps[Int(victim)].residentKB
         for i in 0..<core.apps.count {
@@ -133,7 +133,7 @@ extension AndroidMemory {
     /// The legacy minfree mode (ro.lmk.use_minfree_levels, lmkd.cpp:3152-3190): the
     /// lowest level whose minfree exceeds free memory (after the request) sets the
     /// lowest adj that may die; one kill per decision until free memory is above it.
-    func pickMinfree<P, T>(_ core: DeviceCore<P, T>, needKB: Int64) -> ReclaimAction {
+    func pickMinfree(_ core: Core, needKB: Int64) -> ReclaimAction {
         let free = core.availableKB - needKB
         var minAdj = -1
         for i in 0..<AndroidParameters.minfreeKB.count where free < AndroidParameters.minfreeKB[i] {

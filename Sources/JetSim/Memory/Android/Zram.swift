@@ -4,7 +4,7 @@ import SimKernel
 extension AndroidMemory {
     /// An app became cached (suspended): its memory stays uncompressed until reclaim
     /// needs it; it joins reclaim's order.
-    mutating func androidCached<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func androidCached(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         let a = Int(app)
         core.setResident(app, min(core.apps[a].residentKB, core.profiles[core.pi(app)].suspendedKB))
         state.uncompressed.append(app, to: 0)
@@ -16,7 +16,7 @@ extension AndroidMemory {
 
     /// The app leaves the cached set (resumed or killed): out of reclaim's order; if
     /// its memory was in zram, a swap-in (resume) or a free (kill) follows.
-    @inline(__always) mutating func androidForget<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    @inline(__always) mutating func androidForget(_ core: inout Core, _ app: Int32) {
         state.uncompressed.remove(app)
         if core.apps[Int(app)].memory.contains(.emptyProcess) { androidEmptyForgotten(&core, app) }
     }
@@ -25,7 +25,7 @@ extension AndroidMemory {
     /// order (it runs now), its pages back from zram (`compressed`) or flash
     /// (`frozen`; the flash read is the time when both). Returns the swap-in time.
     @discardableResult
-    mutating func androidResume<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, compressed: Bool, frozen: Bool, _ now: SimTime) -> SimTime {
+    mutating func androidResume(_ core: inout Core, _ app: Int32, compressed: Bool, frozen: Bool, _ now: SimTime) -> SimTime {
         androidForget(&core, app)
         var swapIn = SimTime.zero
         if compressed { swapIn = androidSwapIn(&core, app, now) }
@@ -44,7 +44,7 @@ extension AndroidMemory {
     /// A resume of a cached app from zram: its pages come back (a swap-in), which
     /// stalls, and counts as refaults for lmkd's thrashing measure only when asked
     /// (`thrashingCountsSwapIns`: lmkd counts file refaults). Returns the time.
-    mutating func androidSwapIn<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, fromFlash: Bool = false, _ now: SimTime) -> SimTime {
+    mutating func androidSwapIn(_ core: inout Core, _ app: Int32, fromFlash: Bool = false, _ now: SimTime) -> SimTime {
         // From flash: the cached footprint, read back at `flashSwapInPerMB`.
         // From zram: what is packed there (its resident less what its GC holds).
         let plain = fromFlash ? core.profiles[core.pi(app)].suspendedKB
@@ -68,7 +68,7 @@ extension AndroidMemory {
     /// Reclaim (kswapd, then direct reclaim) for a request of `needKB`: compresses
     /// the oldest cached apps into zram until the request fits above the high
     /// watermark, while zram has room. Each MiB compressed is stall.
-    mutating func zramReclaim<P, T>(_ core: inout DeviceCore<P, T>, untilAvailable target: Int64, _ now: SimTime) {
+    mutating func zramReclaim(_ core: inout Core, untilAvailable target: Int64, _ now: SimTime) {
         guard params.swapFile || (params.zram && params.zramRatio > 1) else { return }
         var app = state.uncompressed.head(0)
         while core.availableKB < target && app >= 0 {

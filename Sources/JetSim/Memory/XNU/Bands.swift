@@ -6,7 +6,7 @@ import SimKernel
 // (bsd/sys/kern_memorystatus.h).
 extension XNUMemory {
     /// The band XNU gives a candidate now.
-    @inline(__always) func xnuBand<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> UInt8 {
+    @inline(__always) func xnuBand(_ core: Core, _ app: Int32, _ now: SimTime) -> UInt8 {
         let a = Int(app)
         // An app frozen once keeps its state on flash, and with it the elevated
         // inactive band, through its thaws until it is demoted or exits: any band up to
@@ -21,7 +21,7 @@ extension XNUMemory {
     }
 
     /// The band without the freezer's elevation.
-    @inline(__always) func naturalBand<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> UInt8 {
+    @inline(__always) func naturalBand(_ core: Core, _ app: Int32, _ now: SimTime) -> UInt8 {
         let a = Int(app)
         // A prewarmed process sits where an idle process sits (`Device.prewarm`).
         if core.apps[a].isPrewarmed { return XNUBand.idle }
@@ -39,13 +39,13 @@ extension XNUMemory {
     /// Inline up to its first check (no XNU bands, no dock, in the dock already).
     /// Returns the app the dock let go (its band may have changed), or -1.
     @inline(__always)
-    mutating func updateDock<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Int32 {
+    mutating func updateDock(_ core: inout Core, _ app: Int32, _ now: SimTime) -> Int32 {
         guard params.dockSize > 0, !core.apps[Int(app)].memory.contains(.inDock) else { return -1 }
         return updateDockNow(&core, app, now)
     }
 
     /// `updateDock` for an app not in the dock.
-    mutating func updateDockNow<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Int32 {
+    mutating func updateDockNow(_ core: inout Core, _ app: Int32, _ now: SimTime) -> Int32 {
         if dock.count < params.dockSize {
             dock.append(app)
             core.apps[Int(app)].memory.insert(.inDock)

@@ -23,7 +23,7 @@ extension XNUMemory {
     /// day, the thread not due or memory above the freeze level); what acts is out of
     /// line (`freezerWakeRun`).
     @inline(__always)
-    mutating func freezerWake<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func freezerWake(_ core: inout Core, _ now: SimTime) {
         guard params.freezer else { return }
         // Throttled: `freezerDue` is set (by the last run), so the first event at or
         // after `freezerNextRun` runs `freezerCatchUp`.
@@ -32,7 +32,7 @@ extension XNUMemory {
 
     /// `freezerWake`'s freezer part when the day changed or the thread may run.
     @inline(never)
-    mutating func freezerWakeRun<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func freezerWakeRun(_ core: inout Core, _ now: SimTime) {
         freezerNewDay(&core, now)
         guard freezerShouldRun(core), now >= freezerNextRun else { return }
         freezerRun(&core, now)
@@ -40,7 +40,7 @@ extension XNUMemory {
 
     /// memorystatus_freeze_thread_should_run's checks of memory and of the frozen
     /// count (kern_memorystatus_policy.c:751-771); the time is checked by the callers.
-    @inline(__always) func freezerShouldRun<P, T>(_ core: DeviceCore<P, T>) -> Bool {
+    @inline(__always) func freezerShouldRun(_ core: Core) -> Bool {
         core.availableKB < kb.freezeKB
             && (Int(flashCopyCount) < params.freezeMaxProcesses || refreezeEligibleCount >= params.freezeRefreezeThawed)
     }
@@ -59,14 +59,14 @@ extension XNUMemory {
     /// with no event here each add a day's budget and demote as theirs would have
     /// (the state between events does not change); its extra budget for "days missed"
     /// covers a timer that fired late, which never happens here.
-    @inline(__always) mutating func freezerNewDay<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    @inline(__always) mutating func freezerNewDay(_ core: inout Core, _ now: SimTime) {
         let day = freezerDay(now)
         if day != flashDay { freezerNewIntervals(&core, day, now) }
     }
 
     /// `freezerNewDay` when the day changed: one reset per interval passed.
     @inline(never)
-    mutating func freezerNewIntervals<P, T>(_ core: inout DeviceCore<P, T>, _ day: Int32, _ now: SimTime) {
+    mutating func freezerNewIntervals(_ core: inout Core, _ day: Int32, _ now: SimTime) {
         let intervals = Int64(day) - Int64(flashDay)
         flashDay = day
         let left = max(0, freezeBudgetKB)
@@ -100,13 +100,13 @@ extension XNUMemory {
     /// thread stops waiting, or its next run is the first after now). Not inlined into
     /// the top of a timer's event: that saved under 1 % (docs/performance.md).
     @inline(never)
-    mutating func freezerCatchUp<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func freezerCatchUp(_ core: inout Core, _ now: SimTime) {
         if freezerIdleRun(&core, now) { return }
         freezerCatchUpLoop(&core, now)
     }
 
     /// `freezerCatchUp`'s common case (above): whether it was that, and was run.
-    @inline(__always) mutating func freezerIdleRun<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> Bool {
+    @inline(__always) mutating func freezerIdleRun(_ core: inout Core, _ now: SimTime) -> Bool {
         guard freezerDue && compressor.compressing.isEmpty && params.freezer && params.bands && !(freezerShouldRun(core) && freezerPassMayAct(core))
         else { return false }
         let t = freezerNextRun
@@ -136,7 +136,7 @@ extension XNUMemory {
 
     /// `freezerCatchUp`'s loop.
     @inline(never)
-    mutating func freezerCatchUpLoop<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func freezerCatchUpLoop(_ core: inout Core, _ now: SimTime) {
         while freezerDue && freezerNextRun <= now {
             freezerDue = false
             let t = freezerNextRun
@@ -180,7 +180,7 @@ extension XNUMemory {
     /// the dynamic delay, after a run that froze nothing while apps are frozen. With a
     /// delay of zero every wake-up runs it (no throttle). Whether it froze or demoted.
     @discardableResult
-    mutating func freezerRun<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> Bool {
+    mutating func freezerRun(_ core: inout Core, _ now: SimTime) -> Bool {
         let (froze, acted) = freezerPass(&core, now)
         let delay = freezerDelay(froze: froze)
         freezerNextRun = now + delay
@@ -200,7 +200,7 @@ extension XNUMemory {
     /// `freezerPass`'s first guard (memorystatus_can_freeze_processes,
     /// kern_memorystatus_freeze.c:2222-2243): more suspended apps than apps with state
     /// on flash plus the threshold. Without it the pass does nothing.
-    @inline(__always) func freezerPassMayAct<P, T>(_ core: DeviceCore<P, T>) -> Bool {
+    @inline(__always) func freezerPassMayAct(_ core: Core) -> Bool {
         // XNU's counts are unsigned: more apps with state on flash than suspended
         // apps wraps the difference to a large number, which passes (:2231).
         let unfrozenSuspended = core.suspendedCount - Int(flashCopyCount)
@@ -209,7 +209,7 @@ extension XNUMemory {
 
     /// The freezer thread's loop, once (`freezerRun`): whether it froze an app, and
     /// whether it froze or demoted one.
-    mutating func freezerPass<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> (froze: Bool, acted: Bool) {
+    mutating func freezerPass(_ core: inout Core, _ now: SimTime) -> (froze: Bool, acted: Bool) {
         guard freezerPassMayAct(core) else { return (false, false) }
         // No budget left: urgent mode (kern_memorystatus_freeze.c:2927-2938).
         if freezeBudgetKB <= 0 {
@@ -242,7 +242,7 @@ extension XNUMemory {
 
     /// A refreeze (memorystatus_freeze_pick_refreeze_process,
     /// kern_memorystatus_policy.c:600-647): the first thawed app in the frozen band.
-    mutating func refreezeFirstThawed<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> (froze: Bool, acted: Bool) {
+    mutating func refreezeFirstThawed(_ core: inout Core, _ now: SimTime) -> (froze: Bool, acted: Bool) {
         // No minimum size for a refreeze: only a first freeze checks eligibility
         // (memorystatus_freeze_process, kern_memorystatus_freeze.c:1797-1830), and a
         // thawed app holds only what it touched.
@@ -254,7 +254,7 @@ extension XNUMemory {
 
     /// The first refreeze-eligible (thawed) app in the frozen band's order, suspended
     /// if `suspendedOnly`, or -1. O(apps in the band).
-    func firstThawedInFrozenBand<P, T>(_ core: DeviceCore<P, T>, suspendedOnly: Bool) -> Int32 {
+    func firstThawedInFrozenBand(_ core: Core, suspendedOnly: Bool) -> Int32 {
         var app = core.idleOrder.head(1)
         while app >= 0 {
             let a = Int(app)
@@ -268,7 +268,7 @@ extension XNUMemory {
 
     /// What freezing an app writes to flash: all of its memory, or for a refreeze
     /// (thawed, its state still on flash) only the share it dirtied since.
-    @inline(__always) func flashWrite<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+    @inline(__always) func flashWrite(_ core: Core, _ app: Int32) -> Int64 {
         let settledKB = residentSettledKB(core, app)
         guard core.apps[Int(app)].memory.contains(.hasFlashCopy) else { return settledKB }
         return settledKB * Int64(params.refreezeDirtyPPM) / 1_000_000
@@ -286,7 +286,7 @@ extension XNUMemory {
     /// aging). Once per freezer day (memorystatus_freeze_start_normal_throttle_interval,
     /// kern_memorystatus_freeze.c:1596-1598). O(apps in the band).
     @discardableResult
-    mutating func demoteFrozen<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> Bool {
+    mutating func demoteFrozen(_ core: inout Core, _ now: SimTime) -> Bool {
         guard flashCopyCount > 0 else { return false }
         var demoted = 0
         var app = core.idleOrder.head(1)
@@ -305,7 +305,7 @@ extension XNUMemory {
     /// budget is spent, so a thawed app cannot be refrozen and its memory would stay
     /// in RAM up in band 75; the first thawed app in the band goes to the idle band.
     /// Whether it demoted one.
-    mutating func urgentDemotion<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) -> Bool {
+    mutating func urgentDemotion(_ core: inout Core, _ now: SimTime) -> Bool {
         let app = firstThawedInFrozenBand(core, suspendedOnly: false)
         guard app >= 0 else { return false }
         demote(&core, app, now)
@@ -315,7 +315,7 @@ extension XNUMemory {
     /// memorystatus_demote_frozen_process (kern_memorystatus_freeze.c:2301-2336): the
     /// elevated band is cleared and the app is no longer refreeze-eligible; its state
     /// stays on flash (it still counts as frozen).
-    mutating func demote<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func demote(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         let a = Int(app)
         core.apps[a].memory.insert(.demoted)
         if core.apps[a].memory.contains(.refreezeEligible) {
@@ -333,7 +333,7 @@ extension XNUMemory {
     /// is frozen with what fit; the share of its memory not written stays in RAM,
     /// compressed (a partial freeze; the budget is then spent, so the next runs demote
     /// in urgent mode).
-    mutating func freeze<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    mutating func freeze(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         let a = Int(app)
         finishCompressionNow(&core, app, now)
         let fullKB = flashWrite(core, app)
@@ -373,14 +373,14 @@ extension XNUMemory {
     /// Inline up to the check (every resume and kill passes here, and with the
     /// freezer off no app is frozen or on flash): the rest out of line.
     @inline(__always)
-    mutating func unfreeze<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    mutating func unfreeze(_ core: inout Core, _ app: Int32) {
         let a = Int(app)
         if core.apps[a].memory.contains(.frozen) || core.apps[a].memory.contains(.hasFlashCopy) { unfreezeNow(&core, app) }
     }
 
     /// `unfreeze` for an app frozen or with its state on flash.
     @inline(never)
-    mutating func unfreezeNow<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    mutating func unfreezeNow(_ core: inout Core, _ app: Int32) {
         let a = Int(app)
         if core.apps[a].memory.contains(.frozen) {
             core.apps[a].memory.remove(.frozen)
@@ -400,13 +400,13 @@ extension XNUMemory {
     /// An app exits: the freezer forgets it (its record is then reset). Inline up to
     /// its first check: only an app the freezer knows (frozen, or a freezer mark).
     @inline(__always)
-    mutating func forgetFrozen<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    mutating func forgetFrozen(_ core: inout Core, _ app: Int32) {
         let a = Int(app)
         if !core.apps[a].memory.isDisjoint(with: MemoryFlags.freezerKnows) { forgetFrozenNow(&core, app) }
     }
 
     /// `forgetFrozen` for an app the freezer knows.
-    mutating func forgetFrozenNow<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    mutating func forgetFrozenNow(_ core: inout Core, _ app: Int32) {
         let a = Int(app)
         if core.apps[a].memory.contains(.frozen) { frozenCount -= 1 }
         let marks = core.apps[a].memory

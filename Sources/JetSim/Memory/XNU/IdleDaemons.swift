@@ -82,7 +82,7 @@ extension XNUMemory {
 
     /// The pool at the start of a run: every daemon resident, its memory taken from
     /// what is available (when XNU runs; empty with `idle_daemons_mb` 0).
-    mutating func resetIdleDaemons<P, T>(_ core: inout DeviceCore<P, T>, runs: Bool) {
+    mutating func resetIdleDaemons(_ core: inout Core, runs: Bool) {
         idleDaemons = IdleDaemonPool()
         let count = params.idleDaemonCount
         guard runs, params.idleDaemonsKB > 0, count > 0 else { return }
@@ -97,13 +97,13 @@ extension XNUMemory {
     /// A reclaim's pick on a trigger that frees available memory from band 0 up to
     /// `target`: a resident idle daemon first (the head of band 0), nil when none is
     /// resident or memory is back. One compare when the pool is empty.
-    @inline(__always) func idleDaemonFirst<P, T>(_ core: DeviceCore<P, T>, _ target: Int64) -> ReclaimAction? {
+    @inline(__always) func idleDaemonFirst(_ core: Core, _ target: Int64) -> ReclaimAction? {
         idleDaemons.resident > 0 && core.availableKB < target ? .killOwnProcess : nil
     }
 
     /// Kills one resident idle daemon: its memory is available again; its relaunch
     /// stream starts (the next relaunch moves earlier if its draw comes first).
-    mutating func killIdleDaemon<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func killIdleDaemon(_ core: inout Core, _ now: SimTime) {
         idleDaemons.resident -= 1
         idleDaemons.kills &+= 1
         core.availableKB += idleDaemons.daemonKB
@@ -118,7 +118,7 @@ extension XNUMemory {
 
     /// An exponential gap at `ratePerHour` (the device's draws, keyed by the pool's
     /// draw count: every policy sees the same gaps in the same order).
-    mutating func nextIdleDaemonGap<P, T>(_ core: inout DeviceCore<P, T>, ratePerHour: Double) -> SimTime {
+    mutating func nextIdleDaemonGap(_ core: inout Core, ratePerHour: Double) -> SimTime {
         var g = core.deviceDraws(Draw.idleDaemon, UInt64(idleDaemons.draws))
         idleDaemons.draws &+= 1
         return SimTime(seconds: Exponential.standard(&g, table: core.exponentialTable) / ratePerHour * 3_600)
@@ -126,7 +126,7 @@ extension XNUMemory {
 
     /// Schedules the relaunch timer at `relaunchDue` (end of an event that moved it).
     @inline(never)
-    mutating func armIdleDaemonTimer<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>) {
+    mutating func armIdleDaemonTimer(_ core: inout Core, _ s: inout Scheduler<DeviceEvent>) {
         guard idleDaemons.relaunchDue < .never && !core.apps.isEmpty else { return }
         if idleDaemons.relaunchDue < s.now { idleDaemons.relaunchDue = s.now }
         core.scheduleTimer(.idleDaemonRelaunch, 0, at: idleDaemons.relaunchDue, &s)
@@ -139,7 +139,7 @@ extension XNUMemory {
     /// with room, a fall of memory (outer step 2, its reclaims). Then the next
     /// relaunch, at the rate times the daemons still dead (outer step 3). One trigger
     /// a question (`ReclaimSequence`).
-    mutating func idleDaemonRelaunchReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
+    mutating func idleDaemonRelaunchReclaim(_ core: inout Core, _ q: inout ReclaimSequence, _ now: SimTime) -> ReclaimTrigger? {
         let need = idleDaemons.daemonKB
         if q.outer == 0 {
             q.outer = 4

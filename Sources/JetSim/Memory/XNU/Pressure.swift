@@ -25,7 +25,7 @@ extension XNUMemory {
     /// stays short its next evaluation raises it to critical again: here it stays
     /// critical until the compressor is no longer short. O(1); runs whenever the
     /// compressor pool changes.
-    mutating func updatePressureLevel<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func updatePressureLevel(_ core: inout Core, _ now: SimTime) {
         guard params.pressureLevels, params.bands else { return }
         let left = core.params.pageableKB - compressor.pool.kb
         let old = pressureLevel
@@ -63,14 +63,14 @@ extension XNUMemory {
     /// `xnuFallReclaim`). Inline up to the test that finds nothing to do (normal
     /// pressure: most calls).
     @inline(__always)
-    mutating func pressureWarningsCheck<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func pressureWarningsCheck(_ core: inout Core, _ now: SimTime) {
         if params.pressureLevels && pressureLevel != XNUPressure.normal && now >= warningRestUntil { pressureWarnings(&core, now) }
     }
 
     /// Schedules the device timers an event asked for (`armTimers`). Out of line: once
     /// per rise of pressure, once per move of the idle daemons' next relaunch.
     @inline(never)
-    mutating func armDeviceTimers<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>) {
+    mutating func armDeviceTimers(_ core: inout Core, _ s: inout Scheduler<DeviceEvent>) {
         let arm = armTimers
         armTimers = []
         if arm.contains(.sustained) { armSustainedTimer(&core, &s) }
@@ -79,7 +79,7 @@ extension XNUMemory {
 
     /// Schedules the sustained-pressure timer at `sustainedDue` (the end of an event
     /// whose pressure left normal).
-    mutating func armSustainedTimer<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>) {
+    mutating func armSustainedTimer(_ core: inout Core, _ s: inout Scheduler<DeviceEvent>) {
         guard sustainedDue < .never && !core.apps.isEmpty else { return }
         // A rise found by the freezer's catch-up (memory as it was at a past run time)
         // may be due before this event already: the timer fires now, as the first
@@ -101,7 +101,7 @@ extension XNUMemory {
     /// `.compressorShortage`'s next kill: the policy's victim (any band, as XNU's
     /// MEMORYSTATUS_KILL_TOP_PROCESS in ascending priority) until the compressor holds no more than its shortage
     /// level (osfmk/vm/vm_compressor.c, c_segment_pages_compressed_nearing_limit).
-    func pickCompressorShortage<P, T>(_ core: DeviceCore<P, T>) -> ReclaimAction {
+    func pickCompressorShortage(_ core: Core) -> ReclaimAction {
         guard compressor.pool.kb > kb.compressorShortPoolKB, let victim = core.nextVictim() else { return .none }
         return .kill(app: victim, victim: victim, reason: .compressorSpaceShortage)
     }
@@ -113,7 +113,7 @@ extension XNUMemory {
     /// frozen: memorystatus_bg_pressure_eligible), in bands 20 and up, with at least
     /// the minimum footprint. Each frees its share as on any warning. Then none again
     /// for the resting period. O(running apps^2), and only when a round is due.
-    mutating func pressureWarnings<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func pressureWarnings(_ core: inout Core, _ now: SimTime) {
         let level = pressureLevel
         while true {
             var pick: Int32 = -1
@@ -143,7 +143,7 @@ extension XNUMemory {
     /// normal, at most twice the idle band's count, then gives up until pressure has
     /// been normal again. XNU pauses 500 ms between kills; here they follow at once,
     /// each re-reading the level. At its start: the timer is disarmed and the budget set.
-    mutating func startSustainedPressure<P, T>(_ core: DeviceCore<P, T>, _ c: inout ReclaimCursor) {
+    mutating func startSustainedPressure(_ core: Core, _ c: inout ReclaimCursor) {
         sustainedDue = .never
         var idle = 0
         var app = core.idleOrder.head(0)
@@ -153,7 +153,7 @@ extension XNUMemory {
 
     /// `.sustainedPressure`'s next kill: the policy's victim while the budget lasts,
     /// pressure is above normal and the victim is in the idle band.
-    func pickSustainedPressure<P, T>(_ core: DeviceCore<P, T>, _ c: inout ReclaimCursor) -> ReclaimAction {
+    func pickSustainedPressure(_ core: Core, _ c: inout ReclaimCursor) -> ReclaimAction {
         guard c.budget > 0 && pressureLevel != XNUPressure.normal, let victim = core.nextVictim(),
               core.apps[Int(victim)].band == XNUBand.idle else { return .none }
         c.budget -= 1

@@ -23,20 +23,20 @@ extension XNUMemory {
     // share of that (`flashWrite`).
 
     /// What a thaw brings back from flash: the touched share of the suspended footprint.
-    @inline(__always) func thawTouchedKB<P, T>(_ core: DeviceCore<P, T>, _ p: Int) -> Int64 {
+    @inline(__always) func thawTouchedKB(_ core: Core, _ p: Int) -> Int64 {
         core.profiles[p].suspendedKB * Int64(params.thawTouchPPM) / 1_000_000
     }
 
     /// Whether the app was thawed with its state still on flash (frozen once and
     /// resumed since; `thaws` counts only those and is reset only at its exit).
-    @inline(__always) func thawedWithFlashCopy<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Bool {
+    @inline(__always) func thawedWithFlashCopy(_ core: Core, _ app: Int32) -> Bool {
         let a = Int(app)
         return core.apps[a].memory.contains(.hasFlashCopy) && core.apps[a].thaws > 0
     }
 
     /// What of its suspended footprint an app with its state on flash leaves there
     /// once thawed (0 for any other): a thawed app's, or a frozen app's at its thaw.
-    @inline(__always) func onFlashKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+    @inline(__always) func onFlashKB(_ core: Core, _ app: Int32) -> Int64 {
         guard core.apps[Int(app)].memory.contains(.hasFlashCopy) else { return 0 }
         let p = core.pi(app)
         return core.profiles[p].suspendedKB - thawTouchedKB(core, p)
@@ -44,7 +44,7 @@ extension XNUMemory {
 
     /// The suspended footprint an app can hold in RAM (uncompressed): the profile's,
     /// or for a thawed app only what it touched.
-    @inline(__always) func suspendedPlainKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+    @inline(__always) func suspendedPlainKB(_ core: Core, _ app: Int32) -> Int64 {
         thawedWithFlashCopy(core, app) ? thawTouchedKB(core, core.pi(app)) : core.profiles[core.pi(app)].suspendedKB
     }
 }

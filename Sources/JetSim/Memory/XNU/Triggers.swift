@@ -11,7 +11,7 @@ extension XNUMemory {
     /// (`.idleUntilAvailable`: the policy's victims while they are idle), then kills up
     /// through the bands below critical, only until the launch fits above critical.
     /// One trigger a question (`ReclaimSequence`, Memory/MemoryManager.swift).
-    mutating func roomReclaim<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
+    mutating func roomReclaim(_ core: inout Core, needKB: Int64, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
         if step == 0 {
             step = 1
             if !params.pressureLevels { warned = lowMemoryWarnings(&core, needKB: needKB, warned: warned, now) }
@@ -40,7 +40,7 @@ extension XNUMemory {
     /// (steps 1-3); below the idle level, idle-band kills; the reaper (steps 5-6); the
     /// pressure checks and the freezer (steps 7-8). One trigger a question
     /// (`ReclaimSequence`); the steps that find nothing to do cost a compare each.
-    mutating func fallReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
+    mutating func fallReclaim(_ core: inout Core, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
         if step == 0 {
             step = 1
             if overSoftLimitCount > 0 && core.availableKB < core.kb.warningKB { return .xnu(.highWater(core.kb.warningKB)) }
@@ -112,7 +112,7 @@ extension XNUMemory {
     /// memory falls below that level while it is still over (doc/vm/memorystatus_kills.md,
     /// JETSAM_REASON_MEMORY_HIGHWATER: "Any process over its soft memory limit is
     /// eligible").
-    mutating func inactiveLimitReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> ReclaimTrigger? {
+    mutating func inactiveLimitReclaim(_ core: inout Core, _ app: Int32, _ now: SimTime) -> ReclaimTrigger? {
         let a = Int(app)
         guard core.apps[a].residentKB > kb.inactiveLimitKB else { return nil }
         if core.availableKB < core.kb.warningKB {
@@ -134,7 +134,7 @@ extension XNUMemory {
     /// app under its limit: a compressed (or compressing) app's uncompressed suspended
     /// footprint, a frozen app's whole suspended footprint, plus what a thawed app left
     /// on flash; else what it holds.
-    @inline(__always) func physFootprintKB<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> Int64 {
+    @inline(__always) func physFootprintKB(_ core: Core, _ app: Int32) -> Int64 {
         let m = core.apps[Int(app)].memory
         if m.contains(.frozen) { return core.profiles[core.pi(app)].suspendedKB }
         return (m.contains(.compressed) ? suspendedPlainKB(core, app) : residentNowKB(core, app)) + onFlashKB(core, app)
@@ -144,7 +144,7 @@ extension XNUMemory {
     /// The count first: with no app flagged (always, with the XNU bands off) it costs
     /// one compare, not a read of the app's record.
     @inline(__always)
-    mutating func clearSoftLimit<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    mutating func clearSoftLimit(_ core: inout Core, _ app: Int32) {
         guard overSoftLimitCount > 0, core.apps[Int(app)].memory.contains(.overSoftLimit) else { return }
         core.apps[Int(app)].memory.remove(.overSoftLimit)
         if let i = softLimitApps.firstIndex(of: app) { softLimitApps.remove(at: i) }
@@ -164,7 +164,7 @@ extension XNUMemory {
     /// visits, without the scan, which cost O(apps) a high-water episode:
     /// docs/performance.md, "Costs behind the code's shapes"). Runs only
     /// while some app is flagged and memory is below the soft-limit level.
-    func pickHighWater<P, T>(_ core: DeviceCore<P, T>, _ target: Int64, _ c: inout ReclaimCursor) -> ReclaimAction {
+    func pickHighWater(_ core: Core, _ target: Int64, _ c: inout ReclaimCursor) -> ReclaimAction {
         guard core.availableKB < target else { return .none }
         while overSoftLimitCount > 0 && c.band <= Int(XNUBand.audioAndAccessory) {
             // The flagged apps from app index `c.index` on (the list may have changed
@@ -198,7 +198,7 @@ extension XNUMemory {
     /// victim, :6601-6604), and not while XNU's cached answer to "which idle process is
     /// the oldest reapable one" says none (`reaperRefresh`) and is not older than the
     /// interval (:4097-4106, 4235-4245). Times in whole seconds, rounded up.
-    @inline(__always) func reaperSweepDue<P, T>(_ core: DeviceCore<P, T>, _ now: SimTime) -> Bool {
+    @inline(__always) func reaperSweepDue(_ core: Core, _ now: SimTime) -> Bool {
         guard params.reaper, core.availableKB < kb.reaperKB,
               now >= SimTime.seconds(Int64(nextReaperSweepS)) else { return false }
         return !(reaperNoneKnown && now < SimTime.seconds(Int64(reaperInfoExpiryS)))
@@ -211,7 +211,7 @@ extension XNUMemory {
     /// that is reapable now (in the band for at least the minimum age,
     /// _memstat_proc_is_reapable, :6677-6722); it remembers whether there was none.
     /// The idle band is in entry order, so that process is its head if any is.
-    mutating func reaperRefresh<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    mutating func reaperRefresh(_ core: inout Core, _ now: SimTime) {
         guard params.reaper, now >= SimTime.seconds(Int64(reaperInfoExpiryS)) else { return }
         reaperInfoExpiryS = Self.secondsUp(now + params.reaperInterval)
         let head = core.idleOrder.head(0)
@@ -231,7 +231,7 @@ extension XNUMemory {
     /// so an app the system launched or woke (band 30 while it runs) or a demoted
     /// frozen app is as old as its time in band 0. The band is in entry order, so the
     /// reapable apps are its head: the sweep ends at the first younger app.
-    func pickReaper<P, T>(_ core: DeviceCore<P, T>, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
+    func pickReaper(_ core: Core, _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         let app = c.app
         guard app >= 0, now - core.apps[Int(app)].bandSince >= params.reaperMinAge else { return .none }
         c.app = core.idleOrder.next(app)

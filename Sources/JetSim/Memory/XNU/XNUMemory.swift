@@ -1,5 +1,25 @@
 import SimKernel
 
+/// XNU's reclaims (the shared ones are `ReclaimTrigger`'s).
+enum XNUTrigger {
+    /// The critical level: the policy's victims in the bands below the foreground
+    /// band (100), until available memory reaches the target; a victim above it
+    /// ends the loop (the app in front dies first: `fallReclaim`, steps 1-3).
+    case belowForeground(Int64)
+    /// The idle level: the policy's victims in the idle band only, until available
+    /// memory reaches the target.
+    case idleUntilAvailable(Int64)
+    /// The compressor is near its compressed-pages limit.
+    case compressorShortage
+    /// Pressure stayed above normal for the sustained window.
+    case sustainedPressure
+    /// The reaper's sweep of the idle band.
+    case reaper
+    /// Apps over their inactive (soft) limit, one at a time while available memory
+    /// is below the target (the warning level, plus a launch's need).
+    case highWater(Int64)
+}
+
 /// XNU's memorystatus as a value: its parameters, the levels they give, and its state
 /// (the compressor, the dock, the freezer, the reaper, the pressure level and its
 /// warnings, the high-water flags, the idle-band daemons). The rest of this folder is
@@ -9,27 +29,8 @@ import SimKernel
 /// idle and critical kills and the reaper bsd/kern/kern_memorystatus.c and
 /// doc/vm/memorystatus_kills.md; freezer limits bsd/sys/kern_memorystatus_freeze.h,
 /// its policy bsd/kern/kern_memorystatus_freeze.c and doc/vm/freezer.md.
-struct XNUMemory: Compressing {
-    /// XNU's reclaims (the shared ones are `ReclaimTrigger`'s).
-    enum Trigger {
-        /// The critical level: the policy's victims in the bands below the foreground
-        /// band (100), until available memory reaches the target; a victim above it
-        /// ends the loop (the app in front dies first: `fallReclaim`, steps 1-3).
-        case belowForeground(Int64)
-        /// The idle level: the policy's victims in the idle band only, until available
-        /// memory reaches the target.
-        case idleUntilAvailable(Int64)
-        /// The compressor is near its compressed-pages limit.
-        case compressorShortage
-        /// Pressure stayed above normal for the sustained window.
-        case sustainedPressure
-        /// The reaper's sweep of the idle band.
-        case reaper
-        /// Apps over their inactive (soft) limit, one at a time while available memory
-        /// is below the target (the warning level, plus a launch's need).
-        case highWater(Int64)
-    }
-
+struct XNUMemory<Policy: EvictionPolicy, Trace: TraceSink>: Compressing {
+    typealias Core = DeviceCore<Policy, Trace>
     /// Its knobs (`params.xnu`) and the KiB levels they give on the device's RAM.
     var params = XNUParameters()
     var kb = XNUThresholds(DeviceParameters())
@@ -100,7 +101,7 @@ struct XNUMemory: Compressing {
         compressor.configure(p)
     }
 
-    mutating func reset<P, T>(_ core: inout DeviceCore<P, T>, runs: Bool) {
+    mutating func reset(_ core: inout Core, runs: Bool) {
         dock.removeAll(keepingCapacity: true)
         frozenCount = 0
         flashCopyCount = 0; refreezeEligibleCount = 0
@@ -124,17 +125,17 @@ struct XNUMemory: Compressing {
     // MARK: Time
 
     /// The freezer thread's runs due since the last event, then compression up to now.
-    @inline(__always) mutating func timePassed<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    @inline(__always) mutating func timePassed(_ core: inout Core, _ now: SimTime) {
         if freezerDue && now >= freezerNextRun { freezerCatchUp(&core, now) }
         if !compressor.compressing.isEmpty { advanceCompression(&core, now) }
     }
 
     /// The sustained-pressure timer and the idle daemons' relaunch, if asked for.
-    @inline(__always) mutating func eventEnded<P, T>(_ core: inout DeviceCore<P, T>, _ s: inout Scheduler<DeviceEvent>) {
+    @inline(__always) mutating func eventEnded(_ core: inout Core, _ s: inout Scheduler<DeviceEvent>) {
         if !armTimers.isEmpty { armDeviceTimers(&core, &s) }
     }
 
-    mutating func reclaimOnTimer<P, T>(_ core: inout DeviceCore<P, T>, _ kind: DeviceEvent.Kind, _ q: inout ReclaimSequence,
+    mutating func reclaimOnTimer(_ core: inout Core, _ kind: DeviceEvent.Kind, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger? {
         switch kind {
         case .sustainedPressure: return sustainedPressureReclaim(&q, now)
@@ -148,18 +149,18 @@ struct XNUMemory: Compressing {
     // MARK: The lifecycle's changes
 
     /// The dock counts the launch.
-    @inline(__always) mutating func appLaunching<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> Int32 {
+    @inline(__always) mutating func appLaunching(_ core: inout Core, _ app: Int32, _ now: SimTime) -> Int32 {
         updateDock(&core, app, now)
     }
 
     /// Its time in the aging band starts.
-    @inline(__always) mutating func appEnteredBackground<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime,
+    @inline(__always) mutating func appEnteredBackground(_ core: inout Core, _ app: Int32, _ now: SimTime,
                                                                _ s: inout Scheduler<DeviceEvent>) {
         if params.agingTime > .zero { core.scheduleTimer(.agingEnded, app, at: now + params.agingTime, &s) }
     }
 
     /// Its inactive limit: a high-water kill at once, or a flag.
-    @inline(__always) mutating func reclaimAfterLeavingFront<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32,
+    @inline(__always) mutating func reclaimAfterLeavingFront(_ core: inout Core, _ app: Int32,
                                                                    _ now: SimTime) -> ReclaimTrigger? {
         inactiveLimitReclaim(&core, app, now)
     }
@@ -167,13 +168,13 @@ struct XNUMemory: Compressing {
     /// Compressed if the compressor runs; under its inactive limit only if its
     /// suspended footprint is: compression does not count (phys_footprint holds
     /// compressed pages uncompressed, `physFootprintKB`).
-    @inline(__always) mutating func appSuspended<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    @inline(__always) mutating func appSuspended(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         compressOnSuspend(&core, app, now)
         if overSoftLimitCount > 0 && physFootprintKB(core, app) <= kb.inactiveLimitKB { clearSoftLimit(&core, app) }
     }
 
     /// Out of the compressor, and the freezer counts the thaw.
-    @inline(__always) mutating func appResuming<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, compressed: Bool, frozen: Bool,
+    @inline(__always) mutating func appResuming(_ core: inout Core, _ app: Int32, compressed: Bool, frozen: Bool,
                                                       _ now: SimTime) -> (swapIn: SimTime, compressedKB: Int64) {
         clearSoftLimit(&core, app)
         let compressedKB = leaveCompressor(&core, app, now)
@@ -183,13 +184,13 @@ struct XNUMemory: Compressing {
 
     /// Out of the compressor, and the freezer forgets it. (The lifecycle clears the
     /// flags after this, before the candidate is removed.)
-    @inline(__always) mutating func appExited<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    @inline(__always) mutating func appExited(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         clearSoftLimit(&core, app)
         leaveCompressor(&core, app, now)
         forgetFrozen(&core, app)
     }
 
-    @inline(__always) mutating func appLaunched<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ kind: LaunchKind, relaunch: Bool,
+    @inline(__always) mutating func appLaunched(_ core: inout Core, _ app: Int32, _ kind: LaunchKind, relaunch: Bool,
                                                       latency: SimTime) {}
 
     /// The dock's mark outlives the process.
@@ -197,7 +198,7 @@ struct XNUMemory: Compressing {
 
     // MARK: The reclaims
 
-    @inline(__always) mutating func reclaimAfterFall<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimAfterFall(_ core: inout Core, _ q: inout ReclaimSequence,
                                                            _ now: SimTime) -> ReclaimTrigger? {
         fallReclaim(&core, &q.step, now)
     }
@@ -207,19 +208,19 @@ struct XNUMemory: Compressing {
     /// _memstat_consider_waking_jetsam_thread, bsd/kern/kern_memorystatus.c:2842-2984,
     /// 3951-3960): an app that ages into the idle band while memory is below the idle
     /// level dies then, not at a later fall of memory.
-    @inline(__always) mutating func reclaimAfterChange<P, T>(_ core: inout DeviceCore<P, T>, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimAfterChange(_ core: inout Core, _ q: inout ReclaimSequence,
                                                              _ now: SimTime) -> ReclaimTrigger? {
         fallReclaim(&core, &q.step, now)
     }
 
-    @inline(__always) mutating func reclaimForRoom<P, T>(_ core: inout DeviceCore<P, T>, needKB: Int64, _ q: inout ReclaimSequence,
+    @inline(__always) mutating func reclaimForRoom(_ core: inout Core, needKB: Int64, _ q: inout ReclaimSequence,
                                        _ now: SimTime) -> ReclaimTrigger? {
         roomReclaim(&core, needKB: needKB, &q.step, now)
     }
 
     // MARK: The reclaim loop's picks
 
-    @inline(__always) mutating func startReclaim<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger) -> ReclaimCursor {
+    @inline(__always) mutating func startReclaim(_ core: inout Core, _ trigger: ReclaimTrigger) -> ReclaimCursor {
         var c = ReclaimCursor()
         switch trigger {
         case .xnu(.sustainedPressure): startSustainedPressure(core, &c)
@@ -231,7 +232,7 @@ struct XNUMemory: Compressing {
 
     /// The triggers that free available memory from band 0 up take the idle-band
     /// daemons first, the head of band 0 (`idleDaemonFirst`; no pool: one compare).
-    @inline(__always) mutating func pickReclaimAction<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger,
+    @inline(__always) mutating func pickReclaimAction(_ core: inout Core, _ trigger: ReclaimTrigger,
                                                             _ c: inout ReclaimCursor, _ now: SimTime) -> ReclaimAction {
         switch trigger {
         case .untilAvailable(let target):
@@ -255,7 +256,7 @@ struct XNUMemory: Compressing {
 
     /// XNU's idle, critical and compressor kills (memorystatus_kill_top_process)
     /// refresh the reaper's oldest-reapable answer first (`reaperRefresh`).
-    @inline(__always) mutating func reclaimWillKill<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ now: SimTime) {
+    @inline(__always) mutating func reclaimWillKill(_ core: inout Core, _ trigger: ReclaimTrigger, _ now: SimTime) {
         switch trigger {
         case .xnu(.belowForeground), .xnu(.idleUntilAvailable), .xnu(.compressorShortage): reaperRefresh(&core, now)
         case .untilAvailable, .app, .xnu, .android: break
@@ -263,39 +264,39 @@ struct XNUMemory: Compressing {
     }
 
     /// The high-water flag cleared (the app shrank under its inactive limit).
-    @inline(__always) mutating func reclaimSpare<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) { clearSoftLimit(&core, app) }
+    @inline(__always) mutating func reclaimSpare(_ core: inout Core, _ app: Int32) { clearSoftLimit(&core, app) }
 
     /// One of the idle-band daemons dies.
-    @inline(__always) mutating func reclaimOwnProcess<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) { killIdleDaemon(&core, now) }
+    @inline(__always) mutating func reclaimOwnProcess(_ core: inout Core, _ now: SimTime) { killIdleDaemon(&core, now) }
 
-    @inline(__always) mutating func reclaimKilled<P, T>(_ core: inout DeviceCore<P, T>, _ trigger: ReclaimTrigger, _ reason: KillReason,
+    @inline(__always) mutating func reclaimKilled(_ core: inout Core, _ trigger: ReclaimTrigger, _ reason: KillReason,
                                                         _ now: SimTime) {}
 
     // MARK: What the lifecycle and the policy read
 
-    @inline(__always) func band<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ now: SimTime) -> UInt8 { xnuBand(core, app, now) }
+    @inline(__always) func band(_ core: Core, _ app: Int32, _ now: SimTime) -> UInt8 { xnuBand(core, app, now) }
 
     /// A warm resume of an app not compressed takes its resume alone; a thaw reads
     /// from flash; else the decompression of what it touches.
-    @inline(__always) func resumeLatency<P, T>(_ core: DeviceCore<P, T>, _ app: Int32, _ kind: LaunchKind, compressed: Bool,
+    @inline(__always) func resumeLatency(_ core: Core, _ app: Int32, _ kind: LaunchKind, compressed: Bool,
                                                compressedKB: Int64?, swapIn: SimTime) -> SimTime {
         let p = core.pi(app)
         if kind == .warm && !compressed { return core.profiles[p].warmLaunch }
         return kind == .thaw ? thawLatency(core, p) : warmLatency(core, p, compressedKB: compressedKB ?? suspendedPlainKB(core, app))
     }
 
-    @inline(__always) func suspendedLaunchCost<P, T>(_ core: DeviceCore<P, T>, _ app: Int32) -> SimTime {
+    @inline(__always) func suspendedLaunchCost(_ core: Core, _ app: Int32) -> SimTime {
         let p = core.pi(app)
         return core.apps[Int(app)].memory.contains(.frozen) ? thawLatency(core, p) : warmLatency(core, p, compressedKB: suspendedPlainKB(core, app))
     }
 
     /// What a thaw waits for: the resume, plus the on-demand share read back from flash.
-    @inline(__always) func thawLatency<P, T>(_ core: DeviceCore<P, T>, _ p: Int) -> SimTime {
+    @inline(__always) func thawLatency(_ core: Core, _ p: Int) -> SimTime {
         core.profiles[p].warmLaunch + SimTime(microseconds: params.thawPerMB.microseconds * thawTouchedKB(core, p) / 1_024)
     }
 
     /// A candidate leaves: its high-water flag goes with it.
-    @inline(__always) mutating func removeCandidate<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32) {
+    @inline(__always) mutating func removeCandidate(_ core: inout Core, _ app: Int32) {
         core.removeCandidate(app, keepsIdleOrder: Self.keepsIdleOrder)
         clearSoftLimit(&core, app)
     }
@@ -307,12 +308,12 @@ struct XNUMemory: Compressing {
     // MARK: The compressor's questions (`Compressing`)
 
     /// Its shortage and the pressure level follow the pool.
-    @inline(__always) mutating func compressorChanged<P, T>(_ core: inout DeviceCore<P, T>, _ now: SimTime) {
+    @inline(__always) mutating func compressorChanged(_ core: inout Core, _ now: SimTime) {
         compressorShort = compressor.pool.kb > 0 && compressor.pool.kb > kb.compressorShortPoolKB
         updatePressureLevel(&core, now)
     }
 
-    @inline(__always) mutating func compressionFinished<P, T>(_ core: inout DeviceCore<P, T>, _ app: Int32, _ now: SimTime) {
+    @inline(__always) mutating func compressionFinished(_ core: inout Core, _ app: Int32, _ now: SimTime) {
         if core.apps[Int(app)].residentKB <= kb.inactiveLimitKB { clearSoftLimit(&core, app) }
         refreshCandidateIfBandMoved(&core, app, now)
     }
@@ -322,7 +323,7 @@ extension XNUMemory {
     /// The compressor's accounting, then the freezer's counts of apps with state on
     /// flash and of thawed ones, a thawed app holding at most what it touched, the
     /// high-water list, and the idle daemons within their pool.
-    func checkInvariant<P, T>(_ core: DeviceCore<P, T>) {
+    func checkInvariant(_ core: Core) {
         checkCompressorInvariant(core, frozenCount: frozenCount)
         var flagged = 0, flashCopies = 0, eligible = 0
         for i in core.apps.indices {
