@@ -139,8 +139,8 @@ struct RunCommand: ParsableCommand {
         // what goes to standard output is written once the files are in place.
         var files: [OutputFile?] = []
         var toStdout: [(OutputFile, String)] = []
-        func put(_ f: OutputFile, _ text: String, sidecar p: Provenance?, hashed: Bool = true) throws {
-            if let p { files.append(try ProvenanceFile.stage(p, beside: f, outputText: hashed ? text : nil)) }
+        func put(_ f: OutputFile, _ text: String, sidecar p: Provenance?) throws {
+            if let p { files.append(try ProvenanceFile.stage(p, beside: f, outputText: text)) }
             if f.isStdout { toStdout.append((f, text)) } else { f.write(text); files.append(f) }
         }
         if let state {

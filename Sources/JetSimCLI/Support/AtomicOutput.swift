@@ -29,7 +29,10 @@ enum AtomicOutput {
     static func installSignalHandlers() {
         guard !installed else { return }
         installed = true
+        // What the handler reads, made before it can run (a first use there would
+        // initialise it inside the handler).
         PolicyProcess.prepareForSignals()
+        _ = (pending.count, committing, deferredSignal, interruptNote)
         for sig in cleanupSignals {
             signal(sig) { s in
                 // While a run's outputs move into place (`OutputFile.commitAll`), the
