@@ -93,6 +93,11 @@ struct HostileRound4Tests {
         let r = try Self.load(["device_classes.iphone-11.os_reserve_mb=1500"])
         #expect(r.cellProblem(ramKB: 1_500 * 1_024)?.contains("not more than the OS reserve") == true)
         #expect(r.cellProblem(ramKB: 1_501 * 1_024) == nil)
+        // An explicit critical level under the class's auto target (9% at 4 GB) but over
+        // the target at 8 GB (8%).
+        let c = try Self.load(["device_classes.iphone-11.critical_available_pct=8.5"])
+        #expect(c.cellProblem(ramKB: nil) == nil)
+        #expect(c.cellProblem(ramKB: 8 * 1_048_576)?.contains("exceeds its kill_target_available_pct") == true)
     }
 
     @Test("the daemons' relaunch rate times their count over the run is bounded with the actions; the shipped rates pass")

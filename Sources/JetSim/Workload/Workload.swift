@@ -372,8 +372,9 @@ extension DeviceClass {
     /// that read the RAM, on the RAM the cell simulates (`--ram`, or `run.ram_mb`),
     /// not the class's own `ram_mb`, which the file's checks read. The OS reserve as
     /// written (`parameters` clamps it below the RAM) and, with the idle-band daemons,
-    /// the reserve and the pool must leave memory for apps; a run that started with
-    /// negative free memory, and `jetsim trace` trapped on it.
+    /// the reserve and the pool must leave memory for apps (a run started with negative
+    /// free memory, and `jetsim trace` trapped on it); the critical level must not
+    /// exceed the kill target, as `auto` resolves them at this RAM.
     public func problem(atRAM ramKB: Int64) -> String? {
         let p = parameters(ramKB: ramKB)
         let reserve = osReserveKB ?? p.osReserveKB
@@ -382,6 +383,11 @@ extension DeviceClass {
         }
         if !p.idleDaemonsFit {
             return "at \(SizeText.mebibytes(ramKB))MB, device class \(name)'s idle-band daemons (idle_daemons_mb \(SizeText.mebibytes(p.xnu.idleDaemonsKB))) and OS reserve (\(SizeText.mebibytes(p.osReserveKB))MB) are not smaller than the RAM: nothing would be left for apps"
+        }
+        // `auto` levels follow the RAM: a critical level below the class's own target
+        // can be above the target at another size.
+        if p.criticalAvailablePct > p.killTargetAvailablePct {
+            return "at \(SizeText.mebibytes(ramKB))MB, device class \(name)'s critical_available_pct (\(WorkloadPrinter.num(p.criticalAvailablePct))%) exceeds its kill_target_available_pct (\(WorkloadPrinter.num(p.killTargetAvailablePct))%; auto at this RAM): the loop kills until the target"
         }
         return nil
     }
