@@ -9,11 +9,19 @@
 # limits, a large app count (costs that grow faster than the input: 20 s a case);
 # and the model at the corners of its assumptions: three plausible-range ends at once
 # (from `jetsim sensitivity --list`), a random seed, every policy (a trap found there
-# by `sensitivity --interactions` is what this class is for).
+# by `sensitivity --interactions` is what this class is for); and issue 46's classes:
+# the same --set options in either order, idle-band daemons against the cell's --ram,
+# hostile external-policy commands and names (a NUL, a '.', a process that dies, hangs
+# or checks what it inherited, SIGTERM mid-run: no child may outlive jetsim), sweeps
+# resumed after their app map or policy script changed, a failing output beside good
+# ones (none may be replaced), usage-stats' --as against headers of both kinds, import
+# that keeps nothing, replays naming many apps, hostile workload names in sensitivity.
 # Fails on a trap (exit 132/134/139), a hang (time limit), a leftover
 # temporary file, an exit code other than 0, 1 or 2, or a broken property (a piped
 # input giving other bytes than the file, a sweep that combines what it should
-# refuse, a CSV jetsim wrote that it cannot read back, a device replaced by a file).
+# refuse, a CSV jetsim wrote that it cannot read back, a device replaced by a file,
+# options that give another answer in another order, an output replaced by a failed
+# run, a child process left running, a descriptor a child inherited).
 #
 #   scripts/fuzz.sh [--jetsim PATH] [--seconds S] [--seed N]
 #
@@ -83,7 +91,7 @@ run() {  # run jetsim with a time limit
 start=$(date +%s)
 base=(run --devices 3 --quiet --policy lru --ram 2GB)
 while [ $(( $(date +%s) - start )) -lt "$seconds" ]; do
-  case $((RANDOM % 15)) in
+  case $((RANDOM % 21)) in
   0|1)  # a workload key at an end of its range, inside it, just outside it, or hostile
     i=$((RANDOM % ${#keys[@]})); k=${keys[$i]}; v=$(value_for "$i")
     extra=(); [ $((RANDOM % 3)) = 0 ] && { j=$((RANDOM % ${#keys[@]})); extra=(--set "${keys[$j]}=$(value_for "$j")"); }
@@ -244,6 +252,95 @@ lines\"")
       run run --workload "$repo/Workloads/$wl.yaml" "${ram[@]}" --devices 20 --duration 7d --seed "$RANDOM" --policy all --quiet "${args[@]}" --out o14.csv
       check $? "$wl at$picked"
     fi
+    ;;
+  15)  # the same two --set options in both orders: the same answer (issue 46)
+    i=$((RANDOM % ${#keys[@]})); j=$((RANDOM % ${#keys[@]}))
+    a="${keys[$i]}=$(value_for "$i")"; b="${keys[$j]}=$(value_for "$j")"
+    [ $((RANDOM % 3)) = 0 ] && { a="device_classes.0.critical_available_pct=$((RANDOM % 30))"; b="device_classes.0.kill_target_available_pct=$((RANDOM % 30))"; }
+    timeout -s KILL "$limit" "$jetsim" validate --set "$a" --set "$b" > v1.txt 2>"$work/err"; rc1=$?
+    timeout -s KILL "$limit" "$jetsim" validate --set "$b" --set "$a" > v2.txt 2>"$work/err"; rc2=$?
+    check $rc1 "validate --set $a --set $b"; check $rc2 "validate --set $b --set $a"
+    ka=${a%%=*}; kb=${b%%=*}
+    # Two settings of one key, or of a section and a key in it: the later wins, by design.
+    if [ "$ka" != "$kb" ] && [ "${ka#"$kb".}" = "$ka" ] && [ "${kb#"$ka".}" = "$kb" ]; then
+      [ "$rc1" != "$rc2" ] && broken "--set $a and --set $b: exit $rc1 in one order, $rc2 in the other"
+      [ "$rc1" = 0 ] && [ "$rc2" = 0 ] && ! cmp -s v1.txt v2.txt && broken "--set $a and --set $b: another workload in the other order"
+    fi
+    ;;
+  16)  # idle-band daemons, reserve and the cell's RAM: refused before the work or run, never a trap
+    mb=$((RANDOM % 2500)); n=$((RANDOM % 3 == 0 ? RANDOM * 40 : RANDOM % 2000 + 1)); rate=$((RANDOM % 4 == 0 ? RANDOM % 3600 : RANDOM % 7))
+    ram=$(printf '%s\n' 512MB 1GB 1536MB 2GB 3GB | sed -n "$((RANDOM % 5 + 1))p")
+    res=(); [ $((RANDOM % 2)) = 0 ] && res=(--set "device_classes.0.os_reserve_mb=$((RANDOM % 1600))")
+    cmd=run; [ $((RANDOM % 3)) = 0 ] && cmd=trace
+    sets=(--set "device_classes.0.idle_daemons_mb=$mb" --set "device_classes.0.idle_daemon_count=$n" --set "device_classes.0.idle_daemon_relaunches_per_hour=$rate" "${res[@]}")
+    if [ $cmd = run ]; then run run --devices 2 --duration 1d --quiet --policy lru --ram "$ram" "${sets[@]}" --out o16.csv; rc=$?
+    else run trace --duration 1d --policy lru --ram "$ram" "${sets[@]}" --out t16.csv; rc=$?; fi
+    check $rc "$cmd --ram $ram ${sets[*]}"
+    [ "$rc" = 1 ] && broken "$cmd --ram $ram ${sets[*]}: exit 1 (a refusal is exit 2 before the work): $(head -c 300 "$work/err")"
+    ;;
+  17)  # external policies: hostile words and names, processes that die, hang or inspect what
+       # they inherited, SIGTERM mid-run; no child outlives jetsim, none inherits a descriptor
+    [ -s fds17.py ] || printf '%s\n' 'import os, sys' 'extra = [f for f in os.listdir("/proc/self/fd") if int(f) > 2]' \
+      'open(sys.argv[1], "w").write(str(os.getpid()))' 'sys.exit(3) if len(extra) > 1 else None' \
+      'exec(open(sys.argv[2]).read())' > fds17.py
+    cmds=("[python3, fds17.py, pid17, $repo/Workloads/policies/lru.py]" "[python3, \"$repo/Workloads/policies/lru.py\\0x\"]" "[sh, -c, 'read a; echo ok; exit 0']"
+          "[sh, -c, 'read a; echo ok; echo \$\$ > pid17; sleep 30']" "[/nonexistent/x]" "[sh, -c, 'read a; echo ok; while read l; do [ \"\$l\" = victim ] && echo 999999; done']")
+    names=(p p p.q "p q" p-1 "")
+    c=${cmds[$((RANDOM % ${#cmds[@]}))]}; nm=${names[$((RANDOM % ${#names[@]}))]}
+    rm -f pid17
+    timeout -s KILL "$limit" "$jetsim" run --devices 2 --duration 1d --quiet --policy "external:$nm" --ram 1GB --threads 2 \
+      --set "policies.external.$nm.command=$c" --set "policies.external.$nm.timeout_s=2" --out o17.csv >/dev/null 2>"$work/err" & jp=$!
+    if [ $((RANDOM % 2)) = 0 ]; then sleep 0.$((RANDOM % 9 + 1)); kill -TERM $jp 2>/dev/null; fi
+    wait $jp; rc=$?
+    [ "$rc" = 143 ] && rc=0   # ended by SIGTERM, as asked
+    check $rc "external policy $nm: $c"
+    if [ -s pid17 ]; then p=$(cat pid17); sleep 0.2
+      kill -0 "$p" 2>/dev/null && { broken "external policy $nm ($c): its process $p outlived jetsim"; kill -KILL "$p" 2>/dev/null; }; fi
+    grep -q "status 3" "$work/err" && broken "external policy $nm ($c): the process inherited descriptors beyond 0, 1 and 2"
+    ;;
+  18)  # sweeps resumed after their app map or their policy's script changed: refused, or the fresh sweep's bytes
+    [ -s u7.csv ] || printf 'device,time_s,app,duration_s\nd1,0,mail,30\nd1,100,maps,20\nd2,0,game,40\nd2,90,mail,5\nd3,5,maps,9\n' > u7.csv
+    printf 'app,archetype\nmail,mail\nmaps,maps\n' > m18.csv; cp "$repo/Workloads/policies/lru.py" p18.py
+    sw=(sweep --usage u7.csv --app-map m18.csv --duration 1d --policy lru,external:p --ram 2GB --quiet
+        --set "policies.external.p.command=[python3, p18.py]" --set device_classes.0.launch_jitter_sigma=0,0.3)
+    rm -rf s18; timeout -s KILL "$limit" "$jetsim" "${sw[@]}" --out s18 2>/dev/null
+    case $((RANDOM % 3)) in
+      0) printf 'app,archetype\nmail,game\nmaps,maps\n' > m18.csv; what="the app map changed";;
+      1) echo "# edited" >> p18.py; what="the policy's script changed";;
+      2) rm -f s18/points/1-*.csv; what="a point removed (nothing changed)";;
+    esac
+    timeout -s KILL "$limit" "$jetsim" "${sw[@]}" --out s18 2>"$work/err"; rc=$?
+    check $rc "sweep resumed, $what"
+    rm -rf f18; timeout -s KILL "$limit" "$jetsim" "${sw[@]}" --out f18 2>/dev/null
+    [ "$rc" = 0 ] && ! cmp -s s18/combined.csv f18/combined.csv && broken "sweep resumed, $what: exit 0 with points of both versions"
+    ;;
+  19)  # one output fails: none of the run's outputs is replaced (the others kept the run before's)
+    "$jetsim" "${base[@]}" --seed 1 --out k19.csv --per-device kd19.csv 2>/dev/null
+    cp k19.csv k19.ref; cp kd19.csv kd19.ref
+    bad=(/dev/full /nonexistent/x.csv "$work" ro/x.csv); mkdir -p ro; chmod 555 ro
+    b=${bad[$((RANDOM % ${#bad[@]}))]}; opt=$(printf '%s\n' --perf --timeseries --per-device | sed -n "$((RANDOM % 3 + 1))p")
+    [ "$opt" = --per-device ] && other=() || other=(--per-device kd19.csv)
+    run "${base[@]}" --seed 2 --out k19.csv "${other[@]}" "$opt" "$b"; rc=$?
+    check $rc "$opt $b beside --out"
+    [ "$rc" != 0 ] && { cmp -s k19.csv k19.ref && cmp -s kd19.csv kd19.ref || broken "$opt $b failed (exit $rc) and replaced an output of the run before"; }
+    ;;
+  20)  # formats: usage-stats' --as against headers of both kinds, import keeping nothing,
+       # a replay naming many apps, a hostile workload name through sensitivity
+    case $((RANDOM % 4)) in
+      0) cols=(device time_s app duration_s time_ms event); h=""; for c in "${cols[@]}"; do [ $((RANDOM % 4)) != 0 ] && h="$h${h:+,}$c"; done
+         { echo "$h"; for k in 1 2 3; do echo "$h" | awk -F, -v k=$k '{ for (i = 1; i <= NF; i++) printf "%s%s", (i > 1 ? "," : ""), ($i ~ /time|dur/ ? k * 10 : "x" k % 2); print "" }'; done; } > us20.csv
+         as=(); case $((RANDOM % 4)) in 0) as=(--as usage);; 1) as=(--as trace);; 2) as=(--usage-time-unit ms);; esac
+         run usage-stats us20.csv "${as[@]}" --format csv --out o20.csv; check $? "usage-stats ${as[*]} of header $h";;
+      1) { echo "package,event_type,timestamp"; for k in $(seq $((RANDOM % 4))); do echo "com.x$k,$(printf '%s\n' SCREEN_INTERACTIVE MOVE_TO_FOREGROUND KEYGUARD_HIDDEN | sed -n "$((RANDOM % 3 + 1))p"),$((k * 1000))"; done; } > e20.csv
+         rm -f i20.csv; run import --format android-usagestats e20.csv --out i20.csv; rc=$?; check $rc "import of $(tr '\n' '|' < e20.csv)"
+         [ "$rc" = 0 ] && { run run --usage i20.csv --policy lru --ram 2GB --quiet --out /dev/null || broken "import wrote a CSV --usage refuses: $(tr '\n' '|' < i20.csv)"; }
+         [ "$rc" = 2 ] && [ -e i20.csv ] && broken "import refused its input and wrote i20.csv";;
+      2) n=$((9990 + RANDOM % 20)); { echo "device,time_s,app,duration_s"; seq 1 $n | awk '{ print "d," $1 ",a" $1 ",1" }'; } > r20.csv
+         wl=(); [ $((RANDOM % 2)) = 0 ] && wl=(--workload "$repo/Workloads/lru-reference.yaml")
+         run run --usage r20.csv --policy lru --ram 2GB --quiet "${wl[@]}" --out o20.csv; check $? "replay of $n apps ${wl[*]}";;
+      3) names=('"two\nlines"' '"a,\"b\""' "'x y'" '"\t"'); printf 'name: %s\nfleet:\n  devices: 1\n  duration_days: %s\n' "${names[$((RANDOM % ${#names[@]}))]}" "$( [ $((RANDOM % 2)) = 0 ] && echo 0.02 || echo 0.35)" > n20.yaml
+         rm -rf sn20; run sensitivity --workload n20.yaml --baseline lru --policy lru,fifo --ram 2GB --quiet --out sn20; check $? "sensitivity of a workload named $(head -1 n20.yaml)";;
+    esac
     ;;
   esac
 done

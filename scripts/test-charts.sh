@@ -65,6 +65,11 @@ render sens-moved "$out/sens-moved.csv" --top 10 --metric cold_ratio --format sv
 svg_text() { python3 -c 'import sys, xml.etree.ElementTree as ET; print(" ".join(ET.parse(sys.argv[1]).getroot().itertext()))' "$1"; }
 grep -q "app_fi" <<<"$(svg_text "$out/sens/tornado-cold_ratio.svg")" || fail "sens: the tornado does not draw device_classes.app_fit_pct, one of the fixture's ten strongest keys"
 if grep -q "app_fi" <<<"$(svg_text "$out/sens-moved/tornado-cold_ratio.svg")"; then fail "sens-moved: the tornado draws a key whose moved is no"; fi
+# A sidecar whose duration is not a number: the caption says it is unknown (it raised).
+mkdir -p "$out/sens-sidecar-in"; cp $fx/sensitivity.csv "$out/sens-sidecar-in/"
+printf '{"devices": 5, "duration_s": "", "seed": "1"}\n' > "$out/sens-sidecar-in/sensitivity.csv.provenance.json"
+render sens-sidecar "$out/sens-sidecar-in/sensitivity.csv" --metric cold_ratio --format svg
+grep -q "unknown" <<<"$(svg_text "$out/sens-sidecar/tornado-cold_ratio.svg" 2>/dev/null)" || fail "sens-sidecar: the caption does not say the duration is unknown"
 
 # Each chart: exists in both formats, non-empty, well formed, naming its policies.
 check() {  # dir, policies the SVG must name (comma-separated), those it must not, charts...
@@ -162,6 +167,15 @@ expect_error "no-deltas.csv: the paired-differences chart needs the columns base
 expect_error "sensitivity.csv: a sensitivity CSV: its chart is tornado" $fx/sensitivity.csv --charts cold
 expect_error "no rows for policy nosuch" $fx/run-baseline.csv --policy lru,nosuch
 expect_error "$out/missing.csv: cannot read it" "$out/missing.csv"
+# A duration the caption cannot say (empty, nan) is exit 2 naming the line, not a traceback.
+for bad in '' nan; do
+  python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+n = rows[0].index("duration_h"); rows[1][n] = sys.argv[3]
+csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(rows)' \
+    $fx/run-baseline.csv "$out/bad-duration.csv" "$bad"
+  expect_error "bad-duration.csv:2: column duration_h is '$bad'" "$out/bad-duration.csv" --charts cold
+done
 [ ! -e "$out/errors" ] || [ -z "$(ls -A "$out/errors")" ] || fail "a refused CSV left charts in $out/errors"
 
 # The colours follow `jetsim policies`' order: the list in style.py must be it.

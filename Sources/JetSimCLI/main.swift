@@ -25,6 +25,7 @@ AtomicOutput.installSignalHandlers()
 // A file jetsim wrote itself that cannot be read back mid-run (FatalIO): an I/O
 // failure, exit 1 naming the file, with no output left half-written.
 FatalIO.handler = { message in
+    PolicyProcess.endAllForExit()
     AtomicOutput.removePending()
     printError("jetsim: " + message)
     exit(1)
@@ -49,7 +50,9 @@ do {
     var command = try JetSimCommand.parseAsRoot()
     try command.run()
 } catch {
-    // One mapping from errors to exit codes; nothing half-written stays behind.
+    // One mapping from errors to exit codes; nothing half-written stays behind, and no
+    // child process (each run ends its own; this is for any other path).
+    PolicyProcess.endAllForExit()
     AtomicOutput.removePending()
     let code: Int32
     let message: String

@@ -39,17 +39,32 @@ struct ExternalPolicyTests {
 
     @Test("policies.external reads, prints back and validates its keys, naming the key")
     func declaration() throws {
-        let yaml = "policies:\n  external:\n    lru:\n      command: [python3, Workloads/policies/lru.py]\n    \"b.2\":\n      command: [\"./my policy\"]\n      timeout_s: 0.5\n"
+        let yaml = "policies:\n  external:\n    lru:\n      command: [python3, Workloads/policies/lru.py]\n    \"b-2\":\n      command: [\"./my policy\"]\n      timeout_s: 0.5\n"
         let w = try WorkloadDecoder.load(yaml, source: "w.yaml")
         #expect(w.policies.external["lru"] == ExternalPolicySpec(command: ["python3", "Workloads/policies/lru.py"], timeoutS: 10))
-        #expect(w.policies.external["b.2"] == ExternalPolicySpec(command: ["./my policy"], timeoutS: 0.5))
+        #expect(w.policies.external["b-2"] == ExternalPolicySpec(command: ["./my policy"], timeoutS: 0.5))
         #expect(try WorkloadDecoder.load(WorkloadPrinter.yaml(w), source: "printed") == w)
         // --set declares one.
         let set = try WorkloadDecoder.load("", source: "empty", overrides: ["policies.external.x.command=[a, b]"])
         #expect(set.policies.external["x"]?.command == ["a", "b"])
+        // In either order (the overrides are decoded together: issue 46).
+        for sets in [["policies.external.x.timeout_s=5", "policies.external.x.command=[a]"],
+                     ["policies.external.x.command=[a]", "policies.external.x.timeout_s=5"]] {
+            #expect(try WorkloadDecoder.load("", source: "empty", overrides: sets).policies.external["x"] == ExternalPolicySpec(command: ["a"], timeoutS: 5))
+        }
+        // A name with '.' cannot be declared by --set: the error names the key the user
+        // wrote (it named `policies.external.my.command`, which nobody wrote).
+        do {
+            _ = try WorkloadDecoder.load("", source: "empty", overrides: ["policies.external.my.pol.command=[a]"])
+            Issue.record("a dotted name was accepted")
+        } catch {
+            #expect(error.key == "policies.external.my.pol" && error.message.contains("may not hold '.'"), "\(error.description)")
+        }
         for (text, key, words) in [
             ("policies:\n  external:\n    lru:\n      timeout_s: 3\n", "policies.external.lru.command", "missing"),
             ("policies:\n  external:\n    \"a b\":\n      command: [x]\n", "policies.external.a b", "not a policy name"),
+            ("policies:\n  external:\n    \"b.2\":\n      command: [x]\n", "policies.external.b.2", "not '.'"),
+            ("policies:\n  external:\n    lru:\n      command: [\"a\\0b\"]\n", nil, "NUL"),
             ("policies:\n  external:\n    lru:\n      command: [x]\n      colour: red\n", "policies.external.lru.colour", "unknown key"),
             ("policies:\n  external:\n    lru:\n      command: [x]\n      timeout_s: 0\n", "policies.external.lru.timeout_s", "out of range"),
             ("policies:\n  external:\n    lru:\n      command: []\n", "policies.external.lru.command", "expected the program"),
@@ -69,6 +84,7 @@ struct ExternalPolicyTests {
         #expect(PolicyID(parsing: "external:") == nil)
         #expect(PolicyID(parsing: "external:a,b") == nil)
         #expect(PolicyID(parsing: "external:a b") == nil)
+        #expect(PolicyID(parsing: "external:a.b") == nil)
         #expect(PolicyID(rawValue: "external:lru") == nil)  // scenarios and registry lookups: built-in only
         #expect(PolicyID(parsing: "external:lru") != PolicyID(LRU.self))
     }

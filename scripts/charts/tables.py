@@ -125,6 +125,10 @@ class Summary:
         def spread(col, fmt=str):
             vals = list(dict.fromkeys(r[col] for r in self.rows))
             return fmt(vals[0]) if len(vals) == 1 else " / ".join(fmt(v) for v in vals)
+        for r in self.rows:  # a duration the caption can say (an empty one raised a traceback)
+            h = number(self.path, r, "duration_h")
+            if not math.isfinite(h) or h < 0:
+                raise CSVError(f"{self.path}:{r['_line']}: column duration_h is '{r['duration_h']}', not a number of hours")
         parts = [f"workload {spread('workload')}",
                  f"{spread('devices')} devices x {spread('duration_h', duration)}",
                  f"seed {spread('seed')}"]
@@ -208,8 +212,17 @@ class Sensitivity:
     def caption(self):
         workloads = " / ".join(dict.fromkeys(r["workload"] for r in self.rows))
         p = self.provenance
-        if p and all(k in p for k in ("devices", "duration_s", "seed")):
-            run = f"{p['devices']} devices x {duration(float(p['duration_s']) / 3600)}, seed {p['seed']}"
+        seconds = None
+        if isinstance(p, dict):
+            try:
+                seconds = float(p.get("duration_s"))
+            except (TypeError, ValueError):
+                seconds = None
+        if isinstance(p, dict) and all(k in p for k in ("devices", "duration_s", "seed")) and seconds is not None \
+                and math.isfinite(seconds) and seconds >= 0:
+            run = f"{p['devices']} devices x {duration(seconds / 3600)}, seed {p['seed']}"
+        elif isinstance(p, dict) and all(k in p for k in ("devices", "duration_s", "seed")):
+            run = f"{p['devices']} devices, duration unknown (the sidecar's duration_s is {p['duration_s']!r}), seed {p['seed']}"
         else:
             run = "devices, duration and seed unknown (no provenance sidecar beside the CSV)"
         return f"workload {workloads}, {run}; data: {os.path.basename(self.path)}"

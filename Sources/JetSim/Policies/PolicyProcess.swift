@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import SimKernel
+import Synchronization
 
 /// One running external policy: a child process whose standard input and output are
 /// one end of a socket pair (a socket, not pipes, so that writing to a process that
@@ -14,6 +15,13 @@ import SimKernel
 /// Every wait (the greeting, a batch and its answer) is bounded by the spec's
 /// `timeout_s`. The first failure is kept in `failure`, a message naming the policy
 /// and the request; after it the process is killed and nothing more is asked.
+///
+/// The child gets its socket as standard input and output, jetsim's standard error,
+/// and no other descriptor (every one from 3 up is closed in it: it inherited the
+/// outputs' temporary files, the trace, the other workers' sockets), a clear signal
+/// mask and the default actions, in a process group of its own, which is ended with
+/// it (a process it started too). Every live child is in `Children`, which jetsim's
+/// signal handler ends (`endAllForExit`) before it exits: no child outlives jetsim.
 public final class PolicyProcess {
     public static let protocolVersion = 1
 
@@ -67,10 +75,24 @@ public final class PolicyProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
         posix_spawn_file_actions_adddup2(&actions, pair[1], 1)
+        Self.closeInheritedDescriptors(&actions)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let argv: [UnsafeMutablePointer<CChar>?] = spec.command.map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         var child: pid_t = 0
-        let rc = posix_spawnp(&child, spec.command[0], &actions, nil, argv, environ)
+        // No signal handler runs on this thread from the spawn to the child's entry in
+        // `Children` (a handler on another thread waits for the entry: `endAllForExit`).
+        let rc = Children.spawning { posix_spawnp(&child, spec.command[0], &actions, &attributes, argv, environ) } registering: { child }
         Glibc.close(pair[1])
         guard rc == 0 else {
             Glibc.close(pair[0])
@@ -101,6 +123,12 @@ public final class PolicyProcess {
         var v: Int32 = 0
         for c in line { v = v * 10 + Int32(c - 48) }
         return v
+    }
+
+    /// Sends part of a batch (changes only: no answer is read); false on a failure.
+    func post(_ batch: [UInt8], device: UInt64) -> Bool {
+        var b = batch
+        return send(&b, request: "changes for device \(device)")
     }
 
     /// The deadline of a request that starts now.
@@ -179,7 +207,8 @@ public final class PolicyProcess {
         guard pid > 0 else { return "not started" }
         for _ in 0..<100 {
             var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
+            if exited(), waitpid(pid, &status, WNOHANG) == pid {
+                Children.remove(pid)
                 pid = 0
                 let signal = status & 0x7f
                 return signal == 0 ? "it exited with status \((status >> 8) & 0xff)" : "it was killed by signal \(signal)"
@@ -189,13 +218,25 @@ public final class PolicyProcess {
         return "it is still running"
     }
 
-    /// Kills the process at once (after a failure).
+    /// Whether the process has exited (not yet reaped: its group is ended first, while
+    /// its pid still names it, so a process it started does not outlive it).
+    func exited() -> Bool {
+        var info = siginfo_t()
+        // Zeroed: with no child to report, Linux leaves it so (si_signo 0).
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info.si_signo == SIGCHLD else { return false }
+        _ = Glibc.kill(-pid, SIGKILL)
+        return true
+    }
+
+    /// Kills the process and its group at once (after a failure).
     func kill() {
         if fd >= 0 { Glibc.close(fd); fd = -1 }
         if pid > 0 {
+            _ = Glibc.kill(-pid, SIGKILL)
             _ = Glibc.kill(pid, SIGKILL)
             var status: Int32 = 0
             _ = waitpid(pid, &status, 0)
+            Children.remove(pid)
             pid = 0
         }
     }
@@ -208,9 +249,86 @@ public final class PolicyProcess {
         let end = deadline()
         var status: Int32 = 0
         while now() < end {
-            if waitpid(pid, &status, WNOHANG) == pid { pid = 0; return }
+            if exited(), waitpid(pid, &status, WNOHANG) == pid { Children.remove(pid); pid = 0; return }
             usleep(2_000)
         }
         kill()
+    }
+
+    /// Closes in the child every descriptor from 3 up (glibc 2.34's
+    /// `posix_spawn_file_actions_addclosefrom_np`, looked up at run time; else each
+    /// descriptor open now, from /proc/self/fd or up to the limit).
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let f = closeFrom { _ = unsafeBitCast(f, to: CloseFrom.self)(&actions, 3); return }
+        let limit = min(Int32(sysconf(Int32(_SC_OPEN_MAX))), 65_536)
+        for fd in Int32(3)..<max(3, limit) where fcntl(fd, F_GETFD) >= 0 { posix_spawn_file_actions_addclose(&actions, fd) }
+    }
+
+    nonisolated(unsafe) static let closeFrom: UnsafeMutableRawPointer? = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np")
+
+    /// Ends every live external policy process (SIGKILL, then reaped): for jetsim's
+    /// signal handler and its other exits (async-signal-safe: kill, waitpid and
+    /// nanosleep only; no allocation, no lock).
+    public static func endAllForExit() { Children.endAll() }
+
+    /// Makes the table `endAllForExit` reads, before a signal handler may call it (a
+    /// first use inside a handler would allocate).
+    public static func prepareForSignals() { _ = Children.slots; _ = Children.inFlight.load(ordering: .relaxed) }
+}
+
+/// The live children's pids, in a fixed table a signal handler can read: a slot is a
+/// plain aligned store, taken under a lock by the threads that start and reap children.
+enum Children {
+    static let capacity = 4_096
+    nonisolated(unsafe) static let slots: UnsafeMutablePointer<Int32> = {
+        let p = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        p.initialize(repeating: 0, count: capacity)
+        return p
+    }()
+    static let lock = Mutex<Int>(0)
+    /// Threads between a spawn and its child's entry here.
+    static let inFlight = Atomic<Int>(0)
+
+    /// Runs `spawn` with the cleanup signals blocked on this thread, then enters the
+    /// pid `registering` gives (when the spawn succeeded: `spawn` answered 0).
+    static func spawning(_ spawn: () -> Int32, registering pid: () -> pid_t) -> Int32 {
+        var block = sigset_t(), old = sigset_t()
+        sigemptyset(&block)
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&block, s) }
+        pthread_sigmask(SIG_BLOCK, &block, &old)
+        inFlight.add(1, ordering: .sequentiallyConsistent)
+        let rc = spawn()
+        if rc == 0 { add(pid()) }
+        inFlight.subtract(1, ordering: .sequentiallyConsistent)
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+        return rc
+    }
+
+    static func add(_ pid: pid_t) {
+        lock.withLock { _ in
+            for i in 0..<capacity where slots[i] == 0 { slots[i] = pid; return }
+        }
+    }
+
+    static func remove(_ pid: pid_t) {
+        lock.withLock { _ in
+            for i in 0..<capacity where slots[i] == pid { slots[i] = 0; return }
+        }
+    }
+
+    static func endAll() {
+        // A spawn under way on another thread enters its child first (at most 1 s).
+        var wait = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+        for _ in 0..<1_000 where inFlight.load(ordering: .sequentiallyConsistent) > 0 { nanosleep(&wait, nil) }
+        for i in 0..<capacity {
+            let pid = slots[i]
+            guard pid > 0 else { continue }
+            _ = kill(-pid, SIGKILL)
+            _ = kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+            slots[i] = 0
+        }
     }
 }

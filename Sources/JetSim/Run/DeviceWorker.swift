@@ -194,7 +194,7 @@ public struct DeviceWorker {
 
     static func simulate<P: EvictionPolicy, O: RunObserver>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
                                                             _ kindLatency: inout RelaunchKindLatencies,
-                                                            _ observer: inout O) -> (DeviceMetrics, Int) {
+                                                            _ observer: inout O, stop: (() -> Bool)? = nil) -> (DeviceMetrics, Int) {
         sim.reset()
         // Lend the device this worker's buffers for the run, and take them back
         // after, so that they stay uniquely owned (no copy-on-write next device).
@@ -218,7 +218,7 @@ public struct DeviceWorker {
         if let series = io.series {
             // Hour by hour: the same events as one run (events at or before each end).
             var previous = DeviceMetrics()
-            for h in 0..<series.hours {
+            for h in 0..<series.hours where stop?() != true {
                 if let feed = io.feed {
                     ReplayFeed.run(&sim, feed, to: SimTime.hours(Int64(h + 1)), observer: &observer)
                 } else {
@@ -227,7 +227,24 @@ public struct DeviceWorker {
                 series.sample(sim.model, cell: io.cell, hour: h, previous: &previous)
             }
         }
-        if let feed = io.feed {
+        if let stop {
+            // Hour by hour (the same events as one run), until the device's end or
+            // `stop` says so: an external policy whose process failed answers without
+            // asking, and its device need not run on.
+            var h: Int64 = 1
+            while !stop() {
+                let t = SimTime.hours(h)
+                if let feed = io.feed {
+                    if !feed.more && t >= feed.until { ReplayFeed.run(&sim, feed, to: nil, observer: &observer); break }
+                    ReplayFeed.run(&sim, feed, to: t, observer: &observer)
+                } else {
+                    sim.run(until: min(t, io.until), observer: &observer)
+                    if t >= io.until { break }
+                }
+                h += 1
+            }
+            if let feed = io.feed { swap(&feed.buffer, &sim.model.timeline) }
+        } else if let feed = io.feed {
             ReplayFeed.run(&sim, feed, to: nil, observer: &observer)
             swap(&feed.buffer, &sim.model.core.timeline)
         } else {

@@ -131,6 +131,8 @@ struct CellRunner {
     init(external process: PolicyProcess, apps: Int, actions: Int, events: Int) {
         let runner = PolicyRunner<ExternalPolicy>()
         runner.sim.model.policy.link.process = process
+        // A failure of the process stops its device at the next hour, not at its end.
+        runner.stop = { process.failure != nil }
         self.init(runner, apps: apps, actions: actions, events: events)
     }
 
@@ -150,6 +152,9 @@ struct CellRunner {
 /// The simulation of `Device<P, NoTrace>` a `CellRunner` reuses device after device.
 final class PolicyRunner<P: EvictionPolicy> {
     var sim = Simulation(model: Device<P, NoTrace>(trace: NoTrace()))
+    /// Asked between hours of simulated time, when set (an external policy's runner:
+    /// true once its process failed); nil: the device runs in one go.
+    var stop: (() -> Bool)? = nil
 
     func reserve(apps: Int, actions: Int, events: Int) {
         // One access to the stored simulation (its model and queue are disjoint parts).
@@ -160,7 +165,7 @@ final class PolicyRunner<P: EvictionPolicy> {
     }
 
     func run<O: RunObserver>(_ io: DeviceWorker.CellInputs, _ acc: inout CellAccumulator, _ observer: inout O) -> (DeviceMetrics, Int) {
-        DeviceWorker.simulate(&sim, io, &acc.kindLatency, &observer)
+        DeviceWorker.simulate(&sim, io, &acc.kindLatency, &observer, stop: stop)
     }
 }
 

@@ -11,7 +11,7 @@ extension Sensitivity {
     /// RAM's), strongest first (ties in point order).
     public static func strongest(_ rows: [Row], metric: Metric, count: Int) -> [Variation] {
         var order: [Variation] = [], effect: [String: Double] = [:]
-        for r in rows where r.metric == metric {
+        for r in rows where r.metric == metric && r.complete {
             if effect[r.variation.name] == nil { order.append(r.variation) }
             effect[r.variation.name] = max(effect[r.variation.name] ?? 0, r.effect)
         }

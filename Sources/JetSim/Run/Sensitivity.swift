@@ -146,32 +146,52 @@ public enum Sensitivity {
     }
 
     /// The outcomes of a point for `metric`, read back from its summary CSV (written
-    /// with a baseline), in the CSV's row order.
+    /// with a baseline), in the CSV's row order; nil when it is not such a CSV (a row
+    /// short of a column it needs included).
     public static func outcomes(summaryCSV text: String, metric: Metric = .coldRatio) -> [Outcome]? {
-        let lines = text.split(separator: "\n").map { fields(String($0)) }
-        guard let head = lines.first else { return nil }
+        let rows = records(text)
+        guard let head = rows.first else { return nil }
         func col(_ name: String) -> Int? { head.firstIndex(of: name) }
         guard let p = col("policy"), let c = col(metric.valueColumn), let d = col(metric.deltaColumn),
               let h = col(metric.deltaColumn + "_ci95") else { return nil }
-        return lines.dropFirst().map { f in
-            Outcome(policy: f[p], value: Double(f[c]) ?? .nan, delta: Double(f[d]) ?? .nan, ci95: Double(f[h]) ?? .nan)
+        var out: [Outcome] = []
+        for f in rows.dropFirst() {
+            guard f.count == head.count else { return nil }
+            out.append(Outcome(policy: f[p], value: Double(f[c]) ?? .nan, delta: Double(f[d]) ?? .nan, ci95: Double(f[h]) ?? .nan))
         }
+        return out
     }
 
-    /// The fields of one RFC 4180 line (no line breaks inside fields: a summary has none).
-    static func fields(_ line: String) -> [String] {
-        var out: [String] = [], cur = "", quoted = false, i = line.startIndex
-        while i < line.endIndex {
-            let ch = line[i]
+    /// The records of an RFC 4180 text, each its fields: a quoted field may hold a
+    /// comma, a doubled quote and a line break (a workload name with a line break is
+    /// written so; split at every line break, its row trapped `sensitivity` after all
+    /// its points had run). A CR before a record's LF is dropped; no empty records.
+    static func records(_ text: String) -> [[String]] {
+        var out: [[String]] = [], row: [String] = [], cur: [UInt8] = [], quoted = false, started = false
+        let bytes = Array(text.utf8)
+        var i = 0
+        func endField() { row.append(String(decoding: cur, as: UTF8.self)); cur.removeAll(keepingCapacity: true) }
+        while i < bytes.count {
+            let b = bytes[i]
             if quoted {
-                if ch == "\"" {
-                    let n = line.index(after: i)
-                    if n < line.endIndex, line[n] == "\"" { cur.append("\""); i = n } else { quoted = false }
-                } else { cur.append(ch) }
-            } else if ch == "\"" { quoted = true } else if ch == "," { out.append(cur); cur = "" } else { cur.append(ch) }
-            i = line.index(after: i)
+                if b == 0x22 {
+                    if i + 1 < bytes.count, bytes[i + 1] == 0x22 { cur.append(0x22); i += 1 } else { quoted = false }
+                } else { cur.append(b) }
+            } else if b == 0x22 {
+                quoted = true; started = true
+            } else if b == 0x2C {
+                endField(); started = true
+            } else if b == 0x0A || (b == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A) {
+                if b == 0x0D { i += 1 }
+                if started || !cur.isEmpty { endField(); out.append(row) }
+                row = []; started = false
+            } else {
+                cur.append(b); started = true
+            }
+            i += 1
         }
-        return out + [cur]
+        if started || !cur.isEmpty { endField(); out.append(row) }
+        return out
     }
 
     // MARK: Rows
@@ -232,8 +252,12 @@ public enum Sensitivity {
         /// read, such as Android's on an iPhone class, or a factor on a value of 0), so
         /// the row's zeros say nothing about the key (CSV: `moved`).
         public var moved = true
-        /// How far the delta moves from the center at the farther end.
-        public var effect: Double { max(abs(low.delta - center.delta), abs(high.delta - center.delta)) }
+        /// Whether the center and both ends gave a delta (a point with no relaunches
+        /// gives none: `nan`). A row without one has no effect and is never ranked.
+        public var complete: Bool { center.delta.isFinite && low.delta.isFinite && high.delta.isFinite }
+        /// How far the delta moves from the center at the farther end (nan when an end
+        /// or the center gave none: never the other end's move alone).
+        public var effect: Double { complete ? max(abs(low.delta - center.delta), abs(high.delta - center.delta)) : .nan }
         public var signFlip: SignFlip {
             let a = Sensitivity.signFlip(center, low), b = Sensitivity.signFlip(center, high)
             return a == .yes || b == .yes ? .yes : a == .withinCI || b == .withinCI ? .withinCI : .no
@@ -302,14 +326,19 @@ public enum Sensitivity {
             let k = r.ramLabel + "\u{0}" + r.variation.name
             if groups.last?.key == k { groups[groups.count - 1].rows.append(r) } else { groups.append((k, [r])) }
         }
+        // Ranked by the rows that have all their ends; a key with none comes last,
+        // unranked (its moves: "no value").
+        func rank(_ rs: [Row]) -> Double { rs.filter(\.complete).map(\.effect).max() ?? -1 }
         let ranked = groups.enumerated().sorted { a, b in
-            let ea = a.element.rows.map(\.effect).max() ?? 0, eb = b.element.rows.map(\.effect).max() ?? 0
+            let ea = rank(a.element.rows), eb = rank(b.element.rows)
             return ea != eb ? ea > eb : a.offset < b.offset
         }.map(\.element.rows)
+        let unranked = ranked.filter { rank($0) < 0 }.count
         func pts(_ x: Double) -> String { Summary.fixed(x * metric.tableScale, metric.tableDecimals) }
         var lines: [[String]] = []
         for rs in ranked.prefix(limit ?? ranked.count) {
-            let top = rs.enumerated().max { a, b in a.element.effect != b.element.effect ? a.element.effect < b.element.effect : a.offset > b.offset }!.element
+            let complete = rs.filter(\.complete)
+            let top = complete.enumerated().max { a, b in a.element.effect != b.element.effect ? a.element.effect < b.element.effect : a.offset > b.offset }?.element ?? rs[0]
             let flips = rs.filter { $0.signFlip == .yes }.map(\.center.policy)
             let soft = rs.filter { $0.signFlip == .withinCI }.map(\.center.policy)
             let reversed = rs[0].reversedLow + rs[0].reversedHigh
@@ -319,7 +348,7 @@ public enum Sensitivity {
             func short(_ t: String) -> String { t.count > 24 ? String(t.prefix(23)) + "…" : t }
             lines.append([top.variation.name, top.ramLabel, short(top.variation.range), short(top.variation.label(high: false)), short(top.variation.label(high: true)),
                           top.center.policy, pts(top.center.delta), pts(top.low.delta), pts(top.high.delta), pts(max(top.low.ci95, top.high.ci95)),
-                          top.moved ? pts(top.effect) : "-", flips.isEmpty ? (soft.isEmpty ? "-" : "(" + soft.joined(separator: ",") + ")") : flips.joined(separator: ","),
+                          !top.complete ? "no value" : top.moved ? pts(top.effect) : "-", flips.isEmpty ? (soft.isEmpty ? "-" : "(" + soft.joined(separator: ",") + ")") : flips.joined(separator: ","),
                           clear.isEmpty ? (reversed.isEmpty ? "-" : "(\(reversed.count) within ci)") : clear.joined(separator: " ")])
         }
         var out = "\(workload): \(devices) devices x \(Summary.fixed(days, 1)) days; paired Δ \(metric.tableUnit) against \(baseline), "
@@ -329,6 +358,9 @@ public enum Sensitivity {
         out += Summary.aligned(["varied", "RAM MB", "range", "low", "high", "policy", "Δ shipped", "Δ low", "Δ high", "±", "moves",
                                 "sign flips", "ranking flips"], lines)
         if let limit, ranked.count > limit { out += "... \(ranked.count - limit) more, with smaller effects (all in the CSV)\n" }
+        if unranked > 0 {
+            out += "\(unranked) of them not ranked (moves \"no value\"): the center or an end gave no delta (nan in the CSV: no relaunches there)\n"
+        }
         return out
     }
 }

@@ -35,6 +35,37 @@ public enum UsageRunner {
         }
     }
 
+    /// The most distinct apps a replayed device may name while the system arrivals are
+    /// on (the archetypes' `*_per_day` rates, prewarms): every app the device names has
+    /// its own arrivals, so a cache-style trace of 300,000 names made 300,000 apps'
+    /// pushes and refreshes. *Assumption*: a phone installs a few hundred apps (Falaki
+    /// et al. 2010: 10-90 used); a trace naming more is a cache trace, which runs with
+    /// the arrivals off (`Workloads/lru-reference.yaml`). A device past it is refused
+    /// when it is read, before it runs.
+    public static let maxAppsWithSystemArrivals = 10_000
+
+    /// Whether a replayed device of `plan` gets system arrivals: a catalog profile
+    /// with a rate above 0 (prewarms only where the device class prewarms).
+    public static func replayHasSystemArrivals(_ plan: RunPlan, catalog: AppCatalog) -> Bool {
+        let c = plan.workload.deviceClasses[0]  // a replayed device's class
+        let prewarms = plan.cells.contains { cell in
+            let p = c.parameters(ramKB: cell.ramKB)
+            return p.prewarming && !p.memoryManager.runsAndroid
+        }
+        return catalog.profiles.contains { p in
+            SystemWakeKind.allCases.contains { k in p.wakesPerDay(k) > 0 && (k != .prewarm || prewarms) }
+        }
+    }
+
+    /// Refuses a device of `batch` that names more than `maxAppsWithSystemArrivals`
+    /// apps while `arrivals` are on (an error naming the trace and the device).
+    public static func checkApps(_ batch: UsageReplay, arrivals: Bool, source: String) throws(InputError) {
+        guard arrivals else { return }
+        for (i, names) in batch.appNames.enumerated() where names.count > maxAppsWithSystemArrivals {
+            throw InputError(source: source, "device '\(batch.devices[i])' names \(names.count) distinct apps; with system arrivals on (the archetypes' location_wakes_per_day, voip_pushes_per_day, silent_pushes_per_day, background_refreshes_per_day and prewarms_per_day, each app's own) a replayed device may name at most \(maxAppsWithSystemArrivals): set those rates to 0 (as Workloads/lru-reference.yaml does) to replay it as a cache trace")
+        }
+    }
+
     /// The result of a batch run on another thread.
     final class Pending: Sendable {
         let result = Mutex<FleetResult?>(nil)
@@ -52,8 +83,10 @@ public enum UsageRunner {
         var groups: [CellAccumulator]? = plan.groupBy == nil ? nil : [CellAccumulator](repeating: CellAccumulator(), count: plan.cells.count)
         var outcome = Outcome(result: FleetResult(cells: plan.cells, accumulators: [], cellSeconds: []))
         let limit = deviceLimit ?? .max
+        let arrivals = replayHasSystemArrivals(plan, catalog: catalog)
         var next = try stream.nextBatch(rows: batchRows, maxDevices: limit)
         while let batch = next {
+            try checkApps(batch, arrivals: arrivals, source: stream.source)
             var p = plan
             p.usage = batch
             let sink = perDeviceSink.map { outer in PerDeviceSink(write: outer.write) }

@@ -12,8 +12,9 @@ import SimKernel
 public struct AppMap: Sendable {
     /// The file the map came from.
     public let source: String
-    /// Each mapped name's archetype (an index into the workload's archetypes).
-    let archetypeOf: [String: Int]
+    /// Each mapped name's archetype (an index into the workload's archetypes), by
+    /// the name's bytes.
+    let archetypeOf: [ByteName: Int]
     /// The catalog apps of each archetype, in catalog order.
     let appsOf: [[Int32]]
     /// The names mapped.
@@ -25,7 +26,9 @@ public struct AppMap: Sendable {
     /// Reads a map (RFC 4180 CSV with a header naming at least `app` and `archetype`;
     /// other columns ignored). Errors name the file, the line and the column: an
     /// archetype the workload does not have, or has no app of in its catalog; an
-    /// empty name; a name mapped twice to different archetypes.
+    /// empty name; a name mapped twice to different archetypes; a name holding U+FFFD
+    /// (what a trace's bytes that are not UTF-8 read as: it would match them all).
+    /// Names are compared by their bytes, as the usage reader compares them.
     public static func parse(bytes: [UInt8], source: String, workload: Workload, catalog: AppCatalog) throws(InputError) -> AppMap {
         var r = DelimitedReader(bytes: bytes)
         func next() throws(InputError) -> Bool {
@@ -47,14 +50,17 @@ public struct AppMap: Sendable {
         let names = workload.catalog.archetypes.map(\.name)
         var appsOf = [[Int32]](repeating: [], count: names.count)
         for (i, k) in catalog.archetype.enumerated() { appsOf[Int(k)].append(Int32(i)) }
-        var archetypeOf: [String: Int] = [:]
-        var lineOf: [String: Int] = [:]
+        var archetypeOf: [ByteName: Int] = [:]
+        var lineOf: [ByteName: Int] = [:]
         while try next() {
             for (key, c) in [("app", appColumn), ("archetype", archetypeColumn)] where c >= r.count {
                 throw InputError(source: source, line: r.line, key: key, "missing value (the row has \(r.count) fields)")
             }
             let app = r.string(appColumn), archetype = r.string(archetypeColumn)
             if app.isEmpty { throw InputError(source: source, line: r.line, key: "app", "empty app name") }
+            if app.unicodeScalars.contains("\u{FFFD}") {
+                throw InputError(source: source, line: r.line, key: "app", "'\(app)' holds U+FFFD, the replacement character, which a trace's bytes that are not UTF-8 are read as: it would map every such name; write the name as the trace has it")
+            }
             guard let k = names.firstIndex(of: archetype) else {
                 let near = KeySuggestion.nearest(archetype, among: names)
                 throw InputError(source: source, line: r.line, key: "archetype",
@@ -65,12 +71,13 @@ public struct AppMap: Sendable {
                 throw InputError(source: source, line: r.line, key: "archetype",
                                  "the catalog has no app of archetype '\(archetype)' (its \(catalog.profiles.count) apps were drawn by the archetypes' shares); raise catalog.apps or that archetype's share")
             }
-            if let earlier = archetypeOf[app], earlier != k {
+            let key = ByteName(app)
+            if let earlier = archetypeOf[key], earlier != k {
                 throw InputError(source: source, line: r.line, key: "app",
-                                 "'\(app)' is mapped to \(archetype) here and to \(names[earlier]) at line \(lineOf[app]!)")
+                                 "'\(app)' is mapped to \(archetype) here and to \(names[earlier]) at line \(lineOf[key]!)")
             }
-            archetypeOf[app] = k
-            if lineOf[app] == nil { lineOf[app] = r.line }
+            archetypeOf[key] = k
+            if lineOf[key] == nil { lineOf[key] = r.line }
         }
         return AppMap(source: source, archetypeOf: archetypeOf, appsOf: appsOf)
     }
@@ -78,7 +85,7 @@ public struct AppMap: Sendable {
     /// The catalog index whose profile `name` takes, and how it was matched.
     @inline(__always)
     static func profile(of name: String, catalog: AppCatalog, map: AppMap?) -> (index: Int, match: Match) {
-        if let map, let k = map.archetypeOf[name] {
+        if let map, let k = map.archetypeOf[ByteName(name)] {
             let apps = map.appsOf[k]
             return (Int(apps[Int(FNV1a.hash(name) % UInt64(apps.count))]), .mapped)
         }
@@ -87,6 +94,19 @@ public struct AppMap: Sendable {
     }
 
     public enum Match: Sendable { case mapped, catalog, hashed }
+}
+
+/// A name compared and hashed by its UTF-8 bytes. `String`'s own equality is Unicode
+/// canonical equivalence: it merged `café` (U+00E9) with `cafe` and a combining accent,
+/// two apps to the usage reader, which compares bytes.
+struct ByteName: Hashable, Sendable {
+    let text: String
+    init(_ text: String) { self.text = text }
+    static func == (a: ByteName, b: ByteName) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+    func hash(into h: inout Hasher) {
+        var t = text
+        t.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 }
 
 /// How a trace's app names were matched to profiles (`AppMap.profile`): distinct names
@@ -102,7 +122,7 @@ public struct ReplayAppCensus: Sendable {
     /// The first names matched by hash alone, in trace order.
     public private(set) var hashedExamples: [String] = []
     static let examples = 5
-    var seen: [String: AppMap.Match] = [:]
+    var seen: [ByteName: AppMap.Match] = [:]
 
     public init() {}
 
@@ -113,9 +133,9 @@ public struct ReplayAppCensus: Sendable {
             hashedApp.removeAll(keepingCapacity: true)
             for name in names {
                 let match: AppMap.Match
-                if let m = seen[name] { match = m } else {
+                if let m = seen[ByteName(name)] { match = m } else {
                     match = AppMap.profile(of: name, catalog: c, map: map).match
-                    seen[name] = match
+                    seen[ByteName(name)] = match
                     self.names += 1
                     switch match {
                     case .mapped: mapped += 1

@@ -207,10 +207,13 @@ public struct UsageStats: Sendable, Equatable {
     public enum FileKind: Sendable { case usage, trace }
 
     /// Reads a usage CSV (`device,time_s,app,duration_s`, as `--usage` takes it) or a
-    /// lifecycle trace (`jetsim trace`: `time_ms,device,app,event,...`), told apart by
-    /// the header, streaming it device by device. `days`: each device's span (nil: from
-    /// its last session). Errors name the file and the line.
-    public static func read(path: String, days: Double?, format: UsageFormat = UsageFormat()) throws(InputError) -> (UsageStats, FileKind) {
+    /// lifecycle trace (`jetsim trace`: `time_ms,device,app,event,...`), streaming it
+    /// device by device. `kind` says which (the caller's explicit choice); nil: told
+    /// apart by the header, and a header with both kinds' columns is refused, naming
+    /// the options that choose (`choose`), never guessed. `days`: each device's span
+    /// (nil: from its last session). Errors name the file and the line.
+    public static func read(path: String, days: Double?, format: UsageFormat = UsageFormat(), kind: FileKind? = nil,
+                            choose: String = "") throws(InputError) -> (UsageStats, FileKind) {
         let file = path == "-" ? "/dev/stdin" : path
         guard var reader = DelimitedReader(path: file) else {
             throw InputError(source: path, "cannot open it: \(String(cString: strerror(errno)))")
@@ -229,8 +232,17 @@ public struct UsageStats: Sendable, Equatable {
         }
         let header = (0..<reader.count).map { reader.string($0) }
         var acc = Accumulator()
-        if header.contains("time_ms") && header.contains("event") {
-            try readTrace(&reader, header: header, path: path, days: days, into: &acc, advance: advance)
+        let trace = header.contains("time_ms") && header.contains("event")
+        let usage = [format.device, format.time, format.app, format.duration].allSatisfy(header.contains)
+        if kind == nil, trace, usage {
+            throw InputError(source: path, line: 1, "the header has a usage CSV's columns (\([format.device, format.time, format.app, format.duration].joined(separator: ","))) and a lifecycle trace's (time_ms, event): it is not said which it is" + (choose.isEmpty ? "" : "; \(choose)"))
+        }
+        if kind ?? (trace ? .trace : .usage) == .trace {
+            do { try readTrace(&reader, header: header, path: path, days: days, into: &acc, advance: advance) } catch {
+                // Taken for a trace by its header: say how to read it as a usage CSV.
+                guard kind == nil, !choose.isEmpty else { throw error }
+                throw InputError(source: error.source, line: error.line, key: error.key, error.message + " (read as a lifecycle trace, by its header's time_ms and event; \(choose))")
+            }
             return (acc.result(), .trace)
         }
         var stream = try UsageStream(readerAtHeader: reader, source: path, format: format)

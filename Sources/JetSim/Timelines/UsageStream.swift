@@ -126,6 +126,9 @@ public struct UsageStream: ~Copyable {
         var spillFD: Int32 = -1
         var spillPath = ""
         var spilled = 0
+        // With ISO dates: what the spilled rows' times were moved back by (the device's
+        // first date, the earliest while the rows are in order).
+        var isoOrigin: Int64 = 0
         var busy: Int64 = 0
         defer { if spillFD >= 0 { close(spillFD) } }
         var sorted = true
@@ -160,12 +163,24 @@ public struct UsageStream: ~Copyable {
                 rowsRead += 1; fastRowsRead += 1
             }
             lastLine = reader.line
-            if spillRows > 0 && uses.count > spillRows && sorted && format.timeUnit != .iso {
+            if spillRows > 0 && uses.count > spillRows && sorted {
                 // All rows but the last (which the next row's order is checked against).
                 // No temporary file (or a write fails): the rows stay in memory, as before.
                 if spillFD < 0, let f = RowSpill.open() { (spillFD, spillPath) = f }
                 if spillFD < 0 { spillRows = 0 } else {
                     let n = uses.count - 1
+                    if format.timeUnit == .iso {
+                        // Dates count from the device's first (as below, for the rows kept):
+                        // in order so far, the first row's is the earliest.
+                        if spilled == 0 { isoOrigin = uses[0].time.microseconds }
+                        for i in 0..<n {
+                            uses[i].time = SimTime(microseconds: uses[i].time.microseconds - isoOrigin)
+                            if uses[i].time.microseconds >= 10_000_000_000_000_000 {
+                                throw InputError(source: source, line: lastLine, key: format.time,
+                                                 "device '\(name)': its dates span 1e10 s or more (the rows up to this line)")
+                            }
+                        }
+                    }
                     let ok = uses.withUnsafeBufferPointer { b in RowSpill.write(spillFD, UnsafeBufferPointer(rebasing: b[0..<n]), at: spilled) }
                     if ok {
                         for u in uses[0..<n] where busy < Self.busyLimitMicros {
@@ -184,6 +199,10 @@ public struct UsageStream: ~Copyable {
             // Out of order after all: the rows are sorted whole, in memory.
             var all = ContiguousArray<UsageReplay.Use>(repeating: .init(time: .zero, app: 0, duration: .zero), count: spilled)
             all.withUnsafeMutableBufferPointer { RowSpill(fd: spillFD, count: spilled, path: spillPath).read(into: UnsafeMutableRawBufferPointer($0), row: 0) }
+            // The rows kept counted from the spilled rows' origin too (the earliest date
+            // is then taken over all of them, below).
+            for i in uses.indices where isoOrigin != 0 { uses[i].time = SimTime(microseconds: uses[i].time.microseconds - isoOrigin) }
+            isoOrigin = 0
             all.append(contentsOf: uses)
             uses = all
             spillFD = -1  // closed by the RowSpill above
@@ -192,9 +211,10 @@ public struct UsageStream: ~Copyable {
         }
         let spill = spilled > 0 ? RowSpill(fd: spillFD, count: spilled, path: spillPath) : nil
         if spill != nil { spillFD = -1 }  // the RowSpill closes it
-        if format.timeUnit == .iso, let first = uses.lazy.map(\.time).min() {
+        if format.timeUnit == .iso, let first = spilled > 0 ? SimTime(microseconds: isoOrigin) : uses.lazy.map(\.time).min() {
             // Dates: times from the device's first use (as `jetsim import` writes them),
-            // below 1e10 s like any time.
+            // below 1e10 s like any time. Rows spilled were moved as they were spilled
+            // (they are in order, so the first is the earliest: the same origin).
             for i in uses.indices {
                 uses[i].time = SimTime(microseconds: uses[i].time.microseconds - first.microseconds)
                 if uses[i].time.microseconds >= 10_000_000_000_000_000 {

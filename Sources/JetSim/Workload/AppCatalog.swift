@@ -110,7 +110,7 @@ public struct AppCatalog: Sendable {
         // Names are "<archetype>-<number>"; the number is the index + 1. Found by bytes
         // (a Character search's cost: docs/performance.md, "Costs behind the code's shapes").
         guard let dash = name.utf8.lastIndex(of: UInt8(ascii: "-")), let k = Int(name[name.utf8.index(after: dash)...]),
-              k >= 1, k <= names.count, names[k - 1] == name else { return nil }
+              k >= 1, k <= names.count, names[k - 1].utf8.elementsEqual(name.utf8) else { return nil }
         return k - 1
     }
 }

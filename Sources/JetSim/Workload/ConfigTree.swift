@@ -70,6 +70,16 @@ public enum ConfigTree {
         }
     }
 
+    /// A NUL character (a raw byte, or YAML's `"\0"`) in a value or a key: no value
+    /// of a workload may hold one. A C string ends at it, so a command word with one ran
+    /// a shorter command than the workload and its provenance record, and a name with
+    /// one reads differently in every file it is written to.
+    static func refuseNUL(_ text: String, _ loc: SourceLocation) throws(InputError) {
+        if text.utf8.contains(0) {
+            throw InputError(source: loc.source, line: loc.line, "a NUL character (\\0) is not allowed in a workload's values or keys")
+        }
+    }
+
     static func located(_ error: YamlError, source: String) -> InputError {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
@@ -87,6 +97,7 @@ public enum ConfigTree {
         switch node {
         case .scalar(let s):
             try refuseAnchor(s.anchor, loc)
+            try refuseNUL(s.string, loc)
             let plain = s.style == .plain || s.style == .any
             if plain && ["", "~", "null", "Null", "NULL"].contains(s.string) { return .null(loc) }
             return .scalar(s.string, plain: plain, loc)
@@ -97,6 +108,7 @@ public enum ConfigTree {
                 guard case .scalar(let ks) = k else {
                     throw InputError(source: source, line: k.mark?.line, "mapping keys must be plain words")
                 }
+                try refuseNUL(ks.string, SourceLocation(source, line: k.mark?.line))
                 if entries.contains(where: { $0.key == ks.string }) {
                     throw InputError(source: source, line: k.mark?.line, key: ks.string, "duplicate key")
                 }

@@ -37,9 +37,6 @@ struct Knob<Root: Sendable>: Sendable {
     var text: @Sendable (Root) -> KnobText
     /// Copies this knob's value from another root (to start a section over).
     var copy: @Sendable (inout Root, Root) -> Void
-    /// A `--set` below this key, when the knob is a section or a list; else the
-    /// value's tree is rebuilt from its printed text and the rest of the path set in it.
-    var child: (@Sendable (ArraySlice<String>, ConfigEntry, inout Root, String) throws(InputError) -> Void)? = nil
     /// Marks a section or list in the key reference (its keys get a table of their own).
     var nested: (@Sendable () -> [ReferenceRow])? = nil
     /// Where the value plausibly lies (`Plausible`), for `jetsim sensitivity`; every
@@ -108,35 +105,6 @@ struct Section<Root: Sendable>: Sendable {
         var pairs: [String] = []
         for k in knobs { if case .inline(let s) = k.text(r) { pairs.append("\(k.key): \(s)") } }
         return "{" + pairs.joined(separator: ", ") + "}"
-    }
-
-    /// `--set PATH=VALUE` below this section, applied to the decoded model.
-    func set(_ parts: ArraySlice<String>, _ value: ConfigEntry, in r: inout Root, path: String) throws(InputError) {
-        let loc = value.location
-        guard let head = parts.first else { return }
-        let here = Schema.join(path, head)
-        guard let k = knobs.first(where: { $0.key == head }) else {
-            throw InputError(at: loc, key: here, KeySuggestion.unknownKey(head, among: knobs.map(\.key)))
-        }
-        let rest = parts.dropFirst()
-        if rest.isEmpty {
-            try k.read(ConfigEntry(key: here, value: value.value, location: loc), &r)
-        } else if let child = k.child {
-            try child(rest, value, &r, here)
-        } else {
-            // A single value with structure (a distribution, app_choice, policies):
-            // set the rest of the path inside that value's tree, then read it back.
-            let printed: String
-            switch k.text(r) {
-            case .inline(let s): printed = s
-            case .block(let l): printed = l.joined(separator: "\n")
-            case .omitted: printed = ""
-            }
-            var node = ConfigTree.relocate(try ConfigTree.parse(printed, source: loc.source), to: loc)
-            try ConfigTree.set(rest, value: value.value, in: &node, source: loc.source, walked: here.split(separator: ".").map(String.init))
-            try k.read(ConfigEntry(key: here, value: node, location: loc), &r)
-        }
-        try validate(r, at: loc, path: path)
     }
 }
 
@@ -297,7 +265,6 @@ extension Knob {
              },
              text: { .block(s().lines($0[keyPath: kp])) },
              copy: { $0[keyPath: kp] = $1[keyPath: kp] },
-             child: { rest, v, r, here throws(InputError) in try s().set(rest, v, in: &r[keyPath: kp], path: here) },
              nested: { Schema.rows(s(), path: key) })
     }
 
@@ -312,8 +279,7 @@ extension Knob {
                  try s.read(&f, into: &r, checkAt: WorkloadDecoder.valueOrKey(e))
              },
              text: { .inline(s().flow($0)) },
-             copy: { r, from in for k in s().knobs { k.copy(&r, from) } },
-             child: { rest, v, r, here throws(InputError) in try s().set(rest, v, in: &r, path: here) })
+             copy: { r, from in for k in s().knobs { k.copy(&r, from) } })
     }
 
     /// A list of named elements: `--set LIST.NAME.KEY` or `LIST.INDEX.KEY`.
@@ -322,7 +288,6 @@ extension Knob {
              read: { e, r throws(InputError) in r[keyPath: kp] = try list().read(e) },
              text: { .block(list().lines($0[keyPath: kp])) },
              copy: { $0[keyPath: kp] = $1[keyPath: kp] },
-             child: { rest, v, r, here throws(InputError) in try list().set(rest, v, in: &r[keyPath: kp], path: here) },
              nested: { Schema.rows(list().element, path: key, required: true) })
     }
 }
@@ -362,21 +327,6 @@ struct NamedList<Element: Sendable>: Sendable {
             for (i, l) in element.lines(x).enumerated() { out.append((i == 0 ? "- " : "  ") + l) }
         }
         return out
-    }
-
-    func set(_ parts: ArraySlice<String>, _ value: ConfigEntry, in items: inout [Element], path: String) throws(InputError) {
-        let head = parts.first!
-        let loc = value.location
-        guard let i = Int(head).flatMap({ items.indices.contains($0) ? $0 : nil }) ?? items.firstIndex(where: { $0[keyPath: name] == head }) else {
-            throw InputError(at: loc, key: path + "." + head, "no list element '\(head)': give an index 0...\(items.count - 1) or an element's name")
-        }
-        let rest = parts.dropFirst()
-        if rest.isEmpty {
-            items[i] = try readElement(value.value, path: path)
-        } else {
-            try element.set(rest, value, in: &items[i], path: path + "." + items[i][keyPath: name])
-        }
-        if let message = check(items) { throw InputError(at: loc, key: path, message) }
     }
 }
 
@@ -434,6 +384,14 @@ public enum Schema {
              text: { .block($0.policies.yamlLines) }, copy: { $0.policies = $1.policies }),
     ], template: Workload(), check: { w in
         let n = w.expectedActionsPerDevice, wakes = w.expectedSystemWakesPerDevice
+        // The idle-band daemons' relaunches, at most the rate times the daemons over the
+        // run (every daemon dead and relaunched at its rate): each is an event.
+        for (i, c) in w.deviceClasses.enumerated() {
+            let relaunches = c.mostIdleDaemonRelaunches(over: w.fleet.duration)
+            guard n + wakes + relaunches > Workload.maxActionsPerDevice, relaunches > 0 else { continue }
+            return ("device_classes.\(w.deviceClasses[i].name).idle_daemon_relaunches_per_hour",
+                    "idle_daemon_relaunches_per_hour x idle_daemon_count over fleet.duration_days allows up to \(WorkloadPrinter.num((relaunches / 1e6).rounded())) million daemon relaunches per device (each an event); with the user's actions and the system wakes at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million in all are accepted: lower the rate or the count, or shorten the run")
+        }
         guard n + wakes > Workload.maxActionsPerDevice else { return nil }
         if wakes > n {
             return ("catalog.archetypes", "the system wakes (location_wakes_per_day, voip_pushes_per_day, silent_pushes_per_day, background_refreshes_per_day, prewarms_per_day) over the installed apps and fleet.duration_days make about \(WorkloadPrinter.num((wakes / 1e6).rounded())) million per device; with the user's actions at most \(WorkloadPrinter.num(Workload.maxActionsPerDevice / 1e6)) million are accepted: lower the rates or shorten the run")
@@ -561,6 +519,7 @@ public enum Schema {
         if let r = c.osReserveKB, r >= c.ramKB {
             return ("os_reserve_mb", "the OS reserve (\(SizeText.mebibytes(r)) MiB) must be smaller than the RAM (\(SizeText.mebibytes(c.ramKB)) MiB): every launch would fail")
         }
+        if let why = c.idleDaemonShareProblem { return ("idle_daemon_count", why) }
         if !d.idleDaemonsFit {
             return ("idle_daemons_mb", "the idle-band daemons (\(SizeText.mebibytes(d.xnu.idleDaemonsKB)) MiB) and the OS reserve (\(SizeText.mebibytes(d.osReserveKB)) MiB) must be smaller than the RAM (\(SizeText.mebibytes(d.ramKB)) MiB)")
         }
@@ -840,7 +799,7 @@ public enum Schema {
              rows(archetype, path: "catalog.archetypes", required: true)),
             ("catalog.archetypes.modes", "", rows(modes, path: "catalog.archetypes.modes")),
             ("user", "", rows(user, path: "user")),
-            ("policies.external", "Policies run as separate processes, each under a NAME of its own (letters, digits, `-`, `_`, `.`), selected as `--policy external:NAME` ([docs/external-policies.md](../docs/external-policies.md)). None by default.",
+            ("policies.external", "Policies run as separate processes, each under a NAME of its own (letters, digits, `-`, `_`), selected as `--policy external:NAME` ([docs/external-policies.md](../docs/external-policies.md)). None by default.",
              rows(externalPolicy, path: "policies.external.NAME", required: true)),
         ]
     }

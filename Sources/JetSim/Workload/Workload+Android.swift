@@ -144,7 +144,7 @@ extension Schema {
             .omittedAtDefaultValue(),
         .flag("android_swap_file", \.android.swapFile, alias: "swap-file",
               source: "false: zram, as Android ships (Pixel 4: 2 GiB of zram). The Fleet artifact's runs use a 2 GiB swap file on flash with zram off (github.com/jiachengh/Fleet at 32f22f7, configure-flash-swap.sh)",
-              "android: swap is a file on flash in place of zram (it swaps whatever android_zram says; not with android_zram_writeback): a swapped page keeps no RAM, android_zram_pct sizes the file, a resume reads the pages back at android_swap_in_ms_per_mb")
+              "android: swap is a file on flash in place of zram (it swaps whatever android_zram says; not with android_zram_writeback): a swapped page keeps no RAM, android_zram_size_pct sizes the file, a resume reads the pages back at android_swap_in_ms_per_mb")
             .omittedAtDefaultValue(),
         .flag("android_zram_writeback", \.android.zramWriteback, alias: "writeback", source: "Pixel 4: 512 MB writeback file (zram writeback, Linux Documentation/admin-guide/blockdev/zram.rst)",
               "android: when zram is full, reclaim writes cached apps' pages to flash (counted in flash_written_kb)"),

@@ -40,9 +40,17 @@ extension PolicySettings {
         for entry in f.entries {
             let path = "policies.external." + entry.key
             guard ExternalPolicySpec.isValidName(entry.key) else {
-                throw InputError(at: entry.location, key: path, "'\(entry.key)' is not a policy name: letters, digits, '-', '_' and '.' only")
+                throw InputError(at: entry.location, key: path, "'\(entry.key)' is not a policy name: \(ExternalPolicySpec.nameRule)")
             }
             var g = try WorkloadDecoder.Fields(entry.value, path: path)
+            // A key that is not one of the policy's, before a missing command: the key
+            // the user wrote (`--set policies.external.my.pol.command=...` gives policy
+            // `my` a key `pol`), not a `command` it never wrote.
+            let keys = Schema.externalPolicy.knobs.map(\.key)
+            if let unknown = g.entries.first(where: { !keys.contains($0.key) }) {
+                throw InputError(at: unknown.location, key: path + "." + unknown.key,
+                                 KeySuggestion.unknownKey(unknown.key, among: keys) + "; a policy's name may not hold '.' (it separates the parts of a key path)")
+            }
             guard g.entries.contains(where: { $0.key == "command" }) else {
                 throw InputError(at: entry.location, key: path + ".command", "missing: the program and its arguments, e.g. [python3, Workloads/policies/lru.py]")
             }

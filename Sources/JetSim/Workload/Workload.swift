@@ -349,7 +349,58 @@ public struct UserBehaviour: Sendable, Equatable {
     }
 }
 
+extension DeviceClass {
+    /// Why the idle-band daemons cannot share their pool (nil: they can, or there is
+    /// none): every daemon holds `idle_daemons_mb / idle_daemon_count` in whole KiB, so
+    /// more daemons than the pool has KiB hold 0 KiB each (a pool of 465 MB held
+    /// nothing, and its runs equalled no pool's).
+    public var idleDaemonShareProblem: String? {
+        let p = parameters()
+        guard p.memoryManager.runsXNU, p.xnu.idleDaemonsKB > 0, Int64(p.xnu.idleDaemonCount) > p.xnu.idleDaemonsKB else { return nil }
+        return "\(p.xnu.idleDaemonCount) idle-band daemons share idle_daemons_mb (\(p.xnu.idleDaemonsKB) KiB): each would hold 0 KiB and the pool nothing; give at most one daemon per KiB of the pool"
+    }
+
+    /// The most idle-band daemon relaunches a device of this class can have over
+    /// `duration`: every daemon dead and relaunched at its rate (0 with no pool).
+    public func mostIdleDaemonRelaunches(over duration: SimTime) -> Double {
+        let p = parameters()
+        guard p.memoryManager.runsXNU, p.xnu.idleDaemonsKB > 0 else { return 0 }
+        return p.xnu.idleDaemonRelaunchesPerHour * Double(p.xnu.idleDaemonCount) * duration.seconds / 3_600
+    }
+
+    /// Why this class cannot run at a cell's RAM (nil: it can): the checks across keys
+    /// that read the RAM, on the RAM the cell simulates (`--ram`, or `run.ram_mb`),
+    /// not the class's own `ram_mb`, which the file's checks read. The OS reserve as
+    /// written (`parameters` clamps it below the RAM) and, with the idle-band daemons,
+    /// the reserve and the pool must leave memory for apps (a run started with negative
+    /// free memory, and `jetsim trace` trapped on it); the critical level must not
+    /// exceed the kill target, as `auto` resolves them at this RAM.
+    public func problem(atRAM ramKB: Int64) -> String? {
+        let p = parameters(ramKB: ramKB)
+        let reserve = osReserveKB ?? p.osReserveKB
+        if reserve >= ramKB {
+            return "\(SizeText.mebibytes(ramKB))MB is not more than the OS reserve (\(SizeText.mebibytes(reserve))MB) of device class \(name): nothing would be left for apps"
+        }
+        if !p.idleDaemonsFit {
+            return "at \(SizeText.mebibytes(ramKB))MB, device class \(name)'s idle-band daemons (idle_daemons_mb \(SizeText.mebibytes(p.xnu.idleDaemonsKB))) and OS reserve (\(SizeText.mebibytes(p.osReserveKB))MB) are not smaller than the RAM: nothing would be left for apps"
+        }
+        // `auto` levels follow the RAM: a critical level below the class's own target
+        // can be above the target at another size.
+        if p.criticalAvailablePct > p.killTargetAvailablePct {
+            return "at \(SizeText.mebibytes(ramKB))MB, device class \(name)'s critical_available_pct (\(WorkloadPrinter.num(p.criticalAvailablePct))%) exceeds its kill_target_available_pct (\(WorkloadPrinter.num(p.killTargetAvailablePct))%; auto at this RAM): the loop kills until the target"
+        }
+        return nil
+    }
+}
+
 extension Workload {
+    /// Why a cell of this workload at `ramKB` (nil: each class's own RAM) cannot run
+    /// (nil: it can): `DeviceClass.problem(atRAM:)` of each class.
+    public func cellProblem(ramKB: Int64?) -> String? {
+        for c in deviceClasses { if let why = c.problem(atRAM: ramKB ?? c.ramKB) { return why } }
+        return nil
+    }
+
     /// The most timeline actions a device may expect over the run (synthetic user):
     /// a device's timeline is built whole in memory (about 40 bytes an action, so
     /// about 2 GB at this bound). *Assumption*: what one machine's worker can hold.

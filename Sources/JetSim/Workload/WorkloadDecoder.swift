@@ -9,9 +9,37 @@ public enum WorkloadDecoder {
     /// workload (any key can be set, even one the file leaves to its default).
     public static func load(_ text: String, source: String, overrides: [String] = []) throws(InputError) -> Workload {
         let tree = try ConfigTree.parse(text, source: source)
-        var w = try decode(tree)
-        for o in overrides { try apply(o, to: &w) }
-        return w
+        let w = try decode(tree)
+        return overrides.isEmpty ? w : try applying(overrides, to: w)
+    }
+
+    /// Where the resolved workload's tree comes from (never a file's name): an error
+    /// located there is one of a check across keys, which names the overrides instead.
+    static let resolvedSource = "\u{0}the resolved workload"
+
+    /// Applies `--set` overrides to a decoded workload: its tree (every key, as
+    /// `WorkloadPrinter` writes it, which reads back to the same workload) takes every
+    /// override, in order, and is then decoded once. Every check across keys sees the
+    /// final values, so the same options are accepted or refused whatever their order
+    /// (checked after each one, `--set critical_available_pct=20 --set
+    /// kill_target_available_pct=25` was refused and the other order accepted). An
+    /// error of such a check names the overrides whose paths share the most with its key.
+    public static func applying(_ overrides: [String], to w: Workload) throws(InputError) -> Workload {
+        var tree = try ConfigTree.parse(WorkloadPrinter.yaml(w), source: resolvedSource)
+        var paths: [[String]] = []
+        for o in overrides {
+            let (path, value) = try ConfigTree.parseOverride(o)
+            try ConfigTree.set(path[...], value: value, in: &tree, source: value.location.source, walked: [])
+            paths.append(path)
+        }
+        do { return try decode(tree) } catch {
+            guard error.source == resolvedSource else { throw error }
+            let key = (error.key ?? "").split(separator: ".").map(String.init)
+            func shared(_ p: [String]) -> Int { zip(p, key).prefix { $0 == $1 }.count }
+            let most = paths.map(shared).max() ?? 0
+            let blamed = most == 0 ? Array(overrides.indices) : paths.indices.filter { shared(paths[$0]) == most }
+            throw InputError(source: blamed.map { "--set \(overrides[$0])" }.joined(separator: ", "), key: error.key, error.message)
+        }
     }
 
     /// Checks a workload again after a command-line flag set a value in it
@@ -33,8 +61,7 @@ public enum WorkloadDecoder {
     /// Applies one `--set KEY.PATH=VALUE` to a decoded workload. Errors are located
     /// at the flag.
     public static func apply(_ assignment: String, to w: inout Workload) throws(InputError) {
-        let (path, value) = try ConfigTree.parseOverride(assignment)
-        try Schema.workload.set(path[...], ConfigEntry(key: "", value: value, location: value.location), in: &w, path: "")
+        w = try applying([assignment], to: w)
     }
 
     // MARK: Values

@@ -93,12 +93,10 @@ struct SimulationOptions: ParsableArguments {
             }
         }
         let rams: [Int64?] = ram.map { $0.kilobytes.map { $0 } } ?? (w.run.ramKB.isEmpty ? [nil] : w.run.ramKB.map { $0 })
-        for r in rams.compactMap({ $0 }) {
-            // The class's own reserve as written: parameters() clamps it below the RAM.
-            for c in w.deviceClasses where (c.osReserveKB ?? c.parameters(ramKB: r).osReserveKB) >= r {
-                let reserve = SizeText.mebibytes(c.osReserveKB ?? c.parameters(ramKB: r).osReserveKB)
-                throw BadInput(description: "--ram: \(SizeText.mebibytes(r))MB is not more than the OS reserve (\(reserve)MB) of device class \(c.name): nothing would be left for apps")
-            }
+        // Each cell's RAM with each class, as the cell will simulate it (the file's own
+        // checks read the classes' ram_mb).
+        for r in rams {
+            if let why = w.cellProblem(ramKB: r) { throw BadInput(description: (ram != nil ? "--ram: " : r != nil ? "run.ram_mb: " : "") + why) }
         }
         try checkSettingsTakeEffect(w, rams: rams)
         for p in policies { if let name = p.external, w.policies.external[name] == nil {
@@ -149,15 +147,25 @@ struct SimulationOptions: ParsableArguments {
         }
     }
 
-    /// Reads `--app-map` against the workload's archetypes and catalog (nil without one).
+    /// Reads `--app-map` against the workload's archetypes and catalog (nil without one),
+    /// once per process for the same archetypes and catalog: a sweep's points share
+    /// it (300,000 names took 0.4 s a parse, once per point and again to check each).
     func loadAppMap(_ w: Workload, catalog: AppCatalog) throws -> AppMap? {
         guard let path = appMap else { return nil }
         guard usage != nil else { throw BadInput(description: "--app-map: only with --usage (it maps the replayed apps)") }
+        let names = w.catalog.archetypes.map(\.name)
+        if let c = Self.appMaps.first(where: { $0.path == path && $0.names == names && $0.archetypes == catalog.archetype }) { return c.map }
         let text = try readInput(path)
-        do { return try AppMap.parse(bytes: Array(text.utf8), source: path, workload: w, catalog: catalog) } catch {
+        do {
+            let map = try AppMap.parse(bytes: Array(text.utf8), source: path, workload: w, catalog: catalog)
+            // The last two (a sweep of the catalog's keys changes the catalog each point).
+            Self.appMaps = Array(Self.appMaps.suffix(1)) + [(path, names, catalog.archetype, map)]
+            return map
+        } catch {
             throw BadInput(description: error.description)
         }
     }
+    nonisolated(unsafe) static var appMaps: [(path: String, names: [String], archetypes: [Int32], map: AppMap)] = []
 
     /// What a shard state records of the trace: FNV-1a of its bytes, and with an app
     /// map or a column mapping, of the map's bytes and the mapping too (so shards that

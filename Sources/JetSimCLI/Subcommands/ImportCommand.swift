@@ -30,6 +30,10 @@ struct ImportCommand: ParsableCommand {
             throw BadInput(description: e.description)
         }
         for n in r.notes { printError("jetsim import: \(input): \(n)") }
+        // A header alone is not a usage CSV (--usage refuses it): say why nothing is kept.
+        if r.rows == 0 {
+            throw BadInput(description: "\(input): no app session is kept" + (r.notes.isEmpty ? "" : " (the rows skipped are counted above)") + ": a usage CSV needs at least one, so \(out == "-" ? "nothing is" : out + " is not") written")
+        }
         output.write(r.csv)
         try output.commit()
     }

@@ -86,27 +86,22 @@ struct MergeCommand: ParsableCommand {
             p.set("merged_from", .strings(states))
             return p
         }
-        if !output.isStdout {
-            var p = provenance("baseline", .optional(merged.1.baseline?.rawValue))
-            p.set("inputs", .string(parsed.first?.state.inputs ?? ""))
-            try ProvenanceFile.write(p, beside: output.path, outputText: text)
+        // Every output and its sidecar moved into place together; standard output
+        // written once the files are in place.
+        var files: [OutputFile?] = []
+        var toStdout: [(OutputFile, String)] = []
+        func put(_ f: OutputFile, _ text: String, _ p: Provenance) throws {
+            files.append(try ProvenanceFile.stage(p, beside: f, outputText: text))
+            if f.isStdout { toStdout.append((f, text)) } else { f.write(text); files.append(f) }
         }
+        var p = provenance("baseline", .optional(merged.1.baseline?.rawValue))
+        p.set("inputs", .string(parsed.first?.state.inputs ?? ""))
         warnSaturated(merged.1, merged.0)
-        output.write(text)
-        try output.commit()
-        if let byFile, let byText {
-            if !byFile.isStdout {
-                try ProvenanceFile.write(provenance("by", .optional(merged.1.groupBy?.rawValue)), beside: byFile.path, outputText: byText)
-            }
-            byFile.write(byText)
-            try byFile.commit()
-        }
-        if let seriesFile, let seriesText {
-            if !seriesFile.isStdout {
-                try ProvenanceFile.write(provenance("merged_from", .strings(states)), beside: seriesFile.path, outputText: seriesText)
-            }
-            seriesFile.write(seriesText)
-            try seriesFile.commit()
-        }
+        try put(output, text, p)
+        if let byFile, let byText { try put(byFile, byText, provenance("by", .optional(merged.1.groupBy?.rawValue))) }
+        if let seriesFile, let seriesText { try put(seriesFile, seriesText, provenance("merged_from", .strings(states))) }
+        try OutputFile.commitAll(files)
+        for (f, t) in toStdout { f.write(t) }
+        try OutputFile.commitAll(toStdout.map(\.0))
     }
 }

@@ -126,25 +126,31 @@ struct RunCommand: ParsableCommand {
         let bar = (!execution.quiet && isatty(STDERR_FILENO) == 1 && sim.usage == nil) ? ProgressBar(total: plan.shardIndex < plan.fleetSize ? (plan.fleetSize - plan.shardIndex - 1) / plan.shardCount + 1 : 0, cells: cells.count, progress: progress) : nil
         bar?.start()
         // The files of the external policies' commands, hashed before they run.
-        var externalHashes: [String: UInt64] = [:]
-        for c in cells { if let n = c.policy.external, let spec = workload.policies.external[n] { externalHashes[n] = spec.filesHash() } }
+        let externalHashes = ProvenanceFile.externalHashes(workload, cells: cells)
         let (result, replayedDevices, replayApps) = try sim.runFleet(plan, workload: &workload, stream: usageStream.take(), catalog: catalog,
                                                          progress: progress, perDeviceSink: sink)
         bar?.stop()
         let elapsed = started.duration(to: .now)
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
 
-        // Outputs: the state before the summary, so a summary on disk means its state is too.
+        // Outputs: every file written to its temporary file, then all moved into place
+        // together (`OutputFile.commitAll`): the state before the summary, each sidecar
+        // before its output, so that an output on disk has its provenance and state;
+        // what goes to standard output is written once the files are in place.
+        var files: [OutputFile?] = []
+        var toStdout: [(OutputFile, String)] = []
+        func put(_ f: OutputFile, _ text: String, sidecar p: Provenance?) throws {
+            if let p { files.append(try ProvenanceFile.stage(p, beside: f, outputText: text)) }
+            if f.isStdout { toStdout.append((f, text)) } else { f.write(text); files.append(f) }
+        }
         if let state {
-            state.write(ShardState(workload: workload, overrides: sim.overrides, usage: sim.usage, plan: plan, result: result,
-                                   usageHash: usageHash, fleetDevices: replayedDevices, externalHashes: externalHashes).text)
-            try state.commit()
+            try put(state, ShardState(workload: workload, overrides: sim.overrides, usage: sim.usage, plan: plan, result: result,
+                                      usageHash: usageHash, fleetDevices: replayedDevices, externalHashes: externalHashes).text, sidecar: nil)
         }
         warnSaturated(result, workload)
         var summaryText = fmt == .csv ? Summary.csv(workload: workload, result: result, overrides: sim.overrides)
                                       : Summary.table(workload: workload, result: result)
         if fmt == .table, toTerminal, let width = Terminal.width(STDOUT_FILENO) { summaryText = Terminal.fit(table: summaryText, width: width) }
-        // Each sidecar before its output: an output on disk has its provenance.
         var provenance = ProvenanceFile.base()
         provenance.describe(workload: workload, source: sim.workloadSource, cells: cells, overrides: sim.overrides)
         provenance.set("threads", .int(plan.threads))
@@ -153,28 +159,15 @@ struct RunCommand: ParsableCommand {
         provenance.set("by", .optional(plan.groupBy?.rawValue))
         provenance.set("usage", .optional(sim.usage))
         sim.recordReplay(replayApps, in: &provenance)
-        if !externalHashes.isEmpty {
-            provenance.set("external_policies", .object(externalHashes.keys.sorted().map { n in
-                (n, .object([("command", .strings(workload.policies.external[n]!.command)),
-                             ("files_fnv1a", .string(FNV1a.hex(externalHashes[n]!)))]))
-            }))
+        ProvenanceFile.record(external: externalHashes, workload: workload, in: &provenance)
+        try put(summary, summaryText, sidecar: provenance)
+        if let perDeviceFile {
+            // Streamed while the run went on: its sidecar holds no hash.
+            files.append(try ProvenanceFile.stage(provenance, beside: perDeviceFile, outputText: nil))
+            files.append(perDeviceFile)
         }
-        if !summary.isStdout { try ProvenanceFile.write(provenance, beside: summary.path, outputText: summaryText) }
-        summary.write(summaryText)
-        try summary.commit()
-        if let perDeviceFile, !perDeviceFile.isStdout { try ProvenanceFile.write(provenance, beside: perDeviceFile.path, outputText: nil) }
-        try perDeviceFile?.commit()
-        if let seriesFile, let series = result.series {
-            let text = series.csv(workload: workload, cells: result.cells)
-            if !seriesFile.isStdout { try ProvenanceFile.write(provenance, beside: seriesFile.path, outputText: text) }
-            seriesFile.write(text)
-            try seriesFile.commit()
-        }
-        if let byFile, let text = Breakdown.csv(workload: workload, result: result) {
-            if !byFile.isStdout { try ProvenanceFile.write(provenance, beside: byFile.path, outputText: text) }
-            byFile.write(text)
-            try byFile.commit()
-        }
+        if let seriesFile, let series = result.series { try put(seriesFile, series.csv(workload: workload, cells: result.cells), sidecar: provenance) }
+        if let byFile, let text = Breakdown.csv(workload: workload, result: result) { try put(byFile, text, sidecar: provenance) }
         let events = result.accumulators.reduce(0) { $0 + $1.events }
         if let perfFile {
             var p = "policy,ram_mb,events,wall_s,events_per_s\n"
@@ -183,10 +176,11 @@ struct RunCommand: ParsableCommand {
                 p += "\(cell.policy.rawValue),\(Summary.ramLabel(cell, workload)),\(result.accumulators[i].events),\(String(format: "%.3f", s)),\(String(format: "%.0f", s > 0 ? Double(result.accumulators[i].events) / s : 0))\n"
             }
             p += "total,,\(events),\(String(format: "%.3f", wall)),\(String(format: "%.0f", Double(events) / wall))\n"
-            if !perfFile.isStdout { try ProvenanceFile.write(provenance, beside: perfFile.path, outputText: p) }
-            perfFile.write(p)
-            try perfFile.commit()
+            try put(perfFile, p, sidecar: provenance)
         }
+        try OutputFile.commitAll(files)
+        for (f, text) in toStdout { f.write(text) }
+        try OutputFile.commitAll(toStdout.map(\.0))
         if !execution.quiet {
             let devices = result.accumulators.first?.devices ?? 0
             let line = String(format: "jetsim: %d cells x %d devices, %.2fM events in %.2f s: %.2fM events/s, %.0f devices/s (%d threads)\n",

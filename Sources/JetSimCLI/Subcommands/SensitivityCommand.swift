@@ -21,7 +21,10 @@ struct SensitivityCommand: ParsableCommand {
             device. A point whose workload is the shipped one as the model reads it (a \
             factor on a value of 0, a key the workload does not use the value of, a key \
             the classes' memory manager does not read: Android's on an iPhone class) is \
-            not run again: it takes the center's results.
+            not run again: it takes the center's results. An end that `jetsim run` would \
+            refuse (its reserve not below the RAM, say) is refused before any point runs. \
+            A key whose center or end gave no delta (no relaunches there: nan) is not \
+            ranked: the table lists it last.
 
             Writes DIR/points/I-LABEL.csv (each point's summary, as `jetsim run` writes \
             it), DIR/plan.txt, and DIR/sensitivity.csv: one row per RAM, metric (the \
@@ -155,6 +158,12 @@ struct SensitivityCommand: ParsableCommand {
                 throw BadInput(description: "point \(p.index) (\(p.label)): \(e.description)")
             }
             let cells = allCells.filter { $0.ramKB == p.ramKB }
+            // The checks `run` makes of each cell's RAM with this point's values: an end
+            // that a run would refuse (its reserve not below the RAM: its row came out
+            // nan and the ranking left the key out) is refused here, before any work.
+            if let why = w.cellProblem(ramKB: p.ramKB) {
+                throw BadInput(description: "point \(p.index) (\(p.label)): a run would refuse this end (\(why)); sensitivity refuses it before any point runs: give a larger --ram, or a workload whose values leave the ends room")
+            }
             var check = RunPlan(workload: w, cells: cells, threads: 1)
             try results.apply(to: &check)
             // Compared as the model reads it: a key the class's memory manager does not
@@ -276,6 +285,8 @@ struct SensitivityCommand: ParsableCommand {
         var w = p.workload
         var plan = RunPlan(workload: w, cells: p.cells, threads: execution.threadCount)
         try results.apply(to: &plan)
+        let externalHashes = ProvenanceFile.externalHashes(w, cells: p.cells)
+        try PointsDirectory.checkUnchanged(externalHashes, workload: w)
         let (result, _, _) = try sim.runFleet(plan, workload: &w, stream: nil, catalog: AppCatalog(w))
         warnSaturated(result, w)
         let text = Summary.csv(workload: w, result: result, overrides: p.overrides)
@@ -283,11 +294,11 @@ struct SensitivityCommand: ParsableCommand {
         prov.describe(workload: w, source: sim.workloadSource, cells: p.cells, overrides: p.overrides)
         prov.set("threads", .int(plan.threads))
         prov.set("baseline", .optional(plan.baseline?.rawValue))
+        ProvenanceFile.record(external: externalHashes, workload: w, in: &prov)
         prov.set("sensitivity_point", .int(p.point.index))
         prov.set("sensitivity_plan_fnv1a64", .string(planHash))
-        try ProvenanceFile.write(prov, beside: path, outputText: text)
         output.write(text)
-        try output.commit()
+        try OutputFile.commitAll([try ProvenanceFile.stage(prov, beside: output, outputText: text), output])
         let s = started.duration(to: .now)
         say(String(format: "sensitivity: point %d/%d (%@) done in %.1f s", p.point.index, total, p.point.label,
                    Double(s.components.seconds) + Double(s.components.attoseconds) * 1e-18))
@@ -329,8 +340,10 @@ struct SensitivityCommand: ParsableCommand {
         }
         prov.set("points", hashes(planned, summaries))
         let text = Sensitivity.csv(workload: base.name, rows: rows)
-        try ProvenanceFile.write(prov, beside: dir + "/sensitivity.csv", outputText: text)
-        try AtomicOutput.write(text, to: dir + "/sensitivity.csv")
+        // sensitivity.csv and interactions.csv with their sidecars, moved together.
+        let csvFile = try OutputFile.open(dir + "/sensitivity.csv")
+        csvFile.write(text)
+        var files: [OutputFile?] = [try ProvenanceFile.stage(prov, beside: csvFile, outputText: text), csvFile]
         var table = Sensitivity.table(workload: base.name, devices: base.fleet.devices, days: base.fleet.duration.seconds / 86_400,
                                       baseline: baseline, rows: rows, metric: metric)
         if interactions > 0 {
@@ -339,10 +352,12 @@ struct SensitivityCommand: ParsableCommand {
             pairProv.set("metric", .string(metric.rawValue))
             pairProv.set("corner_points", hashes(corners, cornerSummaries))
             let pairText = Sensitivity.interactionCSV(workload: base.name, rows: pairRows)
-            try ProvenanceFile.write(pairProv, beside: dir + "/interactions.csv", outputText: pairText)
-            try AtomicOutput.write(pairText, to: dir + "/interactions.csv")
+            let pairFile = try OutputFile.open(dir + "/interactions.csv")
+            pairFile.write(pairText)
+            files += [try ProvenanceFile.stage(pairProv, beside: pairFile, outputText: pairText), pairFile]
             table += Sensitivity.interactionTable(rows: pairRows)
         }
+        try OutputFile.commitAll(files)
         print(table, terminator: "")
         say("sensitivity: wrote \(dir)/sensitivity.csv (\(rows.count) rows)" + (interactions > 0 ? " and interactions.csv (\(pairRows.count) rows)" : ""))
     }
@@ -359,9 +374,10 @@ struct SensitivityCommand: ParsableCommand {
 
     /// DIR/plan.txt's text.
     func planText(points: [Sensitivity.Point]) throws -> String {
-        var text = "# jetsim sensitivity plan: the inputs every point shares, then one line per point\n"
+        var text = PointsDirectory.heading("sensitivity")
         text += "workload: \(sim.workloadSource)\n"
-        text += try PointsDirectory.inputLines(sim)
+        // The points vary keys with plausible ranges, never an external policy's command.
+        text += try PointsDirectory.inputLines(sim, workloads: [try sim.loadWorkload()])
         if let p = sim.policy { text += "policy: \(p.policies.map(\.rawValue).joined(separator: ","))\n" }
         if let r = sim.ram { text += "ram_mb: \(r.kilobytes.map(SizeText.mebibytes).joined(separator: ","))\n" }
         if let d = sim.devices { text += "devices: \(d)\n" }

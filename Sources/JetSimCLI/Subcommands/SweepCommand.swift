@@ -24,7 +24,9 @@ struct SweepCommand: ParsableCommand {
             Resuming: a point whose CSV exists is done (it is renamed into place only when \
             complete) and is not run again, so stopping a sweep and starting the same \
             command again loses nothing and repeats nothing. A different sweep in the \
-            same DIR is refused.
+            same DIR is refused, and so is the same sweep once a file it reads changed \
+            (DIR/plan.txt records the bytes of the workload, the usage trace, the app map \
+            and each external policy's files).
 
             For job arrays: --list prints the points, --point I runs point I only, and \
             --combine writes DIR/combined.csv from the points that exist (exit 1 naming \
@@ -171,6 +173,8 @@ struct SweepCommand: ParsableCommand {
             try results.apply(to: &plan)
             plan.timeSeries = timeseries
             let stream = try sim.usage.map(sim.openUsage)
+            let externalHashes = ProvenanceFile.externalHashes(w, cells: cells)
+            try PointsDirectory.checkUnchanged(externalHashes, workload: w)
             let (result, _, replayApps) = try sim.runFleet(plan, workload: &w, stream: stream, catalog: AppCatalog(w))
             warnSaturated(result, w)
             let text = Summary.csv(workload: w, result: result, overrides: fixed + p.sets)
@@ -180,18 +184,23 @@ struct SweepCommand: ParsableCommand {
             prov.set("baseline", .optional(plan.baseline?.rawValue))
             prov.set("usage", .optional(sim.usage))
             sim.recordReplay(replayApps, in: &prov)
+            ProvenanceFile.record(external: externalHashes, workload: w, in: &prov)
             prov.set("sweep_point", .int(p.index))
             prov.set("sweep_plan_fnv1a64", .string(planHash))
-            // The series and the sidecars first: a point's CSV on disk (which marks it
-            // done) has its provenance and series.
+            // The series and the sidecars first, all moved into place together: a
+            // point's CSV on disk (which marks it done) has its provenance and series.
+            var files: [OutputFile?] = []
             if timeseries, let series = result.series {
                 let seriesText = series.csv(workload: w, cells: cells)
-                try ProvenanceFile.write(prov, beside: seriesPath, outputText: seriesText)
-                try AtomicOutput.write(seriesText, to: seriesPath)
+                files.append(try ProvenanceFile.stage(prov, beside: seriesPath, outputText: seriesText))
+                let seriesFile = try OutputFile.open(seriesPath)
+                seriesFile.write(seriesText)
+                files.append(seriesFile)
             }
-            try ProvenanceFile.write(prov, beside: path, outputText: text)
+            files.append(try ProvenanceFile.stage(prov, beside: path, outputText: text))
             output.write(text)
-            try output.commit()
+            files.append(output)
+            try OutputFile.commitAll(files)
             let s = started.duration(to: .now)
             say(String(format: "sweep: point %d/%d (%@) done in %.1f s", p.index, points.count, p.label,
                        Double(s.components.seconds) + Double(s.components.attoseconds) * 1e-18))
@@ -206,9 +215,11 @@ struct SweepCommand: ParsableCommand {
     /// DIR/plan.txt: what this sweep computes. A directory holding another sweep's
     /// points is refused, so that resuming never mixes two sweeps.
     func checkPlan(dir: String, points: [Point], fixed: [String]) throws -> String {
-        var text = "# jetsim sweep plan: the inputs every point shares, then one line per point\n"
+        var text = PointsDirectory.heading("sweep")
         text += "workload: \(sim.workloadSource)\n"
-        text += try PointsDirectory.inputLines(sim)
+        // Every point's workload, for the external policies they run (a point may set
+        // another command): the same plan whichever points this invocation runs.
+        text += try PointsDirectory.inputLines(sim, workloads: points.map { try sim.loadWorkload(overrides: fixed + $0.sets) })
         if let p = sim.policy { text += "policy: \(p.policies.map(\.rawValue).joined(separator: ","))\n" }
         if let r = sim.ram { text += "ram_mb: \(r.kilobytes.map(SizeText.mebibytes).joined(separator: ","))\n" }
         if let d = sim.devices { text += "devices: \(d)\n" }
@@ -251,8 +262,9 @@ struct SweepCommand: ParsableCommand {
         prov.set("points", .array(zip(points, hashes).map { p, hash in
             .object([("file", .string("points/" + p.fileName)), ("fnv1a64", .string(hash)), ("sets", .strings(p.sets))])
         }))
-        try ProvenanceFile.write(prov, beside: dir + "/combined.csv", outputText: text)
-        try AtomicOutput.write(text, to: dir + "/combined.csv")
+        let combined = try OutputFile.open(dir + "/combined.csv")
+        combined.write(text)
+        try OutputFile.commitAll([try ProvenanceFile.stage(prov, beside: combined, outputText: text), combined])
         say("sweep: wrote \(dir)/combined.csv (\(body.split(separator: "\n").count) rows)")
     }
 }

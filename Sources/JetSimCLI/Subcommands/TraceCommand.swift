@@ -74,7 +74,10 @@ struct TraceCommand: ParsableCommand {
         // Perfetto's JSON is one document: its devices are gathered over the batches and
         // written once at the end (the CSV formats stream, a device at a time).
         var perfetto: [PerfettoTrace.Device] = []
-        _ = try Self.readDevices(&stream, upTo: limit) { batch in
+        // A device of many apps with the system arrivals on is refused as it is read
+        // (`UsageRunner.checkApps`); --format usage simulates nothing.
+        let arrivals = format != .usage && UsageRunner.replayHasSystemArrivals(plan, catalog: catalog)
+        _ = try Self.readDevices(&stream, upTo: limit, arrivals: arrivals) { batch in
             plan.usage = batch
             apps.add(batch, catalog: catalog, map: plan.appMap)
             output.write(Self.trace(plan, cell: cell, catalog: catalog, format: format, perfetto: &perfetto))
@@ -86,9 +89,12 @@ struct TraceCommand: ParsableCommand {
 
     /// Reads a trace one device at a time, up to `limit` devices, handing each to
     /// `body`; returns the devices read.
-    static func readDevices(_ s: inout UsageStream, upTo limit: Int, _ body: (UsageReplay) -> Void) throws -> Int {
+    static func readDevices(_ s: inout UsageStream, upTo limit: Int, arrivals: Bool = false, _ body: (UsageReplay) -> Void) throws -> Int {
         do {
-            while s.devicesRead < limit, let batch = try s.nextBatch(rows: 1, maxDevices: limit - s.devicesRead) { body(batch) }
+            while s.devicesRead < limit, let batch = try s.nextBatch(rows: 1, maxDevices: limit - s.devicesRead) {
+                try UsageRunner.checkApps(batch, arrivals: arrivals, source: s.source)
+                body(batch)
+            }
         } catch let e as InputError { throw BadInput(description: e.description) }
         return s.devicesRead
     }

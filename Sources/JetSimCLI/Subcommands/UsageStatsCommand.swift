@@ -10,8 +10,9 @@ struct UsageStatsCommand: ParsableCommand {
         abstract: "Usage statistics of a usage CSV or a jetsim trace: app session lengths, foreground time, distinct apps, device sessions.",
         discussion: """
             FILE is a usage CSV (device,time_s,app,duration_s, as --usage takes it; each row is \
-            one app session) or a lifecycle trace from `jetsim trace` (time_ms,device,app,event,...), \
-            told apart by the header; - reads stdin. The synthetic user's usage: \
+            one app session) or a lifecycle trace from `jetsim trace` (time_ms,device,app,event,...); - \
+            reads stdin. --as says which; else a --usage-* option says a usage CSV, and without \
+            either the header tells them apart (a header with both kinds' columns is refused). The synthetic user's usage: \
             `jetsim trace --format usage --devices 200 --duration 7d | jetsim usage-stats -`.
 
             An app session is one continuous period an app is in front and active (screen on \
@@ -41,14 +42,25 @@ struct UsageStatsCommand: ParsableCommand {
 
     @OptionGroup var usageFormat: UsageFormatOptions
 
+    @Option(name: .customLong("as"), help: ArgumentHelp("Read FILE as a usage CSV (usage) or a lifecycle trace (trace), whatever its header (default: usage with a --usage-* option, else by the header).", valueName: "kind"))
+    var kind: FileKindArgument?
+
+    enum FileKindArgument: String, ExpressibleByArgument, CaseIterable { case usage, trace }
+
     func validate() throws {
+        if kind == .trace, usageFormat.given {
+            throw ValidationError("--as trace: the --usage-* options describe a usage CSV; give one or the other")
+        }
         if let days, !(days > 0 && days <= 1e6) { throw ValidationError("--days: expected a number of days above 0 and at most 1e6, got \(days)") }
     }
 
     func run() throws {
         if let out, out != "-" { try AtomicOutput.check(out) }
         try OutputFile.checkNotInputs([("--out", out)], inputs: [("the usage file", file)])
-        let (stats, _) = try UsageStats.read(path: file, days: days, format: usageFormat.format())
+        // An explicit choice wins: --as, else a --usage-* option (the file is a usage CSV).
+        let chosen: UsageStats.FileKind? = kind.map { $0 == .trace ? .trace : .usage } ?? (usageFormat.given ? .usage : nil)
+        let (stats, _) = try UsageStats.read(path: file, days: days, format: usageFormat.format(), kind: chosen,
+                                             choose: "give --as usage or --as trace")
         if stats.devices == 0 { throw BadInput(description: "\(file): no devices") }
         let toTerminal = (out == nil || out == "-") && isatty(STDOUT_FILENO) == 1
         let fmt = format ?? (toTerminal ? .table : .csv)

@@ -1,4 +1,5 @@
 import Foundation
+import JetSim
 
 /// Writes outputs all-or-nothing: text goes to a temporary file beside the target,
 /// which is renamed into place only when complete. If the run is interrupted
@@ -28,8 +29,17 @@ enum AtomicOutput {
     static func installSignalHandlers() {
         guard !installed else { return }
         installed = true
+        // What the handler reads, made before it can run (a first use there would
+        // initialise it inside the handler).
+        PolicyProcess.prepareForSignals()
+        _ = (pending.count, committing, deferredSignal, interruptNote)
         for sig in cleanupSignals {
             signal(sig) { s in
+                // While a run's outputs move into place (`OutputFile.commitAll`), the
+                // signal waits for the last rename: all of them move, or none.
+                if AtomicOutput.committing != 0 { AtomicOutput.deferredSignal = s; return }
+                // No child outlives jetsim: the external policies' processes first.
+                PolicyProcess.endAllForExit()
                 for p in AtomicOutput.pending { unlink(p) }
                 // Say why we stop (not for SIGPIPE: the reader has gone). write(2) is
                 // async-signal-safe; the note was made before any signal could come.
@@ -38,6 +48,11 @@ enum AtomicOutput {
             }
         }
     }
+
+    /// Set while `OutputFile.commitAll` renames: a cleanup signal then only records
+    /// itself in `deferredSignal`, and is acted on once every rename is done.
+    nonisolated(unsafe) static var committing: Int32 = 0
+    nonisolated(unsafe) static var deferredSignal: Int32 = 0
 
     /// Removes every temporary file not yet renamed (on a failed run, before exit).
     static func removePending() {
@@ -214,16 +229,6 @@ enum AtomicOutput {
         throw RunFailure(description: "cannot write \(path): no temporary name could be made beside it")
     }
 
-    /// Renames a finished temporary file into place.
-    static func commit(_ temp: String, to path: String) throws {
-        guard rename(temp, path) == 0 else {
-            let err = errnoText()
-            abandon(temp)
-            throw RunFailure(description: "cannot write \(path): \(err)")
-        }
-        forget(temp)
-    }
-
     /// Removes a temporary file that will not be committed.
     static func abandon(_ temp: String) {
         guard pending.contains(where: { String(cString: $0) == temp }) else { return }
@@ -304,24 +309,69 @@ struct OutputFile {
     }
 
     /// Closes the file and renames it into place; a write that failed is an I/O
-    /// failure (exit 1), and the temporary file is removed.
-    func commit() throws {
-        guard !status.closed else { return }
-        if let temp {
-            status.closed = true
-            if close(fd) != 0 && status.error == 0 { status.error = errno }
-            if status.error != 0 {
-                AtomicOutput.abandon(temp)
-                throw RunFailure(description: "cannot write \(path): \(AtomicOutput.errnoText(status.error))")
-            }
-            try AtomicOutput.commit(temp, to: path)
-        } else if isStdout {
-            if status.error != 0 { throw RunFailure(description: "cannot write to standard output: \(AtomicOutput.errnoText(status.error))") }
-        } else {
-            status.closed = true
-            if close(fd) != 0 && status.error == 0 && errno != EINTR { status.error = errno }
-            if status.error != 0 { throw RunFailure(description: "cannot write \(path): \(AtomicOutput.errnoText(status.error))") }
+    /// failure (exit 1), and the temporary file is removed. A run with several outputs
+    /// moves them with `commitAll`.
+    func commit() throws { try Self.commitAll([self]) }
+
+    /// Moves every file of one run into place together, or none: first every file is
+    /// closed and its writes checked (a full disk, a closed stdout: an I/O failure
+    /// naming the file, every temporary file removed and no output replaced), then each
+    /// is renamed over its target; a rename that fails puts back the targets already
+    /// replaced (kept as hard links until all are in place) and removes the others'
+    /// temporary files. A cleanup signal waits until the renames end. Files written
+    /// directly (standard output, a device) were written as they went; their errors are
+    /// reported the same way. Pass a run's outputs and their sidecars (nil entries are
+    /// skipped): a failed run used to replace `--out` and keep the `--per-device` of
+    /// the run before, and a full disk left the old CSV beside the new run's sidecar.
+    static func commitAll(_ files: [OutputFile?]) throws {
+        let files = files.compactMap { $0 }.filter { !$0.status.closed }
+        var failure: RunFailure? = nil
+        for f in files {
+            let ok = f.closeChecked()
+            if !ok, failure == nil { failure = RunFailure(description: f.isStdout ? "cannot write to standard output: \(AtomicOutput.errnoText(f.status.error))" : "cannot write \(f.path): \(AtomicOutput.errnoText(f.status.error))") }
         }
+        if let failure {
+            for f in files { if let t = f.temp { AtomicOutput.abandon(t) } }
+            throw failure
+        }
+        AtomicOutput.committing = 1
+        defer {
+            AtomicOutput.committing = 0
+            if AtomicOutput.deferredSignal != 0 { raise(AtomicOutput.deferredSignal) }
+        }
+        var done: [(path: String, backup: String?)] = []
+        for f in files {
+            guard let temp = f.temp else { continue }
+            // The target as it was, to put back if a later rename fails.
+            var backup: String? = nil
+            var st = stat()
+            if lstat(f.path, &st) == 0, st.st_mode & S_IFMT == S_IFREG {
+                let (dir, base) = AtomicOutput.split(f.path)
+                let b = (dir.isEmpty ? "" : dir == "/" ? "/" : dir + "/") + AtomicOutput.temporaryName(base)
+                if link(f.path, b) == 0 { backup = b; AtomicOutput.pending.append(strdup(b)) }
+            }
+            if rename(temp, f.path) != 0 {
+                let err = AtomicOutput.errnoText()
+                for (path, b) in done.reversed() {
+                    if let b { rename(b, path); AtomicOutput.forget(b) } else { unlink(path) }
+                }
+                if let backup { AtomicOutput.abandon(backup) }
+                for g in files { if let t = g.temp { AtomicOutput.abandon(t) } }
+                throw RunFailure(description: "cannot write \(f.path): \(err); none of this run's outputs was replaced")
+            }
+            AtomicOutput.forget(temp)
+            done.append((f.path, backup))
+        }
+        for case let (_, b?) in done { AtomicOutput.abandon(b) }
+    }
+
+    /// Closes the file (once) and says whether every write and the close succeeded.
+    func closeChecked() -> Bool {
+        if isStdout { return status.error == 0 }
+        guard !status.closed else { return status.error == 0 }
+        status.closed = true
+        if close(fd) != 0 && status.error == 0 && errno != EINTR { status.error = errno }
+        return status.error == 0
     }
 
     /// Rejects two outputs that name the same file (one would overwrite the other) or
