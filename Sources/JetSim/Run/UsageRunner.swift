@@ -89,7 +89,7 @@ public enum UsageRunner {
             // second walk of its rows here); the rows past a fixed end, counted here.
             outcome.spanSum = outcome.spanSum + r.spanSum
             if let until = plan.usageUntil {
-                for d in p.shardDevices { outcome.rowsPastEnd += batch.rowsPast(until, device: d) }
+                for d in p.runDevices { outcome.rowsPastEnd += batch.rowsPast(until, device: d) }
             }
             outcome.rows += batch.rows
         }

@@ -7,10 +7,10 @@ import JetSim
 struct UsageStatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "usage-stats",
-        abstract: "Usage statistics of a usage CSV or a jetsim trace: app session lengths, foreground time, distinct apps, device sessions.",
+        abstract: "Usage statistics of a usage CSV, a .jtrace or a jetsim trace: app session lengths, foreground time, distinct apps, device sessions.",
         discussion: """
             FILE is a usage CSV (device,time_s,app,duration_s, as --usage takes it; each row is \
-            one app session) or a lifecycle trace from `jetsim trace` (time_ms,device,app,event,...), \
+            one app session), a .jtrace (from jetsim import, told apart by its first bytes) or a lifecycle trace from `jetsim trace` (time_ms,device,app,event,...), \
             told apart by the header; - reads stdin. The synthetic user's usage: \
             `jetsim trace --format usage --devices 200 --duration 7d | jetsim usage-stats -`.
 
@@ -27,7 +27,7 @@ struct UsageStatsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A usage CSV or a jetsim trace (- for stdin).")
+    @Argument(help: "A usage CSV, a .jtrace or a jetsim trace (- for stdin; a .jtrace must be a file).")
     var file: String
 
     @Option(name: .long, parsing: .unconditional, help: "Every device's span in days (default: its last app session's end, rounded up to whole days).")

@@ -37,7 +37,17 @@ enum AtomicOutput {
                 _exit(128 + s)
             }
         }
+        // A .jtrace is read through a memory map: one cut short while jetsim reads it
+        // faults (SIGBUS). An I/O failure: said, temporary files removed, exit 1.
+        signal(SIGBUS) { _ in
+            for p in AtomicOutput.pending { unlink(p) }
+            if let note = AtomicOutput.busNote { _ = Glibc.write(STDERR_FILENO, note, strlen(note)) }
+            _exit(1)
+        }
     }
+
+    nonisolated(unsafe) static var busNote: UnsafeMutablePointer<CChar>? =
+        strdup("jetsim: a mapped input file (a .jtrace) was cut short while it was read (SIGBUS); nothing was written\n")
 
     /// Removes every temporary file not yet renamed (on a failed run, before exit).
     static func removePending() {
