@@ -71,6 +71,7 @@ public enum UsageRunner {
             do { next = stream.devicesRead < limit ? try stream.nextBatch(rows: batchRows, maxDevices: limit - stream.devicesRead) : nil }
             catch { readError = error; next = nil }
             pending.done.wait()
+            batch.releasePages()
             if let readError { throw readError }
             let r = pending.result.withLock { $0! }
             if let f = r.failure {

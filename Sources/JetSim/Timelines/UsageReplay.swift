@@ -80,6 +80,13 @@ public struct UsageReplay: Sendable {
     /// The run index of the last device of this batch, plus one.
     public var endDevice: Int { firstDevice + deviceCount }
 
+    /// A `.jtrace` batch: returns its records' pages (and those a fault mapped beside
+    /// them) once it has run (`UsageTrace.dropPages(around:)`). Nothing else does.
+    public func releasePages() {
+        guard let trace, deviceCount > 0 else { return }
+        trace.dropPages(around: trace.recordRange(ofDevice: firstDevice).lowerBound..<trace.recordRange(ofDevice: endDevice - 1).upperBound)
+    }
+
     /// Whether device `d` is replayed (`runs`).
     public func runs(device d: Int) -> Bool { runs.isEmpty || runs[d - firstDevice] }
 

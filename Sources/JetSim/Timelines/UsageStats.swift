@@ -257,6 +257,7 @@ public struct UsageStats: Sendable, Equatable {
                 }
                 acc.endDevice(days: days)
             }
+            batch.releasePages()
         }
         return acc.result()
     }

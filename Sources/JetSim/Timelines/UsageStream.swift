@@ -260,7 +260,8 @@ public struct UsageStream: ~Copyable {
     }
 
     /// `nextDevice` for a `.jtrace`: the device's place in the map (its rows are read
-    /// when it runs). A device the sample leaves out adds no rows to the batch's size.
+    /// when it runs). A device the sample leaves out counts in the batch's rows as a
+    /// CSV's does: a batch spans a bounded part of the file (`releasePages`).
     mutating func nextMapped(_ trace: UsageTrace, into batch: inout UsageReplay) -> Bool {
         let d = devicesRead
         if batch.trace == nil {
@@ -269,7 +270,7 @@ public struct UsageStream: ~Copyable {
         }
         let runs = sample?.keeps(id: trace.deviceNameBytes(d)) ?? true
         if sample != nil { batch.runs.append(runs) }
-        if runs { batch.rows += trace.recordRange(ofDevice: d).count }
+        batch.rows += trace.recordRange(ofDevice: d).count
         batch.mappedDevices += 1
         devicesRead += 1
         rowsRead += trace.recordRange(ofDevice: d).count

@@ -248,10 +248,24 @@ public final class UsageTrace: @unchecked Sendable {
     /// Drops the whole pages of records `range` from the process's memory (they stay in
     /// the page cache; read again, they fault back in). A mapped file's pages count in
     /// its resident size, so without this a replay of a 240 MB file would hold 240 MB.
+    /// Only the pages inside the range: a page shared with rows another worker reads is
+    /// left to `dropPages(around:)` at the batch's end.
     func dropPages(_ range: Range<Int>) {
         let start = Self.headerBytes + range.lowerBound * Self.recordBytes
         let end = Self.headerBytes + range.upperBound * Self.recordBytes
         let first = (start + pageSize - 1) / pageSize * pageSize, last = end / pageSize * pageSize
+        if last > first { _ = madvise(UnsafeMutableRawPointer(mutating: base + first), last - first, Int32(MADV_DONTNEED)) }
+    }
+
+    /// Drops every page of records `range` and of the `behind` bytes before it, once
+    /// nothing reads them (a batch run to its end). A fault maps the pages beside it
+    /// (Linux maps a whole cached folio, 64 KiB to a few MiB), so reading a device
+    /// maps its neighbours' pages too, behind it and ahead: those of devices a sample
+    /// leaves out are never read, and would stay without this.
+    func dropPages(around range: Range<Int>, behind: Int = 4 << 20) {
+        let start = Self.headerBytes + range.lowerBound * Self.recordBytes - behind
+        let end = Self.headerBytes + range.upperBound * Self.recordBytes
+        let first = max(0, start) / pageSize * pageSize, last = min(size, (end + pageSize - 1) / pageSize * pageSize)
         if last > first { _ = madvise(UnsafeMutableRawPointer(mutating: base + first), last - first, Int32(MADV_DONTNEED)) }
     }
 
@@ -289,6 +303,7 @@ public final class UsageTrace: @unchecked Sendable {
             i += n
         }
         if problem == nil, d < devices { problem = state.finish(self, device: d) }
+        dropPages(around: 0..<records, behind: 0)  // and what faults mapped beside the windows
         hash.update(UnsafeRawBufferPointer(start: base + deviceIndexAt, count: size - deviceIndexAt))
         let actual = hash.value
         if actual != expected {

@@ -67,12 +67,12 @@ struct ImportCommand: ParsableCommand {
         do {
             if writesTrace {
                 var writer = UsageTraceWriter(fd: output.fd)
-                while let batch = try stream.nextBatch(rows: 1 << 18) { try writer.add(batch) }
+                while let batch = try stream.nextBatch(rows: 1 << 18) { try writer.add(batch); batch.releasePages() }
                 let e = try writer.finish(source: input)
                 if e != 0 { throw RunFailure(description: "cannot write \(out): \(AtomicOutput.errnoText(e))") }
             } else {
                 output.write("device,time_s,app,duration_s\n")
-                while let batch = try stream.nextBatch(rows: 1 << 18) { output.write(Self.csv(batch)) }
+                while let batch = try stream.nextBatch(rows: 1 << 18) { output.write(Self.csv(batch)); batch.releasePages() }
             }
         } catch let e as InputError { throw BadInput(description: e.description) }
         try output.commit()

@@ -88,7 +88,7 @@ struct TraceCommand: ParsableCommand {
     /// `body`; returns the devices read.
     static func readDevices(_ s: inout UsageStream, upTo limit: Int, _ body: (UsageReplay) -> Void) throws -> Int {
         do {
-            while s.devicesRead < limit, let batch = try s.nextBatch(rows: 1, maxDevices: limit - s.devicesRead) { body(batch) }
+            while s.devicesRead < limit, let batch = try s.nextBatch(rows: 1, maxDevices: limit - s.devicesRead) { body(batch); batch.releasePages() }
         } catch let e as InputError { throw BadInput(description: e.description) }
         return s.devicesRead
     }
