@@ -173,7 +173,7 @@ struct JTraceCLITests {
         #expect(damaged.status == 2 && damaged.stderr.contains("checksum mismatch"), "\(damaged.stderr)")
     }
 
-    @Test("--sample-devices: the CSV's and the .jtrace's samples give the same bytes, recorded in provenance; a smaller sample's devices are a larger one's")
+    @Test("--sample-devices: the CSV's and the .jtrace's samples give the same bytes, recorded in provenance; a smaller sample's devices are a larger one's; shards of one sample merge, of two do not")
     func sampleDevices() throws {
         let tmp = try CLI.tempDir()
         // 200 devices of 20 rows.
@@ -194,6 +194,18 @@ struct JTraceCLITests {
             devices.append(names)
         }
         #expect(devices[0].isSubset(of: devices[1]) && devices[0].count < devices[1].count)
+        // Shards of one sample merge to the unsharded sample; shards of two samples do not merge.
+        let shard = ["run", "--usage", tmp + "/s.jtrace", "--policy", "lru", "--ram", "2GB", "--duration", "1d", "--quiet"]
+        for (name, f, s) in [("a", "0.5", "1/2"), ("b", "0.5", "2/2"), ("c", "0.25", "2/2")] {
+            let r = try CLI.run(shard + ["--sample-devices", f, "--shard", s, "--out", tmp + "/\(name).csv"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let whole = try CLI.run(shard + ["--sample-devices", "0.5", "--out", tmp + "/whole.csv"])
+        let merged = try CLI.run(["merge", tmp + "/a.csv.state", tmp + "/b.csv.state", "--out", tmp + "/merged.csv"])
+        #expect(whole.status == 0 && merged.status == 0, "\(merged.stderr)")
+        #expect(try Self.read(tmp + "/merged.csv") == Self.read(tmp + "/whole.csv"))
+        let mixed = try CLI.run(["merge", tmp + "/a.csv.state", tmp + "/c.csv.state", "--out", tmp + "/mixed.csv"])
+        #expect(mixed.status == 2, "\(mixed.stderr)")
         for (args, why) in [(["--sample-devices", "0.5"], "--sample-devices: only with --usage"), (["--usage", tmp + "/s.csv", "--sample-devices", "0"], "expected a fraction above 0 and at most 1")] {
             let r = try CLI.run(["run", "--quiet"] + args)
             #expect(r.status == 2 && r.stderr.contains(why), "\(r.stderr)")

@@ -136,8 +136,11 @@ struct RunCommand: ParsableCommand {
 
         // Outputs: the state before the summary, so a summary on disk means its state is too.
         if let state {
-            state.write(ShardState(workload: workload, overrides: sim.overrides, usage: sim.usage, plan: plan, result: result,
-                                   usageHash: usageHash, fleetDevices: replayedDevices, externalHashes: externalHashes).text)
+            var s = ShardState(workload: workload, overrides: sim.overrides, usage: sim.usage, plan: plan, result: result,
+                               usageHash: usageHash, fleetDevices: replayedDevices, externalHashes: externalHashes)
+            // A sample's devices in this shard, and in all (the census counts every shard's).
+            if sim.sample != nil, let apps = replayApps { s.sampleDevices = (result.accumulators.first?.devices ?? 0, apps.devices) }
+            state.write(s.text)
             try state.commit()
         }
         warnSaturated(result, workload)
