@@ -7,7 +7,9 @@
 # twice between runs, ids by bytes (CRLF, Unicode normalisation, bytes that are not
 # UTF-8), names at NAME_MAX, line breaks in what a shard state records, descriptor
 # limits, a large app count (costs that grow faster than the input: 20 s a case);
-# and the model at the corners of its assumptions: three plausible-range ends at once
+# hostile .jtrace files (cut short, bytes changed with the checksum made right or not,
+# counts claiming more than the file holds; an untouched one must replay to its CSV's
+# bytes); and the model at the corners of its assumptions: three plausible-range ends at once
 # (from `jetsim sensitivity --list`), a random seed, every policy (a trap found there
 # by `sensitivity --interactions` is what this class is for); and issue 46's classes:
 # the same --set options in either order, idle-band daemons against the cell's --ram,
@@ -91,7 +93,7 @@ run() {  # run jetsim with a time limit
 start=$(date +%s)
 base=(run --devices 3 --quiet --policy lru --ram 2GB)
 while [ $(( $(date +%s) - start )) -lt "$seconds" ]; do
-  case $((RANDOM % 21)) in
+  case $((RANDOM % 22)) in
   0|1)  # a workload key at an end of its range, inside it, just outside it, or hostile
     i=$((RANDOM % ${#keys[@]})); k=${keys[$i]}; v=$(value_for "$i")
     extra=(); [ $((RANDOM % 3)) = 0 ] && { j=$((RANDOM % ${#keys[@]})); extra=(--set "${keys[$j]}=$(value_for "$j")"); }
@@ -341,6 +343,37 @@ lines\"")
       3) names=('"two\nlines"' '"a,\"b\""' "'x y'" '"\t"'); printf 'name: %s\nfleet:\n  devices: 1\n  duration_days: %s\n' "${names[$((RANDOM % ${#names[@]}))]}" "$( [ $((RANDOM % 2)) = 0 ] && echo 0.02 || echo 0.35)" > n20.yaml
          rm -rf sn20; run sensitivity --workload n20.yaml --baseline lru --policy lru,fifo --ram 2GB --quiet --out sn20; check $? "sensitivity of a workload named $(head -1 n20.yaml)";;
     esac
+    ;;
+  21)  # a hostile .jtrace: cut short, bytes changed (the checksum made right or not),
+       # counts claiming more than the file holds; exit 2 naming the file, never a
+       # trap. An untouched one replays to its CSV's bytes.
+    if [ ! -s j21.jtrace ]; then
+      { echo "device,time_s,app,duration_s"
+        for d in 0 1 2; do for i in $(seq 0 $((RANDOM % 40 + 1))); do echo "d$d,$((i * 70 + RANDOM % 50)),a$((RANDOM % 6)),$((RANDOM % 90))"; done; done; } > j21.csv
+      "$jetsim" import --format usage j21.csv --out j21.jtrace 2>/dev/null
+      "$jetsim" run --usage j21.csv --policy lru,oracle --ram 2GB --quiet --out c21.csv 2>/dev/null
+      run run --usage j21.jtrace --policy lru,oracle --ram 2GB --quiet --out k21.csv; check $? "replay of a .jtrace"
+      cmp -s c21.csv k21.csv || broken "a .jtrace replays to other bytes than its CSV (j21.csv)"
+    fi
+    size=$(wc -c < j21.jtrace)
+    cp j21.jtrace h21.jtrace
+    case $((RANDOM % 4)) in
+      0) n=$((RANDOM % size)); head -c "$n" j21.jtrace > h21.jtrace; what="cut to $n of $size bytes";;
+      1) at=$((RANDOM % size)); printf "\\x$(printf %02x $((RANDOM % 256)))" | dd of=h21.jtrace bs=1 seek="$at" conv=notrunc 2>/dev/null; what="byte $at changed";;
+      2) at=$(( (RANDOM % 4) * 8 + 24 )); printf '\xff\xff\xff\x7f' | dd of=h21.jtrace bs=1 seek=$((at + RANDOM % 5)) conv=notrunc 2>/dev/null; what="header count at $at raised";;
+      3) at=$((64 + RANDOM % (size - 64))); printf "\\x$(printf %02x $((RANDOM % 256)))" | dd of=h21.jtrace bs=1 seek="$at" conv=notrunc 2>/dev/null
+         what="byte $at changed, checksum made right"
+         # The checksum made right (python3's own XXH64 is not in its standard library: xxhsum).
+         if command -v xxhsum >/dev/null; then
+           h=$(tail -c +65 h21.jtrace | xxhsum -H1 | cut -c1-16)
+           le=$(echo "$h" | sed 's/\(..\)/\1 /g' | awk '{ for (i = NF; i >= 1; i--) printf "\\x%s", $i }')
+           printf "$le" | dd of=h21.jtrace bs=1 seek=56 conv=notrunc 2>/dev/null
+         fi;;
+    esac
+    run run --usage h21.jtrace --policy lru,oracle --ram 2GB --quiet --out o21.csv; rc=$?
+    check $rc ".jtrace $what"
+    [ "$rc" = 2 ] && ! grep -q "h21.jtrace" "$work/err" && broken ".jtrace $what: the error does not name the file: $(cat "$work/err")"
+    rm -f o21.csv o21.csv.provenance.json
     ;;
   esac
 done

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per event (callgrind, load-independent) for jetsim on the default
 # workload (jetsam-bands, 2 GB) and on Workloads/android.yaml (android-lmk, its RAM),
+# and per replayed row (lru-reference, 100 devices, from the CSV and from a .jtrace),
 # against the C hold loop (Benchmarks/HoldReference/hold.c, 1,000 pending): issues 12
 # and 13's event-rate floor. Start-up is subtracted by difference: a run of DEVICES
 # devices minus a run of 1 device, divided by the difference in events (from --perf);
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
     --wall-only) counts=0; shift ;;
     --no-build) build=0; shift ;;
     --keep) keep=$(abs "${2:?}"); mkdir -p "$keep"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "perf-count: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -65,6 +66,27 @@ if [ "$counts" = 1 ]; then
     'BEGIN { printf "%-10s %12d holds  %14d instr  %7.1f instr/hold\n", "hold.c", n, hN - h0, (hN - h0) / n }'
   per_event default "${ios[@]}" "${common[@]}"
   per_event android "${android[@]}" "${common[@]}"
+  # A replayed row: scripts/bench-replay.sh's trace shape over 100 devices, 2e5 rows
+  # less 1e4 (start-up subtracted), lru on Workloads/lru-reference.yaml, one thread;
+  # from the CSV, then from the same trace as a .jtrace (skipped by a jetsim without
+  # `import --format usage`).
+  trace() {  # rows file
+    awk -v rows="$1" -v devs=100 'BEGIN { srand(7); print "device,time_s,app,duration_s";
+      per = int(rows / devs); for (d = 0; d < devs; d++) for (i = 0; i < per; i++) {
+        a = int(30 * rand() * rand()); printf "dev%05d,%d,app%02d,30\n", d, i * 90, a } }' > "$2"
+  }
+  trace 10000 "$tmp/r1.csv"; trace 200000 "$tmp/rN.csv"
+  replay=(run --workload Workloads/lru-reference.yaml --policy lru --ram 2GB --threads 1 --quiet --out /dev/null)
+  per_row() {  # label small large
+    local i1 iN
+    i1=$(irs "$tmp/jetsim" "${replay[@]}" --usage "$2"); iN=$(irs "$tmp/jetsim" "${replay[@]}" --usage "$3")
+    awk -v l="$1" -v i1="$i1" -v iN="$iN" 'BEGIN { printf "%-10s %12d rows   %14d instr  %7.1f instr/row\n", l, 190000, iN - i1, (iN - i1) / 190000 }'
+  }
+  per_row replay-csv "$tmp/r1.csv" "$tmp/rN.csv"
+  if "$tmp/jetsim" import --format usage "$tmp/r1.csv" --out "$tmp/r1.jtrace" 2>/dev/null; then
+    "$tmp/jetsim" import --format usage "$tmp/rN.csv" --out "$tmp/rN.jtrace"
+    per_row replay-jt "$tmp/r1.jtrace" "$tmp/rN.jtrace"
+  fi
 fi
 
 [ "$wall" = 1 ] || exit 0

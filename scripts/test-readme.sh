@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the examples of the README (and of Workloads/README.md, docs/cli.md and
-# docs/external-policies.md) as written, with `jetsim` on PATH, and fails if one fails
+# Runs the examples of the README (and of Workloads/README.md, docs/cli.md,
+# docs/external-policies.md and docs/jtrace.md) as written, with `jetsim` on PATH, and fails if one fails
 # or prints something else than the file shows.
 #   ```sh blocks       every command line is run from the repository root; it must exit 0.
 #                      `swift test`, `scripts/test-e2e.sh` and `scripts/install.sh` are the
@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 cd "$(dirname "$0")/.."
-[ ${#files[@]} -gt 0 ] || files=(README.md Workloads/README.md docs/cli.md docs/external-policies.md)
+[ ${#files[@]} -gt 0 ] || files=(README.md Workloads/README.md docs/cli.md docs/external-policies.md docs/jtrace.md)
 [ -x "$jetsim" ] || { echo "test-readme: no jetsim (run scripts/install.sh, or give --jetsim PATH)" >&2; exit 2; }
 bindir=$(mktemp -d)
 trap 'rm -rf "$bindir"' EXIT

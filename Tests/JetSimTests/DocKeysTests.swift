@@ -35,7 +35,8 @@ struct DocKeysTests {
         // columns of published datasets and of the paper's figure data
         "app_name", "user_id", "fleet_earlier_1", "fleet_earlier_2",
         // provenance sidecar fields (docs/cli.md, "Provenance")
-        "command_line", "usage_apps", "external_policies", "in_catalog",
+        "command_line", "usage_apps", "external_policies", "in_catalog", "usage_file", "sample_devices",
+        "devices_kept", "devices_read", "header_fnv1a64", "shard_devices",
         // the unit parts of key names, named as such
         "per_day", "per_hour_of_use",
     ]

@@ -43,6 +43,23 @@ extension DeviceParameters {
         android.enabled ? (fleet.enabled ? .fleet : .android) : xnu.bands ? .xnu : .plain
     }
 
+    /// Whether the OS prewarms apps: iOS 15 and later (`prewarming`) on XNU and the
+    /// plain model; never Android. (Each manager's `prewarms` says the same.)
+    public var prewarms: Bool {
+        switch memoryManager {
+        case .xnu, .plain: core.prewarming
+        case .android, .fleet: false
+        }
+    }
+
+    /// Whether the device runs XNU's idle-band daemons (a pool of `idle_daemons_mb`).
+    public var runsIdleDaemons: Bool {
+        switch memoryManager {
+        case .xnu: xnu.idleDaemonsKB > 0
+        case .plain, .android, .fleet: false
+        }
+    }
+
     /// The footprint an app may reach before its manager kills it for its size
     /// (`Device.appLimitKB`, which says why): the per-app limit on XNU and the plain
     /// model, none on Android and Fleet.

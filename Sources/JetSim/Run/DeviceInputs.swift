@@ -44,7 +44,7 @@ public struct DeviceInputs {
     /// A generous bound on the apps a device installs (the 99.99th percentile of
     /// the installed-apps distribution, drawn), and on its timeline's length.
     var likelyMaxApps: Int {
-        if let usage = plan.usage { return max(1, usage.appNames.map(\.count).max() ?? 1) }
+        if let usage = plan.usage { return max(1, usage.maxAppCount) }
         var g = Xoshiro256StarStar(seed: plan.workload.seed, 0xB0D)
         var draws = (0..<10_000).map { _ in plan.workload.catalog.installedPerDevice.sample(&g) }
         draws.sort()

@@ -243,7 +243,7 @@ public struct DeviceWorker {
                 }
                 h += 1
             }
-            if let feed = io.feed { swap(&feed.buffer, &sim.model.timeline) }
+            if let feed = io.feed { swap(&feed.buffer, &sim.model.core.timeline) }
         } else if let feed = io.feed {
             ReplayFeed.run(&sim, feed, to: nil, observer: &observer)
             swap(&feed.buffer, &sim.model.core.timeline)

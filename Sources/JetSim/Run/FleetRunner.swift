@@ -16,7 +16,7 @@ public enum FleetRunner {
 
     public static func run(_ plan: RunPlan, catalog: AppCatalog, progress: RunProgress? = nil,
                            perDeviceSink: PerDeviceSink? = nil) -> FleetResult {
-        let devices = Array(plan.shardDevices)
+        let devices = plan.runDevices
         let chunkSize = Self.chunkSize(plan)
         let chunks = (devices.count + chunkSize - 1) / chunkSize
         let threads = max(1, min(plan.threads, max(1, chunks)))

@@ -65,6 +65,13 @@ public struct RunPlan: Sendable {
         let start = first + ((shardIndex - first % shardCount) % shardCount + shardCount) % shardCount
         return stride(from: start, to: fleetSize, by: shardCount)
     }
+
+    /// The devices this shard runs: `shardDevices` but those a `--sample-devices`
+    /// sample leaves out (`UsageReplay.runs`).
+    public var runDevices: [Int] {
+        guard let usage, !usage.runs.isEmpty else { return Array(shardDevices) }
+        return shardDevices.filter { usage.runs(device: $0) }
+    }
 }
 
 /// Live counters a progress display can read while a run goes on.

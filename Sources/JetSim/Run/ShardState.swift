@@ -15,6 +15,8 @@ import SimKernel
 ///     inputs: <16 hex digits>      FNV-1a 64 of the resolved workload, cells and usage
 ///     shard: I/N
 ///     fleet_devices: D
+///     shard_devices: K T           only with --sample-devices: the sample's devices in
+///                                  this shard, and in all shards
 ///     usage: none | <path> <16 hex digits: FNV-1a 64 of its bytes (with --app-map, of
 ///            that hash's hex and the map's hash: SimulationOptions.usageStateHash)>
 ///     external: <NAME> <16 hex digits>           one per external policy of the cells:
@@ -62,6 +64,9 @@ public struct ShardState: Sendable {
     public var shardIndex: Int   // 1-based
     public var shardCount: Int
     public var fleetDevices: Int
+    /// With `--sample-devices`: the devices this shard replayed, and the sample's in all
+    /// shards (merge checks that the shards' add up; nil: every device runs).
+    public var sampleDevices: (shard: Int, total: Int)? = nil
     public var usage: String     // "none" or "<path> <hash>"
     /// Each external policy of the cells: "NAME <hash of its command's files>", by name.
     public var external: [String] = []
@@ -159,6 +164,7 @@ public struct ShardState: Sendable {
         o += "inputs: \(inputs)\n"
         o += "shard: \(shardIndex)/\(shardCount)\n"
         o += "fleet_devices: \(fleetDevices)\n"
+        if let s = sampleDevices { o += "shard_devices: \(s.shard) \(s.total)\n" }
         o += "usage: \(usage)\n"
         for x in external { o += "external: \(x)\n" }
         o += "overrides: \(overrides.count)\n"
@@ -263,6 +269,14 @@ public struct ShardState: Sendable {
         guard shard.count == 2, let si = Int(shard[0]), let sn = Int(shard[1]), si >= 1, si <= sn else { i -= 1; throw fail("shard: expected I/N") }
         let fleet = try int(try next("fleet_devices"), "fleet_devices")
         guard Schema.devicesRange.contains(fleet) else { i -= 1; throw fail("fleet_devices: expected \(Schema.devicesRange.lowerBound) to \(Schema.devicesRange.upperBound), got \(fleet)") }
+        var sampled: (shard: Int, total: Int)? = nil
+        if peek("shard_devices") {
+            let parts = try next("shard_devices").split(separator: " ")
+            guard parts.count == 2, let k = Int(parts[0]), let t = Int(parts[1]), k >= 0, k <= t, t <= fleet else {
+                i -= 1; throw fail("shard_devices: expected 'K T', this shard's sampled devices and all shards', at most fleet_devices")
+            }
+            sampled = (k, t)
+        }
         let usage = try next("usage")
         var external: [String] = []
         while peek("external") {
@@ -431,6 +445,7 @@ public struct ShardState: Sendable {
                            fleetDevices: fleet, usage: usage, overrides: overrides, inputs: inputs, workloadYAML: yaml)
         s.baseline = baseline
         s.external = external
+        s.sampleDevices = sampled
         s.hasKindLatency = hasKind
         if let hours {
             let series = HourlySeries(cells: cells.count, hours: hours)
@@ -500,9 +515,10 @@ public struct ShardState: Sendable {
         let series = first.state.series.map { HourlySeries(cells: $0.cells, hours: $0.hours) }
         for (source, s) in states {
             if let series, let ss = s.series { series.merge(ss) }
-            // Shard I of N runs devices I-1, I-1+N, ...: its device count is known.
+            // Shard I of N runs devices I-1, I-1+N, ...: its device count is known (with a
+            // sample, the state says it; the shards' must add up to the sample's, below).
             let i = s.shardIndex - 1
-            let expected = i < fleet ? (fleet - i - 1) / n + 1 : 0
+            let expected = s.sampleDevices?.shard ?? (i < fleet ? (fleet - i - 1) / n + 1 : 0)
             for c in total.indices {
                 if s.accumulators[c].devices != expected {
                     throw InputError(source: source, "cell \(c + 1) counts \(s.accumulators[c].devices) devices; shard \(s.shardIndex)/\(n) of \(fleet) devices has \(expected)")
@@ -510,6 +526,12 @@ public struct ShardState: Sendable {
                 total[c].merge(s.accumulators[c])
             }
             if let sg = s.groups, groups != nil { for g in sg.indices { groups![g].merge(sg[g]) } }
+        }
+        if let total = first.state.sampleDevices?.total {
+            let sum = states.reduce(0) { $0 + ($1.state.sampleDevices?.shard ?? 0) }
+            if sum != total || states.contains(where: { $0.state.sampleDevices?.total != total }) {
+                throw InputError(source: "merge", "the shards replayed \(sum) devices of a sample of \(total) (--sample-devices): a shard's state is not of this run")
+            }
         }
         // A state written before breakdowns had paired sums: the merged groups get none
         // (no delta columns), rather than the sums of some shards only.

@@ -50,7 +50,7 @@ public enum UsageRunner {
         let c = plan.workload.deviceClasses[0]  // a replayed device's class
         let prewarms = plan.cells.contains { cell in
             let p = c.parameters(ramKB: cell.ramKB)
-            return p.prewarming && !p.memoryManager.runsAndroid
+            return p.prewarms
         }
         return catalog.profiles.contains { p in
             SystemWakeKind.allCases.contains { k in p.wakesPerDay(k) > 0 && (k != .prewarm || prewarms) }
@@ -104,6 +104,7 @@ public enum UsageRunner {
             do { next = stream.devicesRead < limit ? try stream.nextBatch(rows: batchRows, maxDevices: limit - stream.devicesRead) : nil }
             catch { readError = error; next = nil }
             pending.done.wait()
+            batch.releasePages()
             if let readError { throw readError }
             let r = pending.result.withLock { $0! }
             if let f = r.failure {
@@ -122,7 +123,7 @@ public enum UsageRunner {
             // second walk of its rows here); the rows past a fixed end, counted here.
             outcome.spanSum = outcome.spanSum + r.spanSum
             if let until = plan.usageUntil {
-                for d in p.shardDevices { outcome.rowsPastEnd += batch.rowsPast(until, device: d) }
+                for d in p.runDevices { outcome.rowsPastEnd += batch.rowsPast(until, device: d) }
             }
             outcome.rows += batch.rows
         }

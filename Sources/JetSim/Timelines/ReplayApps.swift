@@ -119,6 +119,10 @@ public struct ReplayAppCensus: Sendable {
     public private(set) var hashed = 0
     public private(set) var rows = 0
     public private(set) var hashedRows = 0
+    /// Devices counted (replayed: with `--sample-devices`, those of the sample), and
+    /// devices read.
+    public private(set) var devices = 0
+    public private(set) var devicesRead = 0
     /// The first names matched by hash alone, in trace order.
     public private(set) var hashedExamples: [String] = []
     static let examples = 5
@@ -126,10 +130,15 @@ public struct ReplayAppCensus: Sendable {
 
     public init() {}
 
-    /// Counts the names and rows of every device of `batch`.
+    /// Counts the names and rows of every device of `batch` that is replayed (all of
+    /// them but those `--sample-devices` leaves out). A `.jtrace` gives each app's rows
+    /// on the device: its rows are not read.
     public mutating func add(_ batch: UsageReplay, catalog c: AppCatalog, map: AppMap?) {
         var hashedApp: [Bool] = []
-        for (d, names) in batch.appNames.enumerated() {
+        devicesRead += batch.deviceCount
+        for device in batch.firstDevice..<batch.endDevice where batch.runs(device: device) {
+            devices += 1
+            let names = batch.appNames(ofDevice: device)
             hashedApp.removeAll(keepingCapacity: true)
             for name in names {
                 let match: AppMap.Match
@@ -147,9 +156,11 @@ public struct ReplayAppCensus: Sendable {
                 }
                 hashedApp.append(match == .hashed)
             }
-            rows += batch.rowCount(ofDevice: batch.firstDevice + d)
-            if hashedApp.contains(true) {
-                batch.forEachChunk(ofDevice: batch.firstDevice + d) { uses in for u in uses where hashedApp[Int(u.app)] { hashedRows += 1 } }
+            rows += batch.rowCount(ofDevice: device)
+            if let trace = batch.trace {
+                for (k, n) in trace.appRows(ofDevice: device).enumerated() where hashedApp[k] { hashedRows += n }
+            } else if hashedApp.contains(true) {
+                batch.forEachChunk(ofDevice: device) { uses in for u in uses where hashedApp[Int(u.app)] { hashedRows += 1 } }
             }
         }
     }

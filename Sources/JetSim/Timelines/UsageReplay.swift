@@ -46,6 +46,19 @@ public struct UsageReplay: Sendable {
     public var firstDevice = 0
     /// Rows of this batch's devices in the trace.
     public var rows = 0
+    /// A batch of a `.jtrace` (`UsageTrace`): its devices' rows, ids and app names are
+    /// read from the map (`devices`, `uses`, `spills` and `appNames` stay empty), and
+    /// its device `d` is the trace's device `d`.
+    var trace: UsageTrace? = nil
+    var mappedDevices = 0
+    /// With `--sample-devices` (`UsageStream.sample`): whether each device of the batch
+    /// is replayed (empty: every one). The others are read, not run.
+    public var runs: [Bool] = []
+    /// With `UsageStream.keepsNameBytes` (`jetsim import`): each device's id and app
+    /// names as the file's bytes (a `String` repairs bytes that are not UTF-8, which
+    /// could make two ids one).
+    var idBytes: [[UInt8]] = []
+    var appNameBytes: [[[UInt8]]] = []
     /// A pause longer than this between uses locks the device.
     public static let lockGap = SimTime.seconds(60)
     /// Rows a run feeds a replayed device at a time (`ReplayFeed`, `RunPlan.replayChunkRows`):
@@ -61,11 +74,35 @@ public struct UsageReplay: Sendable {
         return try stream.nextBatch(rows: .max) ?? UsageReplay()
     }
 
-    /// The run index of the last device of this batch, plus one.
-    public var endDevice: Int { firstDevice + devices.count }
+    /// The devices of this batch.
+    public var deviceCount: Int { trace != nil ? mappedDevices : devices.count }
 
-    /// Device `d`'s (run index) uses, whole (a spilled device's read back).
+    /// The run index of the last device of this batch, plus one.
+    public var endDevice: Int { firstDevice + deviceCount }
+
+    /// A `.jtrace` batch: returns its records' pages (and those a fault mapped beside
+    /// them) once it has run (`UsageTrace.dropPages(around:)`). Nothing else does.
+    public func releasePages() {
+        guard let trace, deviceCount > 0 else { return }
+        trace.dropPages(around: trace.recordRange(ofDevice: firstDevice).lowerBound..<trace.recordRange(ofDevice: endDevice - 1).upperBound)
+    }
+
+    /// Whether device `d` is replayed (`runs`).
+    public func runs(device d: Int) -> Bool { runs.isEmpty || runs[d - firstDevice] }
+
+    /// The most apps a device of the batch has.
+    public var maxAppCount: Int {
+        if let trace { return (firstDevice..<endDevice).map { trace.appCount(ofDevice: $0) }.max() ?? 0 }
+        return appNames.map(\.count).max() ?? 0
+    }
+
+    /// Device `d`'s (run index) uses, whole (a spilled device's read back, a mapped one's copied).
     func uses(ofDevice d: Int) -> ContiguousArray<Use> {
+        if trace != nil {
+            var all = ContiguousArray<Use>()
+            readRows(ofDevice: d, from: 0, count: rowCount(ofDevice: d), into: &all)
+            return all
+        }
         guard let spill = spills[d - firstDevice] else { return uses[d - firstDevice] }
         var all = ContiguousArray<Use>()
         readRows(ofDevice: d, from: 0, count: spill.count + uses[d - firstDevice].count, into: &all)
@@ -73,14 +110,18 @@ public struct UsageReplay: Sendable {
     }
 
     /// The number of device `d`'s rows.
-    func rowCount(ofDevice d: Int) -> Int { (spills[d - firstDevice]?.count ?? 0) + uses[d - firstDevice].count }
+    func rowCount(ofDevice d: Int) -> Int {
+        if let trace { return trace.recordRange(ofDevice: d).count }
+        return (spills[d - firstDevice]?.count ?? 0) + uses[d - firstDevice].count
+    }
 
     /// Whether device `d`'s rows are all in memory (`uses`).
-    func inMemory(device d: Int) -> Bool { spills[d - firstDevice] == nil }
+    func inMemory(device d: Int) -> Bool { trace == nil && spills[d - firstDevice] == nil }
 
     /// Replaces `buffer` with device `d`'s rows `from..<from + count` (within its rows).
     func readRows(ofDevice d: Int, from: Int, count: Int, into buffer: inout ContiguousArray<Use>) {
         buffer.removeAll(keepingCapacity: true)
+        if let trace { return trace.copyRows(ofDevice: d, from: from, count: count, into: &buffer) }
         let spilled = spills[d - firstDevice]?.count ?? 0
         if from < spilled {
             let n = min(count, spilled - from)
@@ -94,6 +135,7 @@ public struct UsageReplay: Sendable {
 
     /// Calls `body` with device `d`'s rows in order, a chunk at a time.
     func forEachChunk(ofDevice d: Int, _ body: (UnsafeBufferPointer<Use>) -> Void) {
+        if let trace { return trace.forEachChunk(ofDevice: d, chunk: Self.chunkRows, body) }
         guard !inMemory(device: d) else { uses[d - firstDevice].withUnsafeBufferPointer(body); return }
         var buffer = ContiguousArray<Use>()
         let n = rowCount(ofDevice: d)
@@ -105,11 +147,17 @@ public struct UsageReplay: Sendable {
         }
     }
 
+    /// Calls `body(start, app, duration)` for each of device `d`'s rows, in order (the
+    /// app an index into `appNames(ofDevice:)`).
+    public func forEachRow(ofDevice d: Int, _ body: (_ time: SimTime, _ app: Int32, _ duration: SimTime) -> Void) {
+        forEachChunk(ofDevice: d) { rows in for u in rows { body(u.time, u.app, u.duration) } }
+    }
+
     /// Device `d`'s app names.
-    public func appNames(ofDevice d: Int) -> [String] { appNames[d - firstDevice] }
+    public func appNames(ofDevice d: Int) -> [String] { trace?.appNames(ofDevice: d) ?? appNames[d - firstDevice] }
 
     /// Device `d`'s id in the trace.
-    public func name(ofDevice d: Int) -> String { devices[d - firstDevice] }
+    public func name(ofDevice d: Int) -> String { trace?.deviceName(d) ?? devices[d - firstDevice] }
 
     /// Where device `d`'s replay ends: `fixed` if given, else the end of its last
     /// use (after the shifts of overlapping uses) plus `lockGap`.

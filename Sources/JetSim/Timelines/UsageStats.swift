@@ -215,6 +215,13 @@ public struct UsageStats: Sendable, Equatable {
     public static func read(path: String, days: Double?, format: UsageFormat = UsageFormat(), kind: FileKind? = nil,
                             choose: String = "") throws(InputError) -> (UsageStats, FileKind) {
         let file = path == "-" ? "/dev/stdin" : path
+        if UsageTrace.hasMagic(path: file) {
+            if format != UsageFormat() {
+                throw InputError(source: path, "a .jtrace, whose columns and units were read when it was written; --usage-columns and the unit options describe a CSV")
+            }
+            var stream = UsageStream(trace: try UsageTrace(path: file))
+            return (try read(&stream, days: days), .usage)
+        }
         guard var reader = DelimitedReader(path: file) else {
             throw InputError(source: path, "cannot open it: \(String(cString: strerror(errno)))")
         }
@@ -245,16 +252,26 @@ public struct UsageStats: Sendable, Equatable {
             }
             return (acc.result(), .trace)
         }
+        if let first = header.first, first.utf8.starts(with: [0xEF, 0xBF, 0xBD] + Array("JTRACE".utf8)) {
+            throw InputError(source: path, "a .jtrace read from a pipe: it is read through a memory map, so give it as a file")
+        }
         var stream = try UsageStream(readerAtHeader: reader, source: path, format: format)
+        return (try read(&stream, days: days), .usage)
+    }
+
+    /// The statistics of the devices a usage stream (a CSV's or a `.jtrace`'s) yields.
+    static func read(_ stream: inout UsageStream, days: Double?) throws(InputError) -> UsageStats {
+        var acc = Accumulator()
         while let batch = try stream.nextBatch(rows: 1 << 16) {
             for d in batch.firstDevice..<batch.endDevice {
-                for u in batch.uses(ofDevice: d) {
-                    acc.add(start: u.time.seconds, app: u.app, length: u.duration.seconds)
+                batch.forEachChunk(ofDevice: d) { rows in
+                    for u in rows { acc.add(start: u.time.seconds, app: u.app, length: u.duration.seconds) }
                 }
                 acc.endDevice(days: days)
             }
+            batch.releasePages()
         }
-        return (acc.result(), .usage)
+        return acc.result()
     }
 
     /// A lifecycle trace: an app session from `didBecomeActive` to the same app's

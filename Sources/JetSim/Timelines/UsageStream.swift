@@ -8,6 +8,8 @@ import SimKernel
 /// Streams a usage trace (see `UsageReplay`) device by device: it holds one block of
 /// the file, the device being read, and the ids of the devices already read (to
 /// check that the trace is grouped by device). Errors name the file and the line.
+/// A `.jtrace` (`UsageTrace`, checked whole when opened) is streamed the same way, by
+/// batches whose rows stay in its map: nothing is read per row.
 public struct UsageStream: ~Copyable {
     var reader: DelimitedReader
     public let source: String
@@ -35,6 +37,14 @@ public struct UsageStream: ~Copyable {
     /// temporary file as it is read (`RowSpill`): about 6 MB of rows at most in memory
     /// however long the device (0: never).
     public var spillRows = 1 << 18
+    /// The `.jtrace` being streamed (nil: a CSV, read by `reader`).
+    public let trace: UsageTrace?
+    /// `--sample-devices`: the devices replayed (nil: all). The others are read (and
+    /// checked) but marked not to run (`UsageReplay.runs`).
+    public var sample: DeviceSample? = nil
+    /// Whether batches keep each device's id and app names as the file's bytes
+    /// (`UsageReplay.idBytes`: `jetsim import` writes them as they were).
+    public var keepsNameBytes = false
 
     /// How far a device's replayed sessions may run: 1e12 s (a hundred fields' worth),
     /// which leaves SimTime room for every offset the model adds (days at most).
@@ -50,6 +60,7 @@ public struct UsageStream: ~Copyable {
         self.reader = reader
         self.source = source
         self.format = format
+        trace = nil
         guard try advance() else { throw InputError(source: source, "empty: expected a header \(format.columns.joined(separator: ",")) and rows") }
         try readHeader()
     }
@@ -60,7 +71,17 @@ public struct UsageStream: ~Copyable {
         self.reader = reader
         self.source = source
         self.format = format
+        trace = nil
         try readHeader()
+    }
+
+    /// Streams the devices of a `.jtrace`.
+    public init(trace: UsageTrace) {
+        reader = DelimitedReader(bytes: [UInt8]())
+        source = trace.source
+        format = UsageFormat()
+        self.trace = trace
+        pending = trace.devices > 0
     }
 
     mutating func readHeader() throws(InputError) {
@@ -109,6 +130,7 @@ public struct UsageStream: ~Copyable {
     /// Appends the next device to `batch`; false at the end of the trace.
     public mutating func nextDevice(into batch: inout UsageReplay) throws(InputError) -> Bool {
         guard pending else { return false }
+        if let trace { return nextMapped(trace, into: &batch) }
         let source = source
         try checkWidth()
         deviceBytes.removeAll(keepingCapacity: true)
@@ -248,7 +270,31 @@ public struct UsageStream: ~Copyable {
         batch.uses.append(uses)
         batch.spills.append(spill)
         batch.rows += spilled + uses.count
+        if let sample { batch.runs.append(sample.keeps(id: deviceBytes)) }
+        if keepsNameBytes {
+            batch.idBytes.append(deviceBytes)
+            batch.appNameBytes.append((0..<appTable.names.count).map { Array(appTable.bytes[appTable.offsets[$0]..<appTable.offsets[$0 + 1]]) })
+        }
         devicesRead += 1
+        return true
+    }
+
+    /// `nextDevice` for a `.jtrace`: the device's place in the map (its rows are read
+    /// when it runs). A device the sample leaves out counts in the batch's rows as a
+    /// CSV's does: a batch spans a bounded part of the file (`releasePages`).
+    mutating func nextMapped(_ trace: UsageTrace, into batch: inout UsageReplay) -> Bool {
+        let d = devicesRead
+        if batch.trace == nil {
+            precondition(batch.devices.isEmpty, "a batch is of one file")
+            batch.trace = trace
+        }
+        let runs = sample?.keeps(id: trace.deviceNameBytes(d)) ?? true
+        if sample != nil { batch.runs.append(runs) }
+        batch.rows += trace.recordRange(ofDevice: d).count
+        batch.mappedDevices += 1
+        devicesRead += 1
+        rowsRead += trace.recordRange(ofDevice: d).count
+        pending = devicesRead < trace.devices
         return true
     }
 
@@ -455,8 +501,8 @@ public struct UsageStream: ~Copyable {
     public mutating func nextBatch(rows: Int, maxDevices: Int = .max) throws(InputError) -> UsageReplay? {
         var batch = UsageReplay()
         batch.firstDevice = devicesRead
-        while batch.rows < rows, batch.devices.count < maxDevices, try nextDevice(into: &batch) {}
-        return batch.devices.isEmpty ? nil : batch
+        while batch.rows < rows, batch.deviceCount < maxDevices, try nextDevice(into: &batch) {}
+        return batch.deviceCount == 0 ? nil : batch
     }
 
     /// Whether rows remain.

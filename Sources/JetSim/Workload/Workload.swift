@@ -356,7 +356,7 @@ extension DeviceClass {
     /// nothing, and its runs equalled no pool's).
     public var idleDaemonShareProblem: String? {
         let p = parameters()
-        guard p.memoryManager.runsXNU, p.xnu.idleDaemonsKB > 0, Int64(p.xnu.idleDaemonCount) > p.xnu.idleDaemonsKB else { return nil }
+        guard p.runsIdleDaemons, Int64(p.xnu.idleDaemonCount) > p.xnu.idleDaemonsKB else { return nil }
         return "\(p.xnu.idleDaemonCount) idle-band daemons share idle_daemons_mb (\(p.xnu.idleDaemonsKB) KiB): each would hold 0 KiB and the pool nothing; give at most one daemon per KiB of the pool"
     }
 
@@ -364,7 +364,7 @@ extension DeviceClass {
     /// `duration`: every daemon dead and relaunched at its rate (0 with no pool).
     public func mostIdleDaemonRelaunches(over duration: SimTime) -> Double {
         let p = parameters()
-        guard p.memoryManager.runsXNU, p.xnu.idleDaemonsKB > 0 else { return 0 }
+        guard p.runsIdleDaemons else { return 0 }
         return p.xnu.idleDaemonRelaunchesPerHour * Double(p.xnu.idleDaemonCount) * duration.seconds / 3_600
     }
 

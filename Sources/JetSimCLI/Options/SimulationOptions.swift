@@ -31,8 +31,15 @@ struct SimulationOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a workload key, e.g. --set user.sessions_per_day=80 (repeatable).", valueName: "key=value"))
     var overrides: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Replay recorded usage (CSV with device,time_s,app,duration_s, grouped by device) instead of the synthetic user. Each device runs for its span unless --duration is given; --devices N replays the first N devices.", valueName: "file.csv"))
+    @Option(name: .long, help: ArgumentHelp("Replay recorded usage (CSV with device,time_s,app,duration_s, grouped by device, or a .jtrace from jetsim import, told apart by its first bytes) instead of the synthetic user. Each device runs for its span unless --duration is given; --devices N replays the first N devices.", valueName: "file"))
     var usage: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("With --usage: replay a deterministic subset of the trace's devices, about FRACTION of them (0 < FRACTION <= 1), chosen by a hash of each device's id: the same devices for every policy, RAM size, seed and shard. Counts are of the sample; nothing is scaled.", valueName: "fraction"),
+            transform: { text in
+                guard let f = Double(text), DeviceSample(fraction: f) != nil else { throw ArgumentProblem("expected a fraction above 0 and at most 1, got '\(text)'") }
+                return f
+            })
+    var sampleDevices: Double?
 
     @Option(name: .long, help: ArgumentHelp("With --usage: which archetype each replayed app is (CSV with app,archetype); a mapped app takes the profile of a catalog app of its archetype.", valueName: "file.csv"))
     var appMap: String?
@@ -42,6 +49,7 @@ struct SimulationOptions: ParsableArguments {
     func validate() throws {
         if appMap != nil, usage == nil { throw ValidationError("--app-map: only with --usage (it maps the replayed apps)") }
         if usageFormat.given, usage == nil { throw ValidationError("--usage-columns, --usage-time-unit, --usage-duration-unit: only with --usage (they describe its file)") }
+        if sampleDevices != nil, usage == nil { throw ValidationError("--sample-devices: only with --usage (it samples the trace's devices)") }
     }
 
     /// The workload file name as shown in errors and the `workload` column.
@@ -175,10 +183,11 @@ struct SimulationOptions: ParsableArguments {
         guard let u = usage else { return nil }
         // A piped trace was hashed as it was copied (`InputFiles`).
         let h = try InputFiles.usageHash(u)
-        if appMap == nil, !usageFormat.given { return h }
+        if appMap == nil, !usageFormat.given, sample == nil { return h }
         var text = FNV1a.hex(h)
         if let m = appMap { text += "\napp-map " + FNV1a.hex(FNV1a.hash(try readInput(m))) }
         if usageFormat.given { text += "\nformat " + usageFormat.description }
+        if let sample { text += "\nsample-devices " + String(sample.fraction) }
         return FNV1a.hash(text)
     }
 
@@ -194,8 +203,16 @@ struct SimulationOptions: ParsableArguments {
 
     /// The replay's record in provenance: the app map, and how the names were matched.
     func recordReplay(_ apps: ReplayAppCensus?, in p: inout Provenance) {
-        guard usage != nil, let apps else { return }
+        guard let path = usage, let apps else { return }
         if usageFormat.given { p.set("usage_format", .string(usageFormat.description)) }
+        if let t = InputFiles.traces[path] {
+            p.set("usage_file", .object([("format", .string("jtrace")), ("version", .int(Int(UsageTrace.version))),
+                                         ("header_fnv1a64", .string(FNV1a.hex(t.headerHash)))]))
+        }
+        if let sample {
+            p.set("sample_devices", .object([("fraction", .double(sample.fraction)), ("rule", .string(DeviceSample.rule)),
+                                             ("devices_kept", .int(apps.devices)), ("devices_read", .int(apps.devicesRead))]))
+        }
         p.set("app_map", .optional(appMap))
         p.set("usage_apps", .object([
             ("names", .int(apps.names)), ("in_catalog", .int(apps.catalog)), ("mapped", .int(apps.mapped)),
@@ -212,9 +229,24 @@ struct SimulationOptions: ParsableArguments {
     /// regular file, such as a pipe, is read once: `InputFiles`).
     func openUsage(_ path: String) throws -> UsageStream {
         let format = try usageFormat.format()
+        if let trace = try InputFiles.usageTrace(path) {
+            if usageFormat.given {
+                throw BadInput(description: "--usage-columns, --usage-time-unit, --usage-duration-unit: \(path) is a .jtrace, whose columns and units were read when it was written (jetsim import); they describe a CSV")
+            }
+            var stream = UsageStream(trace: trace)
+            stream.sample = sample
+            return stream
+        }
         let reader = try InputFiles.usageReader(path)
-        do { return try UsageStream(reader: reader, source: path, format: format) } catch { throw BadInput(description: error.description) }
+        do {
+            var stream = try UsageStream(reader: reader, source: path, format: format)
+            stream.sample = sample
+            return stream
+        } catch { throw BadInput(description: error.description) }
     }
+
+    /// `--sample-devices`, checked by the option's transform.
+    var sample: DeviceSample? { sampleDevices.flatMap(DeviceSample.init(fraction:)) }
 
     /// With --usage and --devices N: that the trace has N devices, checked before any
     /// work by reading its first N devices (not after the whole replay).

@@ -144,8 +144,11 @@ struct RunCommand: ParsableCommand {
             if f.isStdout { toStdout.append((f, text)) } else { f.write(text); files.append(f) }
         }
         if let state {
-            try put(state, ShardState(workload: workload, overrides: sim.overrides, usage: sim.usage, plan: plan, result: result,
-                                      usageHash: usageHash, fleetDevices: replayedDevices, externalHashes: externalHashes).text, sidecar: nil)
+            var s = ShardState(workload: workload, overrides: sim.overrides, usage: sim.usage, plan: plan, result: result,
+                               usageHash: usageHash, fleetDevices: replayedDevices, externalHashes: externalHashes)
+            // A sample's devices in this shard, and in all (the census counts every shard's).
+            if sim.sample != nil, let apps = replayApps { s.sampleDevices = (result.accumulators.first?.devices ?? 0, apps.devices) }
+            try put(state, s.text, sidecar: nil)
         }
         warnSaturated(result, workload)
         var summaryText = fmt == .csv ? Summary.csv(workload: workload, result: result, overrides: sim.overrides)

@@ -228,6 +228,7 @@ struct SweepCommand: ParsableCommand {
         if let u = sim.usage { text += "usage: \(u)\n" }
         if let m = sim.appMap { text += "app-map: \(m)\n" }
         if sim.usageFormat.given { text += "usage-format: \(sim.usageFormat.description)\n" }
+        if let s = sim.sample { text += "sample-devices: \(s.fraction)\n" }
         if let b = results.baseline { text += "baseline: \(b.policy.rawValue)\n" }
         if timeseries { text += "timeseries: yes\n" }
         for f in fixed { text += "set: \(f)\n" }

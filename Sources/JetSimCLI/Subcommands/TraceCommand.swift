@@ -94,6 +94,7 @@ struct TraceCommand: ParsableCommand {
             while s.devicesRead < limit, let batch = try s.nextBatch(rows: 1, maxDevices: limit - s.devicesRead) {
                 try UsageRunner.checkApps(batch, arrivals: arrivals, source: s.source)
                 body(batch)
+                batch.releasePages()
             }
         } catch let e as InputError { throw BadInput(description: e.description) }
         return s.devicesRead
@@ -117,7 +118,7 @@ struct TraceCommand: ParsableCommand {
         var text = ""
         var inputs = DeviceInputs(plan: plan, catalog: catalog)
         if format == .usage {
-            for d in plan.shardDevices {
+            for d in plan.runDevices {
                 _ = inputs.build(device: d)
                 let names: [String] = plan.usage.map { $0.appNames(ofDevice: d) } ?? inputs.installed.map { catalog.names[Int($0)] }
                 let id = plan.usage.map { CSV.escape($0.name(ofDevice: d)) } ?? String(d)
@@ -128,7 +129,7 @@ struct TraceCommand: ParsableCommand {
             return text
         }
         let valueName = Self.valueName
-        for d in plan.shardDevices {
+        for d in plan.runDevices {
             let classIndex = inputs.build(device: d)
             let params = workload.deviceClasses[classIndex].parameters(ramKB: cell.ramKB)
             let context = PolicyContext(seed: workload.seed, device: UInt64(d), policies: workload.policies)

@@ -7,12 +7,13 @@ import JetSim
 struct UsageStatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "usage-stats",
-        abstract: "Usage statistics of a usage CSV or a jetsim trace: app session lengths, foreground time, distinct apps, device sessions.",
+        abstract: "Usage statistics of a usage CSV, a .jtrace or a jetsim trace: app session lengths, foreground time, distinct apps, device sessions.",
         discussion: """
             FILE is a usage CSV (device,time_s,app,duration_s, as --usage takes it; each row is \
-            one app session) or a lifecycle trace from `jetsim trace` (time_ms,device,app,event,...); - \
-            reads stdin. --as says which; else a --usage-* option says a usage CSV, and without \
-            either the header tells them apart (a header with both kinds' columns is refused). The synthetic user's usage: \
+            one app session), a .jtrace (from jetsim import, told apart by its first bytes) or a lifecycle trace \
+            from `jetsim trace` (time_ms,device,app,event,...); - reads stdin. --as says which of the CSVs; else a \
+            --usage-* option says a usage CSV, and without either the header tells them apart (a header with both \
+            kinds' columns is refused). The synthetic user's usage: \
             `jetsim trace --format usage --devices 200 --duration 7d | jetsim usage-stats -`.
 
             An app session is one continuous period an app is in front and active (screen on \
@@ -28,7 +29,7 @@ struct UsageStatsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A usage CSV or a jetsim trace (- for stdin).")
+    @Argument(help: "A usage CSV, a .jtrace or a jetsim trace (- for stdin; a .jtrace must be a file).")
     var file: String
 
     @Option(name: .long, parsing: .unconditional, help: "Every device's span in days (default: its last app session's end, rounded up to whole days).")

@@ -32,7 +32,7 @@ enum AtomicOutput {
         // What the handler reads, made before it can run (a first use there would
         // initialise it inside the handler).
         PolicyProcess.prepareForSignals()
-        _ = (pending.count, committing, deferredSignal, interruptNote)
+        _ = (pending.count, committing, deferredSignal, interruptNote, busNote)
         for sig in cleanupSignals {
             signal(sig) { s in
                 // While a run's outputs move into place (`OutputFile.commitAll`), the
@@ -47,12 +47,22 @@ enum AtomicOutput {
                 _exit(128 + s)
             }
         }
+        // A .jtrace is read through a memory map: one cut short while jetsim reads it
+        // faults (SIGBUS). An I/O failure: said, temporary files removed, exit 1.
+        signal(SIGBUS) { _ in
+            PolicyProcess.endAllForExit()
+            for p in AtomicOutput.pending { unlink(p) }
+            if let note = AtomicOutput.busNote { _ = Glibc.write(STDERR_FILENO, note, strlen(note)) }
+            _exit(1)
+        }
     }
 
     /// Set while `OutputFile.commitAll` renames: a cleanup signal then only records
     /// itself in `deferredSignal`, and is acted on once every rename is done.
     nonisolated(unsafe) static var committing: Int32 = 0
     nonisolated(unsafe) static var deferredSignal: Int32 = 0
+    nonisolated(unsafe) static var busNote: UnsafeMutablePointer<CChar>? =
+        strdup("jetsim: a mapped input file (a .jtrace) was cut short while it was read (SIGBUS); nothing was written\n")
 
     /// Removes every temporary file not yet renamed (on a failed run, before exit).
     static func removePending() {

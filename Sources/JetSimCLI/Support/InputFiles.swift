@@ -82,8 +82,36 @@ enum InputFiles {
         return r
     }
 
-    /// FNV-1a 64 of the trace's bytes (as `FNV1a.hash(fileAt:)`).
+    /// Usage traces that are `.jtrace` files, mapped and checked once (a sweep's points
+    /// and its plan read the same map).
+    nonisolated(unsafe) static var traces: [String: UsageTrace] = [:]
+
+    /// The `.jtrace` at `path` (or the copy of a piped one), mapped and checked (bad
+    /// input naming the file and what is wrong); nil if the file is not one (it does
+    /// not start with the magic: a CSV).
+    static func usageTrace(_ path: String) throws -> UsageTrace? {
+        if let t = traces[path] { return t }
+        let fd: Int32
+        if let c = try copy(path) { fd = c.fd } else { fd = try openForReading(path) }
+        defer { if fd != copies[path]?.fd { close(fd) } }
+        // By its magic, not its name; but a file named .jtrace, or one that starts as a
+        // .jtrace does (0x89 'J'), is checked as one: its error then says what is wrong
+        // with it (the magic), not that its header has no device column.
+        var first: (UInt8, UInt8) = (0, 0)
+        let n = withUnsafeMutableBytes(of: &first) { pread(fd, $0.baseAddress, 2, 0) }
+        guard UsageTrace.hasMagic(fd: fd) || path.hasSuffix(".jtrace") || (n == 2 && first == (0x89, 0x4A)) else { return nil }
+        do {
+            let t = try UsageTrace(descriptor: fd, source: path)
+            traces[path] = t
+            return t
+        } catch { throw BadInput(description: error.description) }
+    }
+
+    /// What a shard state and a sweep plan record of the trace: FNV-1a 64 of its bytes
+    /// (as `FNV1a.hash(fileAt:)`); for a `.jtrace`, of its header, which holds the
+    /// XXH64 of every other byte (checked when it is opened).
     static func usageHash(_ path: String) throws -> UInt64 {
+        if let t = try usageTrace(path) { return t.headerHash }
         if let c = try copy(path) { return c.hash }
         guard let h = FNV1a.hash(fileAt: path) else { throw BadInput(description: "\(path): cannot read it") }
         return h
