@@ -53,6 +53,7 @@ struct TraceCommand: ParsableCommand {
         }
         var plan = RunPlan(workload: workload, cells: [cell], threads: 1)
         plan.usageUntil = sim.usageUntil
+        sim.warnNamedFit(plan)
         let catalog = AppCatalog(workload)
         // A usage trace is streamed one device at a time (memory: one device's rows and
         // the ids of the devices read, not the trace); --devices is checked first.
@@ -82,7 +83,7 @@ struct TraceCommand: ParsableCommand {
             apps.add(batch, catalog: catalog, map: plan.appMap)
             output.write(Self.trace(plan, cell: cell, catalog: catalog, format: format, perfetto: &perfetto))
         }
-        SimulationOptions.warnUnmatched(apps, trace: path, catalogApps: catalog.profiles.count)
+        SimulationOptions.warnUnmatched(apps, trace: path, catalogApps: catalog.drawn)
         if format == .perfetto { output.write(PerfettoTrace.json(perfetto, valueName: Self.valueName)) }
         try output.commit()
     }
