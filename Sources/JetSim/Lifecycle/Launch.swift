@@ -151,6 +151,7 @@ extension Device {
             core.relaunchLatencyByKind.record(latency, kind == .cold ? .cold : kind == .cached ? .cached : kind == .hot ? .hot
                                          : kind == .thaw ? .thaw : wasCompressed ? .decompressed : .resume)
             core.metrics[.relaunchLatencySumMicros] = .saturatingSum(core.metrics[.relaunchLatencySumMicros], Int(latency.microseconds))
+            core.countRelaunchLatencyByGroup(app, latency)
         }
         core.apps[a].lastKill = AppRuntime.noKill
         core.apps[a].state = .active
