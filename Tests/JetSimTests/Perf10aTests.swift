@@ -97,7 +97,7 @@ struct Perf10aFreezerIdleRunTests {
                     let now = t + .seconds(k)
                     var a = sim.model, b = sim.model
                     a.core.holdApps(); b.core.holdApps()
-                    if a.memory.xnu.freezerIdleRun(&a.core, now) {
+                    if a.memory.xnu.freezerIdleRun(availableKB: a.core.availableKB, suspended: a.core.suspendedCount, now) {
                         applied += 1
                         b.memory.xnu.freezerCatchUpLoop(&b.core, now)
                         #expect(FreezerState(a) == FreezerState(b), "run due at \(t), now \(now)")

@@ -40,8 +40,12 @@ extension XNUMemory {
 
     /// memorystatus_freeze_thread_should_run's checks of memory and of the frozen
     /// count (kern_memorystatus_policy.c:751-771); the time is checked by the callers.
-    @inline(__always) func freezerShouldRun(_ core: Core) -> Bool {
-        core.availableKB < kb.freezeKB
+    @inline(__always) func freezerShouldRun(_ core: Core) -> Bool { freezerShouldRun(availableKB: core.availableKB) }
+
+    /// `freezerShouldRun` on the core's available memory, passed in (the catch-up's
+    /// common case reads two of the core's figures, not the core).
+    @inline(__always) func freezerShouldRun(availableKB: Int64) -> Bool {
+        availableKB < kb.freezeKB
             && (Int(flashCopyCount) < params.freezeMaxProcesses || refreezeEligibleCount >= params.freezeRefreezeThawed)
     }
 
@@ -101,18 +105,19 @@ extension XNUMemory {
     /// the top of a timer's event: that saved under 1 % (docs/performance.md).
     @inline(never)
     mutating func freezerCatchUp(_ core: inout Core, _ now: SimTime) {
-        if freezerIdleRun(&core, now) { return }
+        if freezerIdleRun(availableKB: core.availableKB, suspended: core.suspendedCount, now) { return }
         freezerCatchUpLoop(&core, now)
     }
 
     /// `freezerCatchUp`'s common case (above): whether it was that, and was run.
-    @inline(__always) mutating func freezerIdleRun(_ core: inout Core, _ now: SimTime) -> Bool {
-        guard freezerDue && compressor.compressing.isEmpty && params.freezer && params.bands && !(freezerShouldRun(core) && freezerPassMayAct(core))
+    @inline(__always) mutating func freezerIdleRun(availableKB: Int64, suspended: Int, _ now: SimTime) -> Bool {
+        guard freezerDue && compressor.compressing.isEmpty && params.freezer && params.bands
+              && !(freezerShouldRun(availableKB: availableKB) && freezerPassMayAct(suspended: suspended))
         else { return false }
         let t = freezerNextRun
         guard t <= now && freezerDay(t) == flashDay && freezerDay(now) == flashDay else { return false }
         freezerDue = false
-        guard freezerShouldRun(core) else { return true }
+        guard freezerShouldRun(availableKB: availableKB) else { return true }
         // `freezerRun(t)` of a pass that returns at its first guard.
         let delay = freezerDelay(froze: false)
         freezerNextRun = t + delay
@@ -200,11 +205,14 @@ extension XNUMemory {
     /// `freezerPass`'s first guard (memorystatus_can_freeze_processes,
     /// kern_memorystatus_freeze.c:2222-2243): more suspended apps than apps with state
     /// on flash plus the threshold. Without it the pass does nothing.
-    @inline(__always) func freezerPassMayAct(_ core: Core) -> Bool {
+    @inline(__always) func freezerPassMayAct(_ core: Core) -> Bool { freezerPassMayAct(suspended: core.suspendedCount) }
+
+    /// `freezerPassMayAct` on the core's count of suspended apps, passed in.
+    @inline(__always) func freezerPassMayAct(suspended: Int) -> Bool {
         // XNU's counts are unsigned: more apps with state on flash than suspended
         // apps wraps the difference to a large number, which passes (:2231).
-        let unfrozenSuspended = core.suspendedCount - Int(flashCopyCount)
-        return core.suspendedCount > 0 && (unfrozenSuspended < 0 || unfrozenSuspended > params.freezeSuspendedThreshold)
+        let unfrozenSuspended = suspended - Int(flashCopyCount)
+        return suspended > 0 && (unfrozenSuspended < 0 || unfrozenSuspended > params.freezeSuspendedThreshold)
     }
 
     /// The freezer thread's loop, once (`freezerRun`): whether it froze an app, and
