@@ -57,7 +57,7 @@ struct NamedAppCLITests {
         #expect(try Self.read(tmp + "/m.by.csv") == Self.read(tmp + "/all.by.csv"))
         let perDevice = try Self.read(tmp + "/d.csv").split(separator: "\n")
         #expect(perDevice[0].hasSuffix(",variant") && perDevice.count == 1 + 5 * 2)
-        let table = try CLI.run(args + ["--format", "table"])
+        let table = try CLI.run(args + ["--format", "table", "--by-out", tmp + "/t.by.csv"])
         #expect(table.status == 0)
         #expect(table.stdout.contains("V1: --compare-set catalog.named_apps.photo.save_strategy={on-enter-background: 1} (the reference)"))
         #expect(table.stdout.contains("minus V1 at the same policy and RAM, paired over devices"))
@@ -69,7 +69,7 @@ struct NamedAppCLITests {
         (["run", "--devices", "2", "--duration", "1d", "--compare-set", "user.sessions_per_day=5"], "give at least two"),
         (["run", "--devices", "2", "--duration", "1d", "--compare-set", "seed=1", "--compare-set", "seed=2"], "seed cannot differ between variants"),
         (["run", "--devices", "2", "--duration", "1d", "--compare-set", "user.x=1", "--compare-set", "user.x=2"], "user.x"),
-        (["run", "--devices", "2", "--duration", "1d", "--compare-set", "a=1", "--compare-set", "a=1"], ""),
+        (["run", "--devices", "2", "--duration", "1d", "--compare-set", "user.sessions_per_day=5", "--compare-set", "user.sessions_per_day=5"], "given twice"),
         (["run", "--usage", "Workloads/examples/usage.csv", "--compare-set", "user.sessions_per_day=5", "--compare-set", "user.sessions_per_day=6"],
          "--compare-set: not with --usage"),
         (["run", "--usage", "Workloads/examples/usage.csv", "--by", "archetype", "--by-out", "-"], "give --app-map FILE.csv too"),
@@ -152,5 +152,44 @@ struct NamedAppCLITests {
             victims += 1
         }
         #expect(victims > 10)
+    }
+
+    static let saveEvents: Set<String> = ["save", "save-abandoned", "lost-edits"]
+    static func withoutSaveRows(_ text: String) -> [Substring] {
+        text.split(separator: "\n").filter { !saveEvents.contains(String($0.split(separator: ",", omittingEmptySubsequences: false)[3])) }
+    }
+
+    @Test("trace --saves: save, save-abandoned and lost-edits rows that add up to the run's counters; the other rows as without it")
+    func traceSaves() throws {
+        let tmp = try CLI.tempDir()
+        let args = ["--devices", "1", "--duration", "2d", "--ram", "2GB", "--policy", "lru"]
+        let plain = try CLI.run(["trace"] + args)
+        let saves = try CLI.run(["trace"] + args + ["--saves"])
+        let run = try CLI.run(["run"] + args + ["--quiet", "--out", tmp + "/s.csv"])
+        #expect(plain.status == 0 && saves.status == 0 && run.status == 0, "\(saves.stderr)")
+        #expect(Self.withoutSaveRows(saves.stdout) == plain.stdout.split(separator: "\n"))
+        let rows = saves.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let summary = try Self.read(tmp + "/s.csv").split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        func column(_ name: String) -> Int { Int(summary[1][summary[0].firstIndex(of: name)!])! }
+        #expect(rows.filter { $0[3] == "save" }.count == column("saves_completed"))
+        #expect(rows.filter { $0[3] == "save-abandoned" }.count == column("saves_abandoned"))
+        let lost = rows.filter { $0[3] == "lost-edits" }
+        #expect(lost.count == column("data_loss_events") && lost.count > 0)
+        #expect(lost.reduce(0) { $0 + Int($1[4].split(separator: " ")[0])! } == column("data_loss_units"))
+    }
+
+    @Test("scenario --saves adds the save rows to every shipped scenario; without it each is its golden")
+    func scenarioSaves() throws {
+        let dir = CLI.root + "/Workloads/scenarios"
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".scenario") }.sorted()
+        var added = 0
+        for f in files {
+            let expected = try Self.read(dir + "/" + f.replacingOccurrences(of: ".scenario", with: ".expected.csv"))
+            let r = try CLI.run(["scenario", dir + "/" + f, "--saves"])
+            #expect(r.status == 0, "\(f): \(r.stderr)")
+            #expect(Self.withoutSaveRows(r.stdout) == expected.split(separator: "\n"), "\(f)")
+            added += r.stdout.split(separator: "\n").count - expected.split(separator: "\n").count
+        }
+        #expect(added > 0)
     }
 }

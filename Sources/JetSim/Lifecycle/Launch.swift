@@ -16,7 +16,7 @@ extension Device {
         // goes stale with the process (`terminate`).
         if core.apps[a].lifecycle.contains(.exitCommitted) {
             core.send(.willTerminate, to: app, now)
-            saveOnTerminate(app)
+            saveOnTerminate(app, now)
             terminate(app, .exitsOnSuspend, now)
         } else if core.apps[a].lifecycle.contains(.watchdogCommitted) {
             terminate(app, .watchdog, now)
