@@ -3,8 +3,8 @@
 # combined.csv) or `jetsim sensitivity`'s sensitivity.csv. `scripts/charts.sh --help`
 # lists the charts and options; the code is scripts/charts/.
 #
-# The first run makes a Python virtual environment in .venv-charts/ (in the repository,
-# ignored by git) and installs into it, from PyPI, the pinned packages of
+# The first run makes a Python virtual environment in the user's cache directory
+# (${XDG_CACHE_HOME:-~/.cache}/jetsim/charts-venv: a read-only checkout works) and installs into it, from PyPI, the pinned packages of
 # scripts/charts/requirements.txt (matplotlib and what it needs), saying so first.
 # Nothing is installed outside that directory, and nothing as root.
 #   JETSIM_CHARTS_VENV=DIR      make the environment there instead
@@ -20,7 +20,7 @@ die() { echo "charts: $*" >&2; exit 2; }
 if [ -n "${JETSIM_CHARTS_PYTHON:-}" ]; then
   python=$JETSIM_CHARTS_PYTHON
 else
-  venv=${JETSIM_CHARTS_VENV:-$root/.venv-charts}
+  venv=${JETSIM_CHARTS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/jetsim/charts-venv}
   python=$venv/bin/python
   # The environment is ready when it was made from this very requirements file.
   if ! cmp -s "$req" "$venv/requirements.installed" 2>/dev/null; then

@@ -17,7 +17,8 @@
 # or checks what it inherited, SIGTERM mid-run: no child may outlive jetsim), sweeps
 # resumed after their app map or policy script changed, a failing output beside good
 # ones (none may be replaced), usage-stats' --as against headers of both kinds, import
-# that keeps nothing, replays naming many apps, hostile workload names in sensitivity.
+# that keeps nothing, replays naming many apps, hostile workload names in sensitivity;
+# and issue 47's: hostile named apps, --compare-set texts, variant shards tampered with.
 # Fails on a trap (exit 132/134/139), a hang (time limit), a leftover
 # temporary file, an exit code other than 0, 1 or 2, or a broken property (a piped
 # input giving other bytes than the file, a sweep that combines what it should
@@ -93,7 +94,7 @@ run() {  # run jetsim with a time limit
 start=$(date +%s)
 base=(run --devices 3 --quiet --policy lru --ram 2GB)
 while [ $(( $(date +%s) - start )) -lt "$seconds" ]; do
-  case $((RANDOM % 22)) in
+  case $((RANDOM % 23)) in
   0|1)  # a workload key at an end of its range, inside it, just outside it, or hostile
     i=$((RANDOM % ${#keys[@]})); k=${keys[$i]}; v=$(value_for "$i")
     extra=(); [ $((RANDOM % 3)) = 0 ] && { j=$((RANDOM % ${#keys[@]})); extra=(--set "${keys[$j]}=$(value_for "$j")"); }
@@ -374,6 +375,32 @@ lines\"")
     check $rc ".jtrace $what"
     [ "$rc" = 2 ] && ! grep -q "h21.jtrace" "$work/err" && broken ".jtrace $what: the error does not name the file: $(cat "$work/err")"
     rm -f o21.csv o21.csv.provenance.json
+    ;;
+  22)  # issue 47: hostile named apps (keys at odd values, names like drawn apps', two of one
+       # name), --by app, --compare-set with hostile text, and shards of variants merged
+       # with a compare line changed: exit 0 or 2, never a trap
+    vals=(0 1 -1 1e300 nan '""' '[]' '{}' 1000001 0.5 '{lognormal: {median: 1e12, sigma: 20}}')
+    keys22=(install_share user_rank active_mb peak_share cold_launch_ms unsaved_edits_per_min save_strategy background_share)
+    names22=(photo camera-0001 rest '"a b"' '"x,y"')
+    k=${keys22[$((RANDOM % ${#keys22[@]}))]} v=${vals[$((RANDOM % ${#vals[@]}))]} nm=${names22[$((RANDOM % ${#names22[@]}))]}
+    printf 'catalog:\n  named_apps:\n    - name: %s\n      archetype: %s\n      %s: %s\n' "$nm" "$( [ $((RANDOM % 4)) = 0 ] && echo nosuch || echo camera)" "$k" "$v" > na22.yaml
+    [ $((RANDOM % 4)) = 0 ] && printf '    - name: %s\n      archetype: game\n' "$nm" >> na22.yaml
+    case $((RANDOM % 3)) in
+      0) run run --workload na22.yaml --devices 2 --duration 1d --policy lru --ram 2GB --quiet --by app --by-out o22.csv --out p22.csv
+         check $? "named app $nm $k=$v with --by app";;
+      1) c1=${vals[$((RANDOM % ${#vals[@]}))]} c2=${vals[$((RANDOM % ${#vals[@]}))]}
+         run run --workload na22.yaml --devices 2 --duration 1d --policy lru --ram 2GB --quiet --out p22.csv \
+           --compare-set "catalog.named_apps.$nm.$k=$c1" --compare-set "catalog.named_apps.$nm.$k=$c2"
+         check $? "--compare-set catalog.named_apps.$nm.$k=$c1 / =$c2";;
+      2) if [ ! -s v22a.csv.state ]; then
+           for i in 1 2; do "$jetsim" run --devices 4 --duration 1d --policy lru --ram 2GB --quiet --shard $i/2 --out v22$( [ $i = 1 ] && echo a || echo b ).csv \
+             --compare-set user.sessions_per_day=10 --compare-set user.sessions_per_day=30 2>/dev/null; done
+         fi
+         sed "s/^compare: user.sessions_per_day=30\$/compare: ${v}/" v22a.csv.state > w22.state
+         run merge w22.state v22b.csv.state --out m22.csv; rc=$?; check $rc "merge of a variant shard whose compare line reads '$v'"
+         [ "$rc" = 0 ] && broken "merge accepted a variant shard whose compare line was changed to '$v'";;
+    esac
+    rm -f o22.csv p22.csv m22.csv ./*22.csv.provenance.json
     ;;
   esac
 done

@@ -9,7 +9,7 @@
 #   - with --jetsim, the policy order the colours follow is `jetsim policies`' order, and
 #     every chart renders from CSVs that binary writes now (a small sweep; a sensitivity
 #     run when it has the command), so fixtures that fall behind its columns are caught.
-# The first run makes .venv-charts/ (scripts/charts.sh says what it installs). CI runs it.
+# The first run makes ~/.cache/jetsim/charts-venv (scripts/charts.sh says where and what it installs). CI runs it.
 #
 # Usage: scripts/test-charts.sh [--jetsim PATH] [--keep DIR]
 set -euo pipefail

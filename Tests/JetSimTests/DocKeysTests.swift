@@ -74,6 +74,8 @@ struct DocKeysTests {
                        "device,time_s,app,duration_s", "policy,ram_mb,events,wall_s,events_per_s"] {
             out.formUnion(header.split(separator: ",").map(String.init))
         }
+        // --by app's and --compare-set's own columns.
+        out.formUnion(Breakdown.appColumns.map(\.name) + Breakdown.variantColumns + Breakdown.appVariantColumns + Summary.variantColumns)
         return out
     }()
 

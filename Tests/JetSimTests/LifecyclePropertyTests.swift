@@ -78,6 +78,10 @@ struct LifecyclePropertyTests {
         case .deliver: return s.executesCode
         case .systemLaunch: return s == .notRunning
         case .systemWake: return s.isResident
+        // The save rows (`--saves` only): a save completes while the app runs code; an
+        // abandoned save and lost edits come as it stops running or ends.
+        case .saved: return s.executesCode
+        case .saveAbandoned, .lostEdits: return s.isResident
         }
     }
 

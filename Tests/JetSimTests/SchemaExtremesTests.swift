@@ -21,6 +21,8 @@ struct SchemaExtremesTests {
         "user.app_choice",
         // An external policy's program and arguments (its timeout alone is refused: no command).
         "policies.external.example.command",
+        // A named app's name and archetype (words; its other keys are cases, on a declared app).
+        "catalog.named_apps.0.name", "catalog.named_apps.0.archetype",
         // Switches: both values are cases (below), not a range.
         "device_classes.0.xnu_bands", "device_classes.0.reaper", "device_classes.0.prewarming", "device_classes.0.freezer", "device_classes.0.freezer_dynamic_delay", "device_classes.0.memory_growth",
         "device_classes.0.pressure_levels", "device_classes.0.sustained_pressure_kills", "device_classes.0.compressor_shortage_kills",
@@ -83,6 +85,8 @@ struct SchemaExtremesTests {
         if c.key.hasPrefix("device_classes.0.android_") { overrides.append("device_classes.0.os=android") }
         // An external policy's keys need its command (the policy is declared, not run).
         if c.key.hasPrefix("policies.external.example.") { overrides.append("policies.external.example.command=[true]") }
+        // A named app's keys need one declared (none by default).
+        if c.key.hasPrefix("catalog.named_apps.0.") { overrides.append("catalog.named_apps=[{name: mine, archetype: social}]") }
         overrides.append("\(c.key)=\(c.value)")
         var w = Self.base
         do {

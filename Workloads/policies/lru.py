@@ -17,8 +17,9 @@ import sys
 def main():
     read = sys.stdin.buffer.readline
     out = sys.stdout.buffer
-    if not read().startswith(b"jetsim-policy 1 "):
-        sys.exit("lru.py: expected the greeting 'jetsim-policy 1 NAME'")
+    # Version 1 or 2 (2 adds the simulated time to `victim`: not needed for lru).
+    if not read().startswith((b"jetsim-policy 1 ", b"jetsim-policy 2 ")):
+        sys.exit("lru.py: expected the greeting 'jetsim-policy 1 NAME' or 'jetsim-policy 2 NAME'")
     out.write(b"ok\n")
     out.flush()
     heap = []        # (last use, arrival, app)
@@ -35,7 +36,7 @@ def main():
                 heapq.heappush(heap, (int(fields[5]), arrivals, app))
         elif kind == 114:  # remove APP
             live.pop(line[7:-1], None)
-        elif kind == 118:  # victim
+        elif kind == 118:  # victim (version 2: victim NOW_US)
             while live.get(heap[0][2]) != heap[0][1]:
                 heapq.heappop(heap)
             out.write(heap[0][2] + b"\n")

@@ -81,8 +81,9 @@ def versus(s, x, column, ci_column, scale, ylabel, title, note, out, name, forma
         if label:
             ax.set_title(label)
         ax.set_xticks(xs, [t for _, t in sorted(zip(pos.values(), ticks))])
-        if ci_column:
-            ax.set_ylim(bottom=0)
+        # From 0, with or without bars: an axis from the smallest value makes small
+        # differences look large (the p99 chart started at 3,600 ms).
+        ax.set_ylim(bottom=0)
     style.label_x(axes, len(panels), xlabel)
     for ax in axes[:, 0]:
         ax.set_ylabel(ylabel)
@@ -101,8 +102,9 @@ def cold_ratio(s, x, tag, out, formats):
 def p99(s, x, tag, out, formats):
     return versus(s, x, "relaunch_p99_ms", None, 1, "p99 relaunch latency (ms)",
                   "p99 relaunch latency",
-                  "The summary has no interval for p99; its difference from a baseline has one "
-                  "(paired-differences, with --baseline)", out, f"p99-vs-{tag}", formats)
+                  "No bars: the summary has no sound interval for a p99 across devices (a device has too few "
+                  "relaunches for its own p99); its difference from a baseline is in paired-differences (--baseline). "
+                  "The axis starts at 0", out, f"p99-vs-{tag}", formats)
 
 
 def cells(s, x, at):
@@ -195,7 +197,10 @@ def paired(s, out, formats):
     if not policies:
         raise CSVError(f"{s.path}: only the baseline's rows are left; its differences are 0")
     panels, _, _ = layout(s, s.varying)
-    fig, axes = style.figure(len(panels), len(DELTA_AXES), 2.7, 0.3 * len(policies) + 0.5,
+    # Each row tall enough for its strip label, one line per panel key (two keys gave
+    # labels longer than the row, overlapping the next one): about 0.085 in a character.
+    label_in = max((0.085 * max(len(t) for t in (lab or "").split(" | ")) + 0.2 for lab, _ in panels), default=0)
+    fig, axes = style.figure(len(panels), len(DELTA_AXES), 2.7, max(0.3 * len(policies) + 0.5, label_in),
                              legend_w=1.5, sharey=True, sharex="col")
     ys = {p: -i for i, p in enumerate(policies)}
     for row, (label, sel) in enumerate(panels):

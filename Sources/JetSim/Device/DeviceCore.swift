@@ -44,6 +44,10 @@ public struct DeviceCore<Policy: EvictionPolicy, Trace: TraceSink> {
     /// Empty (the default): not counted. The runner lends both for a run.
     public var byArchetype = ContiguousArray<DeviceMetrics>()
     public var archetypeOf = ContiguousArray<Int32>()
+    /// `--by app`: each relaunch's latency counted again for the app's group (its sum
+    /// in `byArchetype`, the value here). Empty (the default, and `--by archetype`):
+    /// not counted. Lent by the runner, as `byArchetype`.
+    public var byArchetypeLatency = ContiguousArray<LatencyHistogram>()
     public internal(set) var availableKB: Int64 = 0
     /// Apps executing code (active, inactive, background), in the order they started:
     /// few at a time, so warnings and broadcasts go through this list, not all apps.

@@ -151,4 +151,13 @@ extension DeviceCore {
         if byArchetype.isEmpty { return }
         byArchetype[Int(archetypeOf[pi(app)])][c] += 1
     }
+
+    /// `--by app`: a relaunch's latency counted once more for the app's group (nothing
+    /// when off: `byArchetypeLatency` empty).
+    @inline(__always) mutating func countRelaunchLatencyByGroup(_ app: Int32, _ latency: SimTime) {
+        if byArchetypeLatency.isEmpty { return }
+        let g = Int(archetypeOf[pi(app)])
+        byArchetype[g][.relaunchLatencySumMicros] = .saturatingSum(byArchetype[g][.relaunchLatencySumMicros], Int(latency.microseconds))
+        byArchetypeLatency[g].record(latency)
+    }
 }

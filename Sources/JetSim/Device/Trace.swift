@@ -16,6 +16,21 @@ public enum TraceEvent: Sendable, Equatable {
     /// woke it there, for a location change, a push or a refresh (the detail).
     case systemLaunch(SystemWakeKind)
     case systemWake(SystemWakeKind)
+    /// A save of the unsaved work completed (`save`), was cut off by a suspension, a
+    /// kill or willTerminate's limit (`save-abandoned`), or the app lost its unsaved
+    /// edits as it ended (`lost-edits`, the edits in the detail). Recorded only when
+    /// asked (`TraceRecorder.saves`: `trace --saves`, `scenario --saves`).
+    case saved
+    case saveAbandoned
+    case lostEdits
+
+    /// One of the save rows (`saved`, `saveAbandoned`, `lostEdits`).
+    public var isSaveRow: Bool {
+        switch self {
+        case .saved, .saveAbandoned, .lostEdits: true
+        default: false
+        }
+    }
 
     /// The `event` column.
     public var name: String {
@@ -27,6 +42,9 @@ public enum TraceEvent: Sendable, Equatable {
         case .deliver: "deliver"
         case .systemLaunch: "system-launch"
         case .systemWake: "system-wake"
+        case .saved: "save"
+        case .saveAbandoned: "save-abandoned"
+        case .lostEdits: "lost-edits"
         }
     }
 }
@@ -42,6 +60,8 @@ public enum TraceDetail: Sendable, Equatable {
     case delivery(SystemEventKind, Int, value: Int32)
     /// A memory warning: how much the app freed.
     case freed(kb: Int64)
+    /// Lost edits: how many.
+    case edits(Int)
 }
 
 /// Receives the per-event trace. The device is generic over its sink, so with
@@ -83,13 +103,19 @@ public struct TraceRecorder: TraceSink {
     /// outside any: the device's one reclaim loop brackets every one (checked by tests).
     public private(set) var reclaimDepth = 0
     public private(set) var memoryKillsOutsideReclaim = 0
-    public init(keeps: Bool = true) { self.keeps = keeps }
+    /// Whether the save rows are kept (`TraceEvent.isSaveRow`; off by default, so
+    /// traces and scenario outputs without `--saves` are as before).
+    public var saves: Bool
+    public init(keeps: Bool = true, saves: Bool = false) {
+        self.keeps = keeps
+        self.saves = saves
+    }
     public mutating func killLoop(began: Bool) { reclaimDepth += began ? 1 : -1 }
     public mutating func record(time: SimTime, app: Int32, event: TraceEvent, detail: TraceDetail, state: AppState) {
         if case .terminated(let reason) = event, reason.decider != .lifecycle, reclaimDepth == 0 {
             memoryKillsOutsideReclaim += 1
         }
-        guard keeps else { return }
+        guard keeps, saves || !event.isSaveRow else { return }
         records.append(TraceRecord(time: time, app: app, event: event, detail: detail, state: state))
     }
 }

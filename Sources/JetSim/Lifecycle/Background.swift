@@ -132,6 +132,7 @@ extension Device {
             core.apps[a].lifecycle.remove(.saveInFlight)
             core.cancelTimers(app, family: 1)
             core.metrics[.savesAbandoned] += 1
+            core.trace.record(time: now, app: app, event: .saveAbandoned, detail: .none, state: core.apps[a].state)
         }
         core.apps[a].state = .suspended
         stopRunning(app)

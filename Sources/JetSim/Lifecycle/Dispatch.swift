@@ -89,7 +89,7 @@ extension Device {
             terminate(e.app, .watchdog, s.now)
         case .exitOnSuspend:
             core.send(.willTerminate, to: e.app, s.now)
-            saveOnTerminate(e.app)
+            saveOnTerminate(e.app, s.now)
             terminate(e.app, .exitsOnSuspend, s.now)
         case .saveDone:
             completeSave(e.app, s.now)

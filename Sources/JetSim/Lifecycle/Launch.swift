@@ -16,7 +16,7 @@ extension Device {
         // goes stale with the process (`terminate`).
         if core.apps[a].lifecycle.contains(.exitCommitted) {
             core.send(.willTerminate, to: app, now)
-            saveOnTerminate(app)
+            saveOnTerminate(app, now)
             terminate(app, .exitsOnSuspend, now)
         } else if core.apps[a].lifecycle.contains(.watchdogCommitted) {
             terminate(app, .watchdog, now)
@@ -151,6 +151,7 @@ extension Device {
             core.relaunchLatencyByKind.record(latency, kind == .cold ? .cold : kind == .cached ? .cached : kind == .hot ? .hot
                                          : kind == .thaw ? .thaw : wasCompressed ? .decompressed : .resume)
             core.metrics[.relaunchLatencySumMicros] = .saturatingSum(core.metrics[.relaunchLatencySumMicros], Int(latency.microseconds))
+            core.countRelaunchLatencyByGroup(app, latency)
         }
         core.apps[a].lastKill = KillMark()
         core.apps[a].state = .active

@@ -11,6 +11,7 @@ extension Device {
     /// trace brackets each loop here, once.
     mutating func reclaim(_ trigger: ReclaimTrigger, _ now: SimTime, launchFailed: Bool = false) {
         core.trace.killLoop(began: true)
+        core.policy.clock(now)
         var cursor = memory.startReclaim(&core, trigger)
         loop: while true {
             switch memory.pickReclaimAction(&core, trigger, &cursor, now) {

@@ -23,19 +23,22 @@ extension Device {
         core.apps[a].unsavedMicros -= core.apps[a].saveSnapshot
         core.apps[a].saveSnapshot = 0
         core.metrics[.savesCompleted] += 1
+        core.trace.record(time: now, app: app, event: .saved, detail: .none, state: core.apps[a].state)
         if core.apps[a].state == .background { refreshCandidate(app, now) }
     }
 
     /// An on-terminate app saves inside willTerminate, if the save fits its limit.
-    mutating func saveOnTerminate(_ app: Int32) {
+    mutating func saveOnTerminate(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         let p = core.pi(app)
         guard core.profiles[p].save == .onTerminate, core.apps[a].unsavedMicros > 0 else { return }
         if core.profiles[p].saveDuration <= core.params.willTerminateLimit {
             core.apps[a].unsavedMicros = 0
             core.metrics[.savesCompleted] += 1
+            core.trace.record(time: now, app: app, event: .saved, detail: .none, state: core.apps[a].state)
         } else {
             core.metrics[.savesAbandoned] += 1
+            core.trace.record(time: now, app: app, event: .saveAbandoned, detail: .none, state: core.apps[a].state)
         }
     }
 }

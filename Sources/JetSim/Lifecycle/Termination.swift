@@ -15,14 +15,18 @@ extension Device {
         core.accrueUnsaved(app, now)
         if core.apps[a].state.executesCode && reason.noticesRunningApp {
             core.send(.willTerminate, to: app, now)
-            saveOnTerminate(app)
+            saveOnTerminate(app, now)
         }
         let lost = core.unsavedEdits(app)
         if lost > 0 {
+            core.trace.record(time: now, app: app, event: .lostEdits, detail: .edits(lost), state: core.apps[a].state)
             core.metrics.countLoss(lost, strategy: core.profiles[core.pi(app)].save)
             if !core.byArchetype.isEmpty { core.byArchetype[Int(core.archetypeOf[core.pi(app)])].countLoss(lost, strategy: core.profiles[core.pi(app)].save) }
         }
-        if core.apps[a].lifecycle.contains(.saveInFlight) { core.metrics[.savesAbandoned] += 1 }
+        if core.apps[a].lifecycle.contains(.saveInFlight) {
+            core.metrics[.savesAbandoned] += 1
+            core.trace.record(time: now, app: app, event: .saveAbandoned, detail: .none, state: core.apps[a].state)
+        }
         let wasPrewarmed = core.apps[a].isPrewarmed
         if wasPrewarmed {
             // Killed before any launch used it: a wasted prewarm (not when the user's

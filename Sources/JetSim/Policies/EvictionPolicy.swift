@@ -145,6 +145,11 @@ public protocol EvictionPolicy: SendableMetatype {
     /// twice gives the same app and changes nothing.
     func victim() -> Int32
 
+    /// The simulated time of the victims asked next (each reclaim loop says it before
+    /// its first question). Default: nothing (no built-in policy reads the time; an
+    /// external one of protocol 2 sends it).
+    mutating func clock(_ now: SimTime)
+
     /// `app`'s process started (a launch from no process, a system launch, a
     /// prewarm): the cache's insertion, for policies that order by it (`fifo`).
     /// Before the app's first `update` as a candidate of that process. Default: nothing.
@@ -212,6 +217,7 @@ extension EvictionPolicy {
     public static var sectionKey: String { String(name.map { $0 == "-" ? "_" : $0 }) }
     @inline(__always) public mutating func willEvict(_ app: Int32) {}
     @inline(__always) public mutating func processStarted(_ app: Int32) {}
+    @inline(__always) public mutating func clock(_ now: SimTime) {}
     public static var inAll: Bool { true }
     @inline(__always) public static var readsCosts: Bool { true }
     @inline(__always) public static var readsPrevious: Bool { false }

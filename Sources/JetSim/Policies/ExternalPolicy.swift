@@ -13,10 +13,14 @@ public struct ExternalPolicySpec: Sendable, Equatable {
     public var command: [String] = []
     /// How long one request (its batch sent and the answer read) may take.
     public var timeoutS: Double = 10
+    /// The protocol version the process speaks: 1 (the default, as before version 2
+    /// existed) or 2, whose `victim` line gives the current simulated time.
+    public var protocolVersion = 1
 
-    public init(command: [String] = [], timeoutS: Double = 10) {
+    public init(command: [String] = [], timeoutS: Double = 10, protocolVersion: Int = 1) {
         self.command = command
         self.timeoutS = timeoutS
+        self.protocolVersion = protocolVersion
     }
 
     /// FNV-1a 64 over the words of the command that name a regular file (relative to
@@ -82,6 +86,10 @@ public struct ExternalPolicy: EvictionPolicy {
 
     public func victim() -> Int32 { link.victim() }
 
+    /// Protocol 2 sends the time with each `victim`: a question at another time is a
+    /// new one (the answer may depend on it), so the last answer is not reused.
+    public mutating func clock(_ now: SimTime) { link.clock(now) }
+
     public var stateBytes: Int { link.stateBytes }
 }
 
@@ -106,6 +114,14 @@ final class ExternalLink {
     var answer: Int32 = -1
     var seed: UInt64 = 0
     var device: UInt64 = 0
+    /// The simulated time of the next question (protocol 2 sends it).
+    var now = SimTime.zero
+
+    func clock(_ t: SimTime) {
+        guard t != now else { return }
+        now = t
+        if process?.spec.protocolVersion ?? 1 >= 2 { answer = -1 }
+    }
 
     var stateBytes: Int { (members.capacity + place.capacity) * 4 + batch.capacity }
 
@@ -118,6 +134,7 @@ final class ExternalLink {
         failed = process?.failure != nil
         self.seed = seed
         self.device = device
+        now = .zero
         var w = LineWriter(scratch)
         w.put("device "); w.put(seed); w.put(" "); w.put(device); w.put(" "); w.put(UInt64(appCount)); w.put("\n")
         append(w)
@@ -170,7 +187,11 @@ final class ExternalLink {
             return members[0]
         }
         var w = LineWriter(scratch)
-        w.put("victim\n")
+        if process.spec.protocolVersion >= 2 {
+            w.put("victim "); w.put(now.microseconds); w.put("\n")
+        } else {
+            w.put("victim\n")
+        }
         append(w)
         guard let a = process.ask(batch, device: device, candidates: members.count),
               a >= 0, Int(a) < place.count, place[Int(a)] >= 0 else {

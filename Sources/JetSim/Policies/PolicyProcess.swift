@@ -23,7 +23,9 @@ import Synchronization
 /// it (a process it started too). Every live child is in `Children`, which jetsim's
 /// signal handler ends (`endAllForExit`) before it exits: no child outlives jetsim.
 public final class PolicyProcess {
-    public static let protocolVersion = 1
+    /// The newest protocol version (docs/external-policies.md); a policy declares the
+    /// one it speaks (`ExternalPolicySpec.protocolVersion`, 1 by default).
+    public static let protocolVersion = 2
 
     let name: String
     let spec: ExternalPolicySpec
@@ -40,7 +42,7 @@ public final class PolicyProcess {
     /// The last answer as text, for messages.
     var lastAnswerText = ""
 
-    /// Starts the process and greets it (`jetsim-policy 1 NAME`, answered `ok`).
+    /// Starts the process and greets it (`jetsim-policy VERSION NAME`, answered `ok`).
     public init(name: String, spec: ExternalPolicySpec) {
         self.name = name
         self.spec = spec
@@ -101,7 +103,7 @@ public final class PolicyProcess {
         pid = child
         fd = pair[0]
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        var hello: [UInt8] = Array("jetsim-policy \(Self.protocolVersion) \(name)\n".utf8)
+        var hello: [UInt8] = Array("jetsim-policy \(spec.protocolVersion) \(name)\n".utf8)
         if send(&hello, request: "greeting"), let line = readLine(request: "greeting") {
             if line != Array("ok".utf8) { fail(request: "greeting", "answered '\(lastAnswerText)', expected 'ok'") }
         }

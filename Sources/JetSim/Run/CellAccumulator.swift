@@ -1,12 +1,16 @@
 import SimKernel
 
-/// One cell of a run: a policy at a RAM size (nil: each device class's own RAM).
+/// One cell of a run: a policy at a RAM size (nil: each device class's own RAM), in
+/// a variant of the workload (`--compare-set`: an index into `RunPlan.variants`; 0
+/// without variants).
 public struct Cell: Sendable, Hashable {
     public var policy: PolicyID
     public var ramKB: Int64?
-    public init(policy: PolicyID, ramKB: Int64?) {
+    public var variant = 0
+    public init(policy: PolicyID, ramKB: Int64?, variant: Int = 0) {
         self.policy = policy
         self.ramKB = ramKB
+        self.variant = variant
     }
 }
 
@@ -41,6 +45,11 @@ public struct CellAccumulator: Sendable, Equatable {
     /// With `--baseline`: the per-device sums pairing this cell with the baseline
     /// cell at the same RAM (nil without a baseline).
     public var paired: PairedSums? = nil
+    /// With `--compare-set`: the per-device sums pairing this cell with the same
+    /// policy and RAM in the reference variant (the first; nil without variants).
+    public var variantPaired: PairedSums? = nil
+    /// With `--by app`: a group's per-device sums for its own figures (`AppSums`).
+    public var app: AppSums? = nil
 
     public init() {}
 
@@ -108,5 +117,62 @@ public struct CellAccumulator: Sendable, Equatable {
             if paired == nil { paired = PairedSums() }
             paired!.merge(op)
         }
+        if let op = o.variantPaired {
+            if variantPaired == nil { variantPaired = PairedSums() }
+            variantPaired!.merge(op)
+        }
+        if let oa = o.app {
+            if app == nil { app = AppSums() }
+            app!.merge(oa)
+        }
     }
+}
+
+/// `--by app`: the per-device sums of one group (a named app, or the drawn apps) that
+/// its own figures and intervals need beyond `CellAccumulator`'s: the devices that
+/// installed it and that used it (launched it at least once), and with each device's
+/// launches l, lost edits u, relaunches n and relaunch latency sum t (microseconds):
+/// Σl², Σu·l, Σt², Σt·n. Exact integers (Int128, saturating), so any order of
+/// devices, threads or shards gives the same state.
+public struct AppSums: Sendable, Equatable {
+    public var installed = 0
+    public var used = 0
+    public var sumLaunchesSquared: Int128 = 0
+    public var sumLossTimesLaunches: Int128 = 0
+    public var sumLatencySquared: Int128 = 0
+    public var sumLatencyTimesRelaunches: Int128 = 0
+
+    public init() {}
+
+    /// Adds one device's counts of the group (`installed`: the device has the app).
+    public mutating func add(_ m: DeviceMetrics, installed isInstalled: Bool) {
+        if isInstalled { installed += 1 }
+        if m[.launches] > 0 { used += 1 }
+        let l = Int128(m[.launches]), u = Int128(m[.dataLossUnits]), n = Int128(m[.relaunches]), t = Int128(m[.relaunchLatencySumMicros])
+        sumLaunchesSquared = PairedSums.add(sumLaunchesSquared, l * l)
+        sumLossTimesLaunches = PairedSums.add(sumLossTimesLaunches, u * l)
+        sumLatencySquared = PairedSums.add(sumLatencySquared, t * t)
+        sumLatencyTimesRelaunches = PairedSums.add(sumLatencyTimesRelaunches, t * n)
+    }
+
+    public mutating func merge(_ o: AppSums) {
+        installed = .saturatingSum(installed, o.installed)
+        used = .saturatingSum(used, o.used)
+        sumLaunchesSquared = PairedSums.add(sumLaunchesSquared, o.sumLaunchesSquared)
+        sumLossTimesLaunches = PairedSums.add(sumLossTimesLaunches, o.sumLossTimesLaunches)
+        sumLatencySquared = PairedSums.add(sumLatencySquared, o.sumLatencySquared)
+        sumLatencyTimesRelaunches = PairedSums.add(sumLatencyTimesRelaunches, o.sumLatencyTimesRelaunches)
+    }
+
+    /// The six integers in state order (`group_app:` lines).
+    public var values: [Int128] {
+        get { [Int128(installed), Int128(used), sumLaunchesSquared, sumLossTimesLaunches, sumLatencySquared, sumLatencyTimesRelaunches] }
+        set {
+            precondition(newValue.count == Self.valueCount)
+            installed = Int(clamping: newValue[0]); used = Int(clamping: newValue[1])
+            sumLaunchesSquared = newValue[2]; sumLossTimesLaunches = newValue[3]
+            sumLatencySquared = newValue[4]; sumLatencyTimesRelaunches = newValue[5]
+        }
+    }
+    public static let valueCount = 6
 }

@@ -51,7 +51,7 @@ public struct DeviceInputs {
         // Saturating: an accepted distribution can draw past Int.max (fuzz: lognormal
         // median 1e12, sigma 20); the catalog's size bounds the result anyway.
         let n = Int(saturating: draws[9_998].rounded(.up))
-        return min(catalog.profiles.count, max(1, n == .max ? n : n + 1))
+        return min(catalog.drawn, max(1, n == .max ? n : n + 1)) + (catalog.profiles.count - catalog.drawn)
     }
 
     /// Twice the expected actions, for the tail; the reservation stops at
@@ -107,7 +107,7 @@ public struct DeviceInputs {
                 until = usage.build(device: d, catalog: catalog, map: plan.appMap, duration: .never, installed: &installed,
                                     timeline: &timeline, nextUses: nextUses) + UsageReplay.lockGap
             }
-            return 0
+            return replayClass(usage.name(ofDevice: d))
         case .scenario(let sc):
             until = plan.workload.fleet.duration
             (installed, timeline) = TimelineSource.scenarioInputs(sc)
@@ -123,11 +123,34 @@ public struct DeviceInputs {
         }
     }
 
+    /// A replayed device's class: drawn by the classes' shares from its id alone
+    /// (`replayClassRule`), so the same device runs on the same class whatever the
+    /// trace's order, the shard, the seed or the policy; one class: that one.
+    func replayClass(_ id: String) -> Int {
+        let classes = plan.workload.deviceClasses
+        guard classes.count > 1 else { return 0 }
+        let u = Double(SplitMix64.mix(FNV1a.hash(id.utf8) ^ Self.replayClassSalt) >> 11) * 0x1p-53
+        let total = classes.reduce(0) { $0 + $1.share }
+        var acc = 0.0
+        for (i, c) in classes.enumerated() {
+            acc += c.share / total
+            if u < acc { return i }
+        }
+        // Rounding left u past the last share's end: the last class with a share.
+        return classes.lastIndex { $0.share > 0 } ?? 0
+    }
+
+    /// Keeps the class draw apart from `--sample-devices`' hash of the same id.
+    static let replayClassSalt: UInt64 = 0xC1A5_5E5D_0000_0001
+    /// The rule as provenance and docs/cli.md give it.
+    public static let replayClassRule = "a replayed device's class: the first whose cumulative share (shares normalised) exceeds u = SplitMix64.mix(FNV-1a 64 of its id's bytes XOR 0xC1A55E5D00000001) / 2^64 (53 bits)"
+
     /// Installs the device's apps: a popularity-weighted draw without replacement
     /// from the catalog; the draw order is the user's personal ranking.
     mutating func chooseInstalled(device: UInt64) {
         let w = plan.workload
-        let m = catalog.profiles.count
+        defer { if catalog.drawn < catalog.profiles.count { installNamed(device: device) } }
+        let m = catalog.drawn
         var g = Xoshiro256StarStar(seed: w.seed, device, 2)
         let k = min(m, max(1, Int(saturating: w.catalog.installedPerDevice.sample(&g).rounded())))
         installed.removeAll(keepingCapacity: true)
@@ -176,7 +199,7 @@ public struct DeviceInputs {
     /// was afterwards, node for node.
     mutating func drawRestByTree(_ k: Int, _ g: inout Xoshiro256StarStar) {
         let w = plan.workload
-        if tree == nil { tree = PopularityTree(apps: catalog.profiles.count, exponent: w.catalog.popularityZipfExponent) }
+        if tree == nil { tree = PopularityTree(apps: catalog.drawn, exponent: w.catalog.popularityZipfExponent) }
         let e = epoch
         for a in installed { tree!.update(Int(a), seen, e) }
         while installed.count < k {
@@ -186,6 +209,26 @@ public struct DeviceInputs {
             tree!.update(a, seen, e)
         }
         for a in installed { tree!.update(Int(a), seen, nil) }
+    }
+
+    /// The named apps this device installs (each by its own draw, `installShare`),
+    /// put into the user's ranking at their `userRank` (past the end: last; equal
+    /// ranks in declaration order), the drawn apps keeping their order around them.
+    mutating func installNamed(device: UInt64) {
+        let c = catalog
+        var order: [(rank: Int, j: Int)] = []
+        for j in c.namedInstallShare.indices {
+            var g = Xoshiro256StarStar(seed: plan.workload.seed, device, AppCatalog.namedStream, UInt64(j))
+            if g.nextUnit() < c.namedInstallShare[j] { order.append((c.namedUserRank[j], j)) }
+        }
+        order.sort { $0.rank < $1.rank || ($0.rank == $1.rank && $0.j < $1.j) }
+        var last = -1
+        for (rank, j) in order {
+            var at = min(rank - 1, installed.count)
+            if at <= last { at = last + 1 }
+            installed.insert(Int32(c.drawn + j), at: at)
+            last = at
+        }
     }
 
     /// Draws the rejection method may make for `k` apps before giving up on it.

@@ -7,6 +7,9 @@ import Synchronization
 public struct DeviceWorker {
     let shared: FleetRunner.Shared
     var inputs: DeviceInputs
+    /// With `--compare-set`: the inputs of each variant whose devices are built apart
+    /// (`shared.inputOf`: index k > 0 is `variantInputs[k - 1]`).
+    var variantInputs: [DeviceInputs] = []
     /// One reusable simulation per registered policy, by registry index.
     var runners: [CellRunner] = []
     /// One per external policy of the cells (`shared.external`'s order), and its process.
@@ -15,42 +18,78 @@ public struct DeviceWorker {
     /// Per-cell results so far.
     public internal(set) var accumulators: [CellAccumulator]
     var seconds: [Double]
-    /// The device class of the inputs built last (-1: none yet).
+    /// The device class of the inputs built last (-1: none yet), and each variant's
+    /// inputs' (`variantInputs`).
     var lastClass = -1
-    /// With a baseline: each cell's baseline cell, and the current device's metrics per cell.
+    var variantClass: [Int] = []
+    /// With `--by class` and a baseline or variants: the current device's class in each cell.
+    var cellClass: [Int] = []
+    /// With a baseline: each cell's baseline cell; with variants: each cell's cell in
+    /// the reference variant; and the current device's metrics per cell.
     let baselineCells: [Int]?
+    let referenceCells: [Int]?
     var deviceMetrics: [DeviceMetrics]
     /// With `--by`: per cell and group (`cell * groupCount + group`).
     public internal(set) var groups: [CellAccumulator]
     let groupCount: Int
     /// With `--timeseries`: this worker's hourly sums.
     public let series: HourlySeries?
-    /// With `--by archetype`: the current device's counts per archetype.
+    /// With `--by archetype` or `app`: the current device's counts per group.
     let tally: ArchetypeTally?
-    /// With `--by archetype` and a baseline: the current device's counts per cell and
-    /// archetype (`cell * groupCount + group`), for the groups' paired sums.
+    /// With `--by archetype` or `app` and a baseline or variants: the current device's
+    /// counts per cell and group (`cell * groupCount + group`), for the groups' paired sums.
     var tallies: [DeviceMetrics] = []
+    /// With `--by app`: whether the current device installed each group's app, by inputs
+    /// (`shared.inputOf`'s index; the drawn apps' group: always).
+    var installedGroups: [[Bool]] = []
     /// The sum of the run lengths of the devices built (`DeviceInputs.until`).
     public internal(set) var spanSum = SimTime.zero
 
     public init(shared: FleetRunner.Shared) {
         self.shared = shared
         inputs = DeviceInputs(plan: shared.plan, catalog: shared.catalog, chunked: true)
-        accumulators = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count)
-        seconds = [Double](repeating: 0, count: shared.plan.cells.count)
-        baselineCells = shared.plan.baselineCells
-        deviceMetrics = [DeviceMetrics](repeating: DeviceMetrics(), count: baselineCells == nil ? 0 : shared.plan.cells.count)
-        if baselineCells != nil { for i in accumulators.indices { accumulators[i].paired = PairedSums() } }
-        groupCount = shared.plan.groupBy == nil ? 0 : shared.plan.groupNames.count
-        groups = [CellAccumulator](repeating: CellAccumulator(), count: shared.plan.cells.count * groupCount)
-        tally = shared.plan.groupBy == .archetype ? ArchetypeTally(archetypes: groupCount) : nil
-        if baselineCells != nil, groupCount > 0 {
-            // Each group compared with the baseline cell's same group, device by device.
-            for i in groups.indices { groups[i].paired = PairedSums() }
-            if tally != nil { tallies = [DeviceMetrics](repeating: DeviceMetrics(), count: groups.count) }
+        let cells = shared.plan.cells.count
+        for v in shared.inputOf.indices where v > 0 && shared.inputOf[v] == v {
+            var p = shared.plan
+            p.workload = shared.plan.variants[v].workload
+            variantInputs.append(DeviceInputs(plan: p, catalog: shared.catalogs[v], chunked: true))
         }
-        series = shared.plan.timeSeries ? HourlySeries(cells: shared.plan.cells.count, hours: HourlySeries.hours(shared.plan.workload.fleet.duration)) : nil
+        variantClass = [Int](repeating: -1, count: variantInputs.count)
+        accumulators = [CellAccumulator](repeating: CellAccumulator(), count: cells)
+        seconds = [Double](repeating: 0, count: cells)
+        baselineCells = shared.plan.baselineCells
+        referenceCells = shared.plan.variantReferenceCells
+        deviceMetrics = [DeviceMetrics](repeating: DeviceMetrics(), count: baselineCells == nil && referenceCells == nil ? 0 : cells)
+        if baselineCells != nil { for i in accumulators.indices { accumulators[i].paired = PairedSums() } }
+        if referenceCells != nil { for i in accumulators.indices { accumulators[i].variantPaired = PairedSums() } }
+        groupCount = shared.plan.groupBy == nil ? 0 : shared.plan.groupNames.count
+        groups = [CellAccumulator](repeating: CellAccumulator(), count: cells * groupCount)
+        let byApp = shared.plan.groupBy == .app
+        tally = shared.plan.groupBy == .archetype || byApp ? ArchetypeTally(archetypes: groupCount, latencyCells: byApp ? cells : 0) : nil
+        if byApp { for i in groups.indices { groups[i].app = AppSums() } }
+        if groupCount > 0 {
+            // Each group compared with the baseline cell's same group, device by device,
+            // and with the reference variant's.
+            if baselineCells != nil { for i in groups.indices { groups[i].paired = PairedSums() } }
+            if referenceCells != nil { for i in groups.indices { groups[i].variantPaired = PairedSums() } }
+            if tally != nil, baselineCells != nil || referenceCells != nil { tallies = [DeviceMetrics](repeating: DeviceMetrics(), count: groups.count) }
+            if tally == nil, baselineCells != nil || referenceCells != nil { cellClass = [Int](repeating: 0, count: cells) }
+        }
+        series = shared.plan.timeSeries ? HourlySeries(cells: cells, hours: HourlySeries.hours(shared.plan.workload.fleet.duration)) : nil
         reserve()
+    }
+
+    /// Moves the groups' relaunch latencies (`--by app`, kept in the tally while devices
+    /// run) into `groups` (as latencies of no relaunch kind: the groups keep none per
+    /// kind). Once, when the worker is done.
+    public mutating func finishGroups() {
+        guard let tally, !tally.latency.isEmpty else { return }
+        for ci in tally.latency.indices {
+            for g in 0..<groupCount {
+                groups[ci * groupCount + g].latencyWithoutKind.merge(tally.latency[ci][g])
+                tally.latency[ci][g].reset()
+            }
+        }
     }
 
     /// Runs device `d` in every cell; returns the events handled. With
@@ -64,54 +103,91 @@ public struct DeviceWorker {
     mutating func runDevice(_ d: Int, rows: inout String?, reusingInputs: Bool = false) -> Int {
         let plan = shared.plan
         let built = !reusingInputs || lastClass < 0
-        if built { lastClass = inputs.build(device: d) }
-        let classIndex = lastClass
-        var context = shared.context
-        context.device = UInt64(d)
+        if built {
+            lastClass = inputs.build(device: d)
+            for i in variantInputs.indices { variantClass[i] = variantInputs[i].build(device: d) }
+            if tally != nil, !tally!.latency.isEmpty { noteInstalledGroups() }
+        }
         var events = 0
         let clock = ContinuousClock()
         for (ci, cell) in plan.cells.enumerated() {
-            let params = shared.classParams[classIndex][ci]
+            let k = shared.inputOf[cell.variant]
+            let classIndex = k == 0 ? lastClass : variantClass[variantSlot(k)]
+            if !cellClass.isEmpty { cellClass[ci] = classIndex }
+            let params = shared.cellParams[ci][classIndex]
+            var context = shared.contexts[cell.variant]
+            context.device = UInt64(d)
             let start = clock.now
-            let (metrics, e) = runCell(cell.policy, params: params, profiles: shared.classProfiles[classIndex][ci], context: context, cell: ci)
+            let (metrics, e) = runCell(cell.policy, params: params, profiles: shared.cellProfiles[ci][classIndex], context: context, cell: ci, inputs: k)
             let elapsed = start.duration(to: clock.now)
             // A device fed chunk by chunk knows its span once it has run.
             if inputs.feeding { inputs.until = inputs.feed!.until }
             seconds[ci] += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             accumulators[ci].add(metrics, events: e)
-            if baselineCells != nil { deviceMetrics[ci] = metrics }
+            if !deviceMetrics.isEmpty { deviceMetrics[ci] = metrics }
             if let tally {
-                for g in 0..<groupCount { groups[ci * groupCount + g].add(tally.values[g], events: 0) }
+                for g in 0..<groupCount {
+                    groups[ci * groupCount + g].add(tally.values[g], events: 0)
+                    if !tally.latency.isEmpty { groups[ci * groupCount + g].app!.add(tally.values[g], installed: installedGroups[cell.variant][g]) }
+                }
                 if !tallies.isEmpty { for g in 0..<groupCount { tallies[ci * groupCount + g] = tally.values[g] } }
             } else if groupCount > 0 {
-                groups[ci * groupCount + (plan.usage == nil ? classIndex : 0)].add(metrics, events: e)
+                groups[ci * groupCount + classIndex].add(metrics, events: e)
             }
             events += e
             if rows != nil {
-                rows! += PerDeviceRow.line(device: d, deviceClass: plan.usage == nil ? plan.workload.deviceClasses[classIndex].name : "usage",
-                                           cell: cell, ramKB: params.ramKB, apps: inputs.installed.count,
+                let w = plan.workload(of: cell)
+                let named = k == 0 ? inputs : variantInputs[variantSlot(k)]
+                let className = plan.usage == nil || w.deviceClasses.count > 1 ? w.deviceClasses[classIndex].name : "usage"
+                rows! += PerDeviceRow.line(device: d, deviceClass: className,
+                                           cell: cell, ramKB: params.ramKB, apps: named.installed.count,
                                            duration: inputs.until, metrics: metrics, events: e,
-                                           deviceName: plan.usage?.name(ofDevice: d) ?? "")
+                                           deviceName: plan.usage?.name(ofDevice: d) ?? "",
+                                           variant: plan.variants.isEmpty ? nil : plan.variants[cell.variant].label)
             }
         }
         if built { spanSum = spanSum + inputs.until }
-        if let baselineCells {
-            for ci in baselineCells.indices { accumulators[ci].paired!.add(deviceMetrics[ci], deviceMetrics[baselineCells[ci]]) }
-            if !tallies.isEmpty {
-                for ci in baselineCells.indices {
-                    for g in 0..<groupCount {
-                        groups[ci * groupCount + g].paired!.add(tallies[ci * groupCount + g], tallies[baselineCells[ci] * groupCount + g])
-                    }
-                }
-            } else if groupCount > 0 {
-                // One group a device (its class; a replay's one group).
-                let g = plan.usage == nil ? classIndex : 0
-                for ci in baselineCells.indices {
-                    groups[ci * groupCount + g].paired!.add(deviceMetrics[ci], deviceMetrics[baselineCells[ci]])
+        if let baselineCells { pair(baselineCells, \.paired) }
+        if let referenceCells { pair(referenceCells, \.variantPaired) }
+        return events
+    }
+
+    /// The slot in `variantInputs` of inputs index `k` (> 0).
+    @inline(__always) func variantSlot(_ k: Int) -> Int {
+        var slot = 0
+        for v in 1..<k where shared.inputOf[v] == v { slot += 1 }
+        return slot
+    }
+
+    /// Adds the current device to each cell's paired sums with cell `to[ci]` (the
+    /// baseline's, or the reference variant's), and each group's.
+    mutating func pair(_ to: [Int], _ sums: WritableKeyPath<CellAccumulator, PairedSums?>) {
+        for ci in to.indices { accumulators[ci][keyPath: sums]!.add(deviceMetrics[ci], deviceMetrics[to[ci]]) }
+        if !tallies.isEmpty {
+            for ci in to.indices {
+                for g in 0..<groupCount {
+                    groups[ci * groupCount + g][keyPath: sums]!.add(tallies[ci * groupCount + g], tallies[to[ci] * groupCount + g])
                 }
             }
+        } else if groupCount > 0 {
+            // One group a device (its class in the cell's variant).
+            for ci in to.indices {
+                groups[ci * groupCount + cellClass[ci]][keyPath: sums]!.add(deviceMetrics[ci], deviceMetrics[to[ci]])
+            }
         }
-        return events
+    }
+
+    /// `--by app`: which groups' apps the current device installed, for each inputs.
+    mutating func noteInstalledGroups() {
+        let all = [inputs] + variantInputs
+        installedGroups = shared.inputOf.indices.map { v in
+            let k = shared.inputOf[v]
+            let installed = k == 0 ? all[0].installed : all[1 + variantSlot(k)].installed
+            let c = shared.catalogs[v]
+            return (0..<groupCount).map { g in
+                g == groupCount - 1 || installed.contains(Int32(c.drawn + g))
+            }
+        }
     }
 
     /// Sizes every buffer for the largest device the workload is likely to produce, so
@@ -150,23 +226,26 @@ public struct DeviceWorker {
         var context = shared.context
         context.device = UInt64(d)
         var observer: PendingAverage? = PendingAverage()
-        let (_, e) = runCell(shared.plan.cells[0].policy, params: shared.classParams[classIndex][0], profiles: shared.classProfiles[classIndex][0],
-                             context: context, cell: 0, pending: &observer)
+        let (_, e) = runCell(shared.plan.cells[0].policy, params: shared.cellParams[0][classIndex], profiles: shared.cellProfiles[0][classIndex],
+                             context: context, cell: 0, inputs: 0, pending: &observer)
         return (e, observer!.mean)
     }
 
     /// Runs the current device in one cell, with the policy's own specialised loop.
     mutating func runCell(_ policy: PolicyID, params: DeviceParameters, profiles: ContiguousArray<AppProfile>,
-                          context: PolicyContext, cell: Int) -> (DeviceMetrics, Int) {
+                          context: PolicyContext, cell: Int, inputs k: Int) -> (DeviceMetrics, Int) {
         var none: PendingAverage? = nil
-        return runCell(policy, params: params, profiles: profiles, context: context, cell: cell, pending: &none)
+        return runCell(policy, params: params, profiles: profiles, context: context, cell: cell, inputs: k, pending: &none)
     }
 
     mutating func runCell(_ policy: PolicyID, params: DeviceParameters, profiles: ContiguousArray<AppProfile>, context: PolicyContext,
-                          cell: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
-        let io = CellInputs(shared: shared, installed: inputs.installed, timeline: inputs.timeline, params: params,
+                          cell: Int, inputs k: Int, pending: inout PendingAverage?) -> (DeviceMetrics, Int) {
+        let from = k == 0 ? inputs : variantInputs[variantSlot(k)]
+        let v = shared.plan.cells[cell].variant
+        let io = CellInputs(shared: shared, installed: from.installed, timeline: from.timeline, params: params,
                             profiles: profiles, context: context,
-                            until: inputs.until, feed: inputs.feeding ? inputs.feed : nil, cell: cell, series: series, tally: tally)
+                            until: from.until, feed: from.feeding ? from.feed : nil, cell: cell, series: series, tally: tally,
+                            groupOf: tally == nil ? [] : shared.groupOf[v])
         guard let name = policy.external else { return runners[policy.index].run(io, &accumulators[cell], &pending) }
         let r = externalRunners[shared.external.firstIndex { $0.name == name }!].run(io, &accumulators[cell], &pending)
         checkProcesses()
@@ -188,8 +267,10 @@ public struct DeviceWorker {
         /// The cell, and the hourly series to add to (nil: none).
         let cell: Int
         let series: HourlySeries?
-        /// With `--by archetype`: where the device counts per archetype (zeroed here).
+        /// With `--by archetype` or `app`: where the device counts per group (zeroed
+        /// here), and each profile's group.
         let tally: ArchetypeTally?
+        let groupOf: ContiguousArray<Int32>
     }
 
     static func simulate<P: EvictionPolicy, O: RunObserver>(_ sim: inout Simulation<Device<P, NoTrace>>, _ io: CellInputs,
@@ -212,8 +293,9 @@ public struct DeviceWorker {
         swap(&sim.model.relaunchLatencyByKind, &kindLatency)
         if let tally = io.tally {
             for g in tally.values.indices { tally.values[g] = DeviceMetrics() }
-            sim.model.archetypeOf = io.shared.archetypeOf
+            sim.model.archetypeOf = io.groupOf
             swap(&sim.model.byArchetype, &tally.values)
+            if !tally.latency.isEmpty { swap(&sim.model.core.byArchetypeLatency, &tally.latency[io.cell]) }
         }
         if let series = io.series {
             // Hour by hour: the same events as one run (events at or before each end).
@@ -251,7 +333,10 @@ public struct DeviceWorker {
             sim.run(until: io.until, observer: &observer)
         }
         swap(&sim.model.relaunchLatencyByKind, &kindLatency)
-        if let tally = io.tally { swap(&sim.model.byArchetype, &tally.values) }
+        if let tally = io.tally {
+            swap(&sim.model.byArchetype, &tally.values)
+            if !tally.latency.isEmpty { swap(&sim.model.core.byArchetypeLatency, &tally.latency[io.cell]) }
+        }
         sim.model.releaseInputs()
         return (sim.model.metrics, sim.eventsHandled)
     }

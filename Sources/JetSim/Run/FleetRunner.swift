@@ -38,6 +38,7 @@ public enum FleetRunner {
                 progress?.devicesDone.add(min(devices.count, (c + 1) * chunkSize) - c * chunkSize, ordering: .relaxed)
                 progress?.eventsDone.add(events, ordering: .relaxed)
             }
+            worker.finishGroups()
             let acc = worker.accumulators, secs = worker.seconds, groups = worker.groups, series = worker.series
             let spans = worker.spanSum
             results.withLock { $0.append((acc, secs, groups, series, spans)) }
@@ -64,20 +65,28 @@ public enum FleetRunner {
         }
         return FleetResult(cells: plan.cells, accumulators: total, cellSeconds: seconds, baseline: plan.baseline,
                            groupBy: plan.groupBy, groupNames: names, groups: plan.groupBy == nil ? nil : groups, series: series,
-                           spanSum: spanSum, failure: shared.failure.withLock { $0 })
+                           spanSum: spanSum, failure: shared.failure.withLock { $0 }, variants: plan.variants)
     }
 
     /// Read-only inputs shared by the workers.
     public final class Shared: Sendable {
         let plan: RunPlan
         let catalog: AppCatalog
-        let classParams: [[DeviceParameters]]  // [class][cell]
+        /// Each variant's catalog (`plan.variants`; without variants, `catalog` alone).
+        let catalogs: [AppCatalog]
+        /// The inputs each variant's devices are built from: the index of the first
+        /// variant whose workload builds the same inputs (`Workload.buildsSameInputs`), so
+        /// variants that change no input share one build per device.
+        let inputOf: [Int]
+        let cellParams: [[DeviceParameters]]  // [cell][class of the cell's variant]
         /// The catalog's profiles as they are on each class's device in each cell
         /// (`AppCatalog.profiles(fittedTo:)`): one array per distinct fit, shared.
-        let classProfiles: [[ContiguousArray<AppProfile>]]  // [class][cell]
-        let context: PolicyContext
-        /// `--by archetype`: each profile's archetype (lent to every device).
-        let archetypeOf: ContiguousArray<Int32>
+        let cellProfiles: [[ContiguousArray<AppProfile>]]  // [cell][class]
+        /// Each variant's policy context (a variant may change a policy's `policies.*`).
+        let contexts: [PolicyContext]
+        var context: PolicyContext { contexts[0] }
+        /// `--by archetype` or `app`: each variant's profiles' groups (lent to every device).
+        let groupOf: [ContiguousArray<Int32>]
         /// The external policies of the cells, by NAME: each worker starts a process
         /// of each.
         let external: [(name: String, spec: ExternalPolicySpec)]
@@ -93,19 +102,24 @@ public enum FleetRunner {
         public init(plan: RunPlan, catalog: AppCatalog) {
             self.plan = plan
             self.catalog = catalog
-            archetypeOf = ContiguousArray(catalog.archetype)
+            let workloads = plan.variants.isEmpty ? [plan.workload] : plan.variants.map(\.workload)
+            catalogs = plan.variants.isEmpty ? [catalog] : workloads.map { AppCatalog($0) }
+            inputOf = workloads.indices.map { v in workloads.firstIndex { $0.buildsSameInputs(as: workloads[v]) }! }
+            groupOf = catalogs.map { plan.groupBy?.groupOf($0) ?? [] }
             let w = plan.workload
-            classParams = w.deviceClasses.map { c in plan.cells.map { c.parameters(ramKB: $0.ramKB) } }
-            var byFit: [Int64: ContiguousArray<AppProfile>] = [:]
-            classProfiles = classParams.map { cells in
-                cells.map { p in
-                    if let done = byFit[p.appFitKB] { return done }
-                    let fitted = catalog.profiles(fittedTo: p)
-                    byFit[p.appFitKB] = fitted
+            cellParams = plan.cells.map { cell in workloads[cell.variant].deviceClasses.map { $0.parameters(ramKB: cell.ramKB) } }
+            var byFit: [[Int64: ContiguousArray<AppProfile>]] = Array(repeating: [:], count: workloads.count)
+            let catalogs = self.catalogs
+            cellProfiles = zip(plan.cells, cellParams).map { cell, classes in
+                classes.map { p in
+                    if let done = byFit[cell.variant][p.appFitKB] { return done }
+                    let fitted = catalogs[cell.variant].profiles(fittedTo: p)
+                    byFit[cell.variant][p.appFitKB] = fitted
                     return fitted
                 }
             }
-            context = PolicyContext(seed: w.seed, policies: w.policies)
+            // A variant may change a policy's parameters (`policies.*`): each its own.
+            contexts = workloads.map { PolicyContext(seed: $0.seed, policies: $0.policies) }
             var names: [String] = []
             for c in plan.cells { if let n = c.policy.external, !names.contains(n) { names.append(n) } }
             external = names.map { n in (n, w.policies.external[n] ?? ExternalPolicySpec()) }

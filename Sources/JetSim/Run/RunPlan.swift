@@ -25,6 +25,35 @@ public struct RunPlan: Sendable {
     /// and the hash rule only (`AppMap.profile`).
     public var appMap: AppMap? = nil
 
+    /// `--compare-set`: the variants of the workload (each `workload` with one key
+    /// changed), every cell run in each, the same devices and draws; cells carry their
+    /// variant's index, and each is compared, device by device, with the same policy
+    /// and RAM in variant 0 (`CellAccumulator.variantPaired`). Empty: none (each cell
+    /// runs `workload`).
+    public var variants: [Variant] = []
+
+    /// One variant: the `--compare-set KEY=VALUE` text and the workload it gives.
+    public struct Variant: Sendable {
+        public var label: String
+        public var workload: Workload
+        public init(label: String, workload: Workload) {
+            self.label = label
+            self.workload = workload
+        }
+    }
+
+    /// The workload cell `c` runs.
+    public func workload(of c: Cell) -> Workload { variants.isEmpty ? workload : variants[c.variant].workload }
+
+    /// For each cell, the index of the same policy and RAM in variant 0 (nil: no variants).
+    public var variantReferenceCells: [Int]? {
+        variants.isEmpty ? nil : Self.variantReferenceCells(cells)
+    }
+
+    public static func variantReferenceCells(_ cells: [Cell]) -> [Int] {
+        cells.map { c in cells.firstIndex { $0.variant == 0 && $0.policy == c.policy && $0.ramKB == c.ramKB }! }
+    }
+
     /// `--baseline`: every cell is also compared, device by device, with this policy's
     /// cell at the same RAM (`PairedSums`); nil: no comparison (and no extra work).
     public var baseline: PolicyID? = nil
@@ -42,12 +71,12 @@ public struct RunPlan: Sendable {
 
     /// For each cell, the index of `baseline`'s cell at the same RAM (it must exist: `covers`).
     public static func baselineCells(_ cells: [Cell], _ baseline: PolicyID) -> [Int] {
-        cells.map { c in cells.firstIndex { $0.policy == baseline && $0.ramKB == c.ramKB }! }
+        cells.map { c in cells.firstIndex { $0.policy == baseline && $0.ramKB == c.ramKB && $0.variant == c.variant }! }
     }
 
     /// Whether every RAM of the cells has a cell of `policy`.
     public static func covers(_ cells: [Cell], baseline policy: PolicyID) -> Bool {
-        cells.allSatisfy { c in cells.contains { $0.policy == policy && $0.ramKB == c.ramKB } }
+        cells.allSatisfy { c in cells.contains { $0.policy == policy && $0.ramKB == c.ramKB && $0.variant == c.variant } }
     }
 
     public init(workload: Workload, cells: [Cell], threads: Int) {
@@ -103,4 +132,6 @@ public struct FleetResult: Sendable {
     /// nonsense): a message naming the policy and the request. The results are then
     /// incomplete and must not be written.
     public var failure: String? = nil
+    /// `--compare-set`: the variants the cells' `variant` indexes (empty: none).
+    public var variants: [RunPlan.Variant] = []
 }

@@ -18,13 +18,14 @@ public enum ScenarioRunner {
     /// Runs the scenario with its policy (memory invariant checked after every event).
     /// Without `recordsTrace` the result's records are empty: for callers that read
     /// only what it measured.
-    public static func run(_ sc: Scenario, checkInvariants: Bool = true, recordsTrace: Bool = true) -> Result {
+    public static func run(_ sc: Scenario, checkInvariants: Bool = true, recordsTrace: Bool = true, recordsSaves: Bool = false) -> Result {
         let (installed, timeline) = TimelineSource.scenarioInputs(sc)
         var inputs = TraceRun.Inputs(
             profiles: ContiguousArray(sc.profiles), installed: installed, params: sc.params,
             timeline: timeline, context: PolicyContext(seed: 1, device: 0),
             until: sc.endTime, checksInvariants: checkInvariants)
         inputs.recordsTrace = recordsTrace
+        inputs.recordsSaves = recordsSaves
         let out = TraceRun.run(sc.policy, inputs)
         return Result(records: out.records, metrics: out.metrics, latencies: out.latencies, heldAtEnd: out.heldAtEnd,
                       memoryKillsOutsideReclaim: out.memoryKillsOutsideReclaim, idleDaemons: out.idleDaemons)

@@ -319,6 +319,42 @@ public enum Sensitivity {
 
     /// The terminal table of one metric: one line per RAM and variation, sorted by its
     /// largest effect (ties in point order); the cold ratio in percentage points.
+    /// `--policy-of-interest`: one line per varied key (or group) and RAM for `policy`
+    /// alone: its paired Δ at the shipped value and at each end, whether its sign flips,
+    /// and the ranking flips it takes part in (the pairs a>b an end reverses with
+    /// `policy` as a or b). Ranked as `table` ranks, by how far this policy's Δ moves.
+    public static func policyTable(workload: String, devices: Int, days: Double, baseline: String, rows: [Row], metric: Metric = .coldRatio,
+                                   policy: String, limit: Int? = nil) -> String {
+        let mine = rows.filter { $0.metric == metric && $0.center.policy == policy }
+        let ranked = mine.enumerated().sorted { a, b in
+            let ea = a.element.complete ? a.element.effect : -1, eb = b.element.complete ? b.element.effect : -1
+            return ea != eb ? ea > eb : a.offset < b.offset
+        }.map(\.element)
+        func pts(_ x: Double) -> String { Summary.fixed(x * metric.tableScale, metric.tableDecimals) }
+        func short(_ t: String) -> String { t.count > 24 ? String(t.prefix(23)) + "…" : t }
+        var lines: [[String]] = []
+        var survives = 0, complete = 0
+        for r in ranked.prefix(limit ?? ranked.count) {
+            let reversals = (r.reversedLow + r.reversedHigh).filter { $0.better == policy || $0.worse == policy }
+            var flips: [String] = []
+            for x in reversals where !flips.contains(x.text) { flips.append(x.text) }
+            lines.append([r.variation.name, r.ramLabel, short(r.variation.label(high: false)), short(r.variation.label(high: true)),
+                          pts(r.center.delta), pts(r.low.delta), pts(r.high.delta), pts(max(r.low.ci95, r.high.ci95)),
+                          !r.complete ? "no value" : r.moved ? pts(r.effect) : "-", r.signFlip.rawValue,
+                          flips.isEmpty ? "-" : flips.joined(separator: " ")])
+        }
+        for r in ranked where r.complete {
+            complete += 1
+            if r.signFlip != .yes && !(r.reversedLow + r.reversedHigh).contains(where: { $0.clear && ($0.better == policy || $0.worse == policy) }) { survives += 1 }
+        }
+        var out = "\(workload): \(devices) devices x \(Summary.fixed(days, 1)) days; \(policy)'s paired Δ \(metric.tableUnit) against \(baseline), "
+        out += "at the shipped value and at each end (± the larger half-width); sign flip: yes, within-ci or no; ranking flips: the pairs with \(policy) that an end reverses (? within the intervals)\n"
+        out += Summary.aligned(["varied", "RAM MB", "low", "high", "Δ shipped", "Δ low", "Δ high", "±", "moves", "sign flip", "ranking flips"], lines)
+        if let limit, ranked.count > limit { out += "... \(ranked.count - limit) more, with smaller effects (all in the CSV)\n" }
+        out += "\(policy): no clear sign or ranking flip at \(survives) of the \(complete) variations with a value\n"
+        return out
+    }
+
     public static func table(workload: String, devices: Int, days: Double, baseline: String, rows: [Row], metric: Metric = .coldRatio,
                              limit: Int? = nil) -> String {
         var groups: [(key: String, rows: [Row])] = []

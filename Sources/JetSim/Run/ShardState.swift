@@ -24,11 +24,13 @@ import SimKernel
 ///     overrides: K
 ///     set: <key=value>                           K times
 ///     baseline: <policy>                         only with --baseline
+///     compare: <key=value>                       only with --compare-set: one per variant, in order
 ///     by: class | archetype                      only with --by
 ///     timeseries: <hours>                        only with --timeseries
 ///     counter_names: <names>                     version 2 only
 ///     cells: C
-///     cell: <policy> <ram MiB | class>          C times, each followed by:
+///     cell: <policy> <ram MiB | class> [<variant>]   C times (the variant's index
+///                                                only with --compare-set), each followed by:
 ///     counters: <integers, in counter_names order>
 ///     latency: <count> <sum us> <min us> <max us>
 ///     buckets: <index>:<count> ...               non-empty histogram buckets
@@ -37,10 +39,16 @@ import SimKernel
 ///                                                `RelaunchKind` order (absent in states
 ///                                                written before them)
 ///     paired: <44 integers>                      only with --baseline: `PairedSums.values`
+///     variant_paired: <44 integers>              only with --compare-set: `PairedSums.values`
+///                                                against the reference variant's cell
 ///     group: <integers, as counters>             only with --by: one per group, in group order
 ///     group_paired: <44 integers>                after each group line with --by and --baseline:
 ///                                                the group's `PairedSums.values` (absent in
 ///                                                states written before breakdowns had deltas)
+///     group_variant_paired: <44 integers>        after each group line with --by and --compare-set
+///     group_app: <6 integers>                    after each group line with --by app: `AppSums.values`
+///     group_latency: <count> <sum> <min> <max> <index>:<count> ...
+///                                                then the group's relaunch latencies (--by app)
 ///     series: <hours x fields integers>          only with --timeseries: `HourlySeries`, hour by hour
 ///     workload:                                  then the resolved workload YAML,
 ///       <yaml, indented two spaces>              every line indented by two spaces
@@ -84,6 +92,8 @@ public struct ShardState: Sendable {
     public var hasKindLatency = true
     /// `--timeseries`: the hourly sums (`FleetResult.series`).
     public var series: HourlySeries? = nil
+    /// `--compare-set`: each variant's text (its workload: `workload` with it applied).
+    public var compare: [String] = []
 
     /// The counter names of a version 1 state.
     public static let v1CounterNames: [String] = {
@@ -113,9 +123,10 @@ public struct ShardState: Sendable {
         groupBy = result.groupBy
         groups = result.groups
         series = result.series
+        compare = result.variants.map(\.label)
         external = externalHashes.keys.sorted().map { "\($0) \(FNV1a.hex(externalHashes[$0]!))" }
         inputs = Self.inputsHash(yaml: workloadYAML, cells: cells, usage: self.usage, fleetDevices: self.fleetDevices, overrides: overrides,
-                                 baseline: baseline, groupBy: groupBy, hours: series?.hours, external: external)
+                                 baseline: baseline, groupBy: groupBy, hours: series?.hours, external: external, compare: compare)
     }
 
     /// What differs between two states' inputs, in the terms of the run that wrote
@@ -140,6 +151,7 @@ public struct ShardState: Sendable {
             parts.append("the external policies' files ([\(a.external.joined(separator: ", "))] here, [\(b.external.joined(separator: ", "))] there: a policy's script changed between the shards)")
         }
         if a.baseline != b.baseline { parts.append("--baseline (\(a.baseline?.rawValue ?? "none") here, \(b.baseline?.rawValue ?? "none") there)") }
+        if a.compare != b.compare { parts.append("--compare-set ([\(a.compare.joined(separator: " "))] here, [\(b.compare.joined(separator: " "))] there)") }
         if a.groupBy != b.groupBy { parts.append("--by (\(a.groupBy?.rawValue ?? "none") here, \(b.groupBy?.rawValue ?? "none") there)") }
         if a.series?.hours != b.series?.hours {
             parts.append("--timeseries (\(a.series.map { "\($0.hours) h" } ?? "none") here, \(b.series.map { "\($0.hours) h" } ?? "none") there)")
@@ -149,12 +161,13 @@ public struct ShardState: Sendable {
 
     /// Identifies what a run computes (not which shard it is).
     static func inputsHash(yaml: String, cells: [Cell], usage: String, fleetDevices: Int, overrides: [String], baseline: PolicyID? = nil,
-                           groupBy: GroupBy? = nil, hours: Int? = nil, external: [String] = []) -> String {
-        let cellText = cells.map { "\($0.policy.rawValue)@\($0.ramKB.map(String.init) ?? "class")" }.joined(separator: ",")
+                           groupBy: GroupBy? = nil, hours: Int? = nil, external: [String] = [], compare: [String] = []) -> String {
+        let cellText = cells.map { "\($0.policy.rawValue)@\($0.ramKB.map(String.init) ?? "class")" + ($0.variant > 0 ? "#\($0.variant)" : "") }.joined(separator: ",")
         // A baseline adds to the text only when given, so states without one keep their hash.
         return FNV1a.hex(FNV1a.hash(yaml + "\n" + cellText + "\n" + usage + "\n" + String(fleetDevices) + "\n" + overrides.joined(separator: "\u{1F}")
                          + (baseline.map { "\nbaseline=" + $0.rawValue } ?? "") + (groupBy.map { "\nby=" + $0.rawValue } ?? "")
-                         + (hours.map { "\ntimeseries=" + String($0) } ?? "") + external.map { "\nexternal=" + $0 }.joined()))
+                         + (hours.map { "\ntimeseries=" + String($0) } ?? "") + external.map { "\nexternal=" + $0 }.joined()
+                         + compare.map { "\ncompare=" + $0 }.joined()))
     }
 
     /// The state file's text.
@@ -170,13 +183,14 @@ public struct ShardState: Sendable {
         o += "overrides: \(overrides.count)\n"
         for x in overrides { o += "set: \(x)\n" }
         if let baseline { o += "baseline: \(baseline.rawValue)\n" }
+        for c in compare { o += "compare: \(c)\n" }
         if let groupBy { o += "by: \(groupBy.rawValue)\n" }
         if let series { o += "timeseries: \(series.hours)\n" }
         if Self.version >= 2 { o += "counter_names: " + CellAccumulator.counterNames.joined(separator: " ") + "\n" }
         o += "cells: \(cells.count)\n"
         let perCell = groupBy == nil ? 0 : (groups?.count ?? 0) / max(1, cells.count)
         for (ci, (cell, a)) in zip(cells, accumulators).enumerated() {
-            o += "cell: \(cell.policy.rawValue) \(cell.ramKB.map { SizeText.mebibytes($0) } ?? "class")\n"
+            o += "cell: \(cell.policy.rawValue) \(cell.ramKB.map { SizeText.mebibytes($0) } ?? "class")" + (compare.isEmpty ? "" : " \(cell.variant)") + "\n"
             o += "counters: " + a.counters.map(String.init).joined(separator: " ") + "\n"
             let latency = a.latency  // the kinds merged: once
             o += "latency: \(latency.count) \(latency.sum) \(latency.min) \(latency.max)\n"
@@ -188,10 +202,17 @@ public struct ShardState: Sendable {
                 }
             }
             if baseline != nil { o += "paired: " + (a.paired ?? PairedSums()).values.map { String($0) }.joined(separator: " ") + "\n" }
+            if !compare.isEmpty { o += "variant_paired: " + (a.variantPaired ?? PairedSums()).values.map { String($0) }.joined(separator: " ") + "\n" }
             for g in 0..<perCell {
                 let group = groups![ci * perCell + g]
                 o += "group: " + group.counters.map(String.init).joined(separator: " ") + "\n"
                 if baseline != nil, let p = group.paired { o += "group_paired: " + p.values.map { String($0) }.joined(separator: " ") + "\n" }
+                if !compare.isEmpty, let p = group.variantPaired { o += "group_variant_paired: " + p.values.map { String($0) }.joined(separator: " ") + "\n" }
+                if groupBy == .app {
+                    o += "group_app: " + (group.app ?? AppSums()).values.map { String($0) }.joined(separator: " ") + "\n"
+                    let h = group.latencyWithoutKind
+                    o += "group_latency: \(h.count) \(h.sum) \(h.min) \(h.max)" + h.nonEmptyBuckets.map { " \($0.index):\($0.count)" }.joined() + "\n"
+                }
             }
             if let series {
                 let n = series.hours * HourlySeries.fields.count
@@ -261,6 +282,29 @@ public struct ShardState: Sendable {
             guard let x = Int(s) else { i -= 1; throw fail("\(what): expected a whole number, got '\(s)'") }
             return x
         }
+        func pairedLine(_ key: String) throws(InputError) -> PairedSums {
+            let v = try next(key).split(separator: " ").map { Int128(String($0)) }
+            guard v.count == PairedSums.valueCount, !v.contains(nil) else { i -= 1; throw fail("\(key): expected \(PairedSums.valueCount) whole numbers") }
+            var p = PairedSums()
+            p.values = v.map { $0! }
+            return p
+        }
+        func histogramLine(_ key: String) throws(InputError) -> LatencyHistogram {
+            let f = try next(key).split(separator: " ")
+            guard f.count >= 4, let n = UInt64(f[0]), let sum = UInt64(f[1]), let lo = UInt64(f[2]), let hi = UInt64(f[3]) else {
+                i -= 1; throw fail("\(key): expected '<count> <sum> <min> <max> <index>:<count> ...'")
+            }
+            var pairs: [(index: Int, count: UInt64)] = []
+            for b in f.dropFirst(4) {
+                let kv = b.split(separator: ":")
+                guard kv.count == 2, let x = Int(kv[0]), let v = UInt64(kv[1]) else { i -= 1; throw fail("\(key): bad bucket '\(b)'") }
+                pairs.append((x, v))
+            }
+            guard let h = LatencyHistogram(buckets: pairs, sum: sum, min: lo, max: hi), h.count == n else {
+                i -= 1; throw fail("\(key): the buckets do not add up to the count, or an index is out of range")
+            }
+            return h
+        }
         guard let version = Int(try next("jetsim-state")), (1...newestVersion).contains(version) else {
             i -= 1; throw fail("unsupported state version (this jetsim reads versions 1 to \(newestVersion))")
         }
@@ -297,6 +341,8 @@ public struct ShardState: Sendable {
             guard let b = PolicyID(parsing: name) else { i -= 1; throw fail("baseline: '\(name)' is not a policy") }
             baseline = b
         }
+        var compare: [String] = []
+        while peek("compare") { compare.append(try next("compare")) }
         var groupBy: GroupBy? = nil
         if peek("by") {
             let name = try next("by")
@@ -330,13 +376,20 @@ public struct ShardState: Sendable {
         var hasKind = true
         for _ in 0..<count {
             let parts = try next("cell").split(separator: " ").map(String.init)
-            guard parts.count == 2, let policy = PolicyID(parsing: parts[0]) else { i -= 1; throw fail("cell: expected '<policy> <ram MiB | class>'") }
+            guard parts.count == (compare.isEmpty ? 2 : 3), let policy = PolicyID(parsing: parts[0]) else {
+                i -= 1; throw fail("cell: expected '<policy> <ram MiB | class>'" + (compare.isEmpty ? "" : " <variant>"))
+            }
+            var variant = 0
+            if !compare.isEmpty {
+                guard let v = Int(parts[2]), (0..<compare.count).contains(v) else { i -= 1; throw fail("cell: variant '\(parts[2])' is not one of the \(compare.count) compare lines") }
+                variant = v
+            }
             var ram: Int64? = nil
             if parts[1] != "class" {
                 guard let mb = Double(parts[1]), Schema.ramRangeMB.contains(mb) else { i -= 1; throw fail("cell: bad RAM '\(parts[1])'") }
                 ram = Int64((mb * 1_024).rounded())
             }
-            cells.append(Cell(policy: policy, ramKB: ram))
+            cells.append(Cell(policy: policy, ramKB: ram, variant: variant))
             var a = CellAccumulator()
             let counters = try next("counters").split(separator: " ").map(String.init)
             guard counters.count == slots.count else {
@@ -395,6 +448,7 @@ public struct ShardState: Sendable {
                 p.values = v.map { $0! }
                 a.paired = p
             }
+            if !compare.isEmpty { a.variantPaired = try pairedLine("variant_paired") }
             if groupBy != nil {
                 var n = 0
                 while peek("group") {
@@ -412,6 +466,15 @@ public struct ShardState: Sendable {
                         var p = PairedSums()
                         p.values = v.map { $0! }
                         g.paired = p
+                    }
+                    if !compare.isEmpty, peek("group_variant_paired") { g.variantPaired = try pairedLine("group_variant_paired") }
+                    if groupBy == .app {
+                        let v = try next("group_app").split(separator: " ").map { Int128(String($0)) }
+                        guard v.count == AppSums.valueCount, !v.contains(nil) else { i -= 1; throw fail("group_app: expected \(AppSums.valueCount) whole numbers") }
+                        var sums = AppSums()
+                        sums.values = v.map { $0! }
+                        g.app = sums
+                        g.latencyWithoutKind = try histogramLine("group_latency")
                     }
                     groups.append(g)
                     n += 1
@@ -445,6 +508,7 @@ public struct ShardState: Sendable {
                            fleetDevices: fleet, usage: usage, overrides: overrides, inputs: inputs, workloadYAML: yaml)
         s.baseline = baseline
         s.external = external
+        s.compare = compare
         s.sampleDevices = sampled
         s.hasKindLatency = hasKind
         if let hours {
@@ -461,7 +525,7 @@ public struct ShardState: Sendable {
             s.groups = groups
         }
         let expected = inputsHash(yaml: yaml, cells: cells, usage: usage, fleetDevices: fleet, overrides: overrides, baseline: baseline,
-                                  groupBy: groupBy, hours: hours, external: external)
+                                  groupBy: groupBy, hours: hours, external: external, compare: compare)
         if expected != inputs { throw InputError(source: source, "the inputs hash does not match the content: the file was edited or damaged") }
         s.workloadYAML = yaml
         return s
@@ -538,11 +602,16 @@ public struct ShardState: Sendable {
         if states.contains(where: { $0.state.groups?.contains { $0.paired == nil } ?? false }) {
             for g in (groups ?? []).indices { groups![g].paired = nil }
         }
+        // The variants' workloads: the state's with each --compare-set applied, as the run did.
+        var variants: [RunPlan.Variant] = []
+        for c in first.state.compare {
+            variants.append(RunPlan.Variant(label: c, workload: try WorkloadDecoder.applying([c], to: first.state.workload)))
+        }
         return (first.state.workload, FleetResult(cells: first.state.cells, accumulators: total,
                                                   cellSeconds: [Double](repeating: 0, count: total.count), baseline: first.state.baseline,
                                                   groupBy: first.state.groupBy,
                                                   groupNames: first.state.groupBy?.groups(first.state.workload, usage: first.state.usage != "none") ?? [],
-                                                  groups: groups, series: series),
+                                                  groups: groups, series: series, variants: variants),
                 first.state.overrides)
     }
 }

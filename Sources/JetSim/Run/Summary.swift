@@ -152,18 +152,43 @@ public enum Summary {
     /// With `--baseline`, `deltaColumns` follow the summary's own columns.
     public static func csv(workload: Workload, result: FleetResult, overrides: [String] = []) -> String {
         let deltas = pairedDeltas(workload: workload, result: result)
-        var out = header + (deltas == nil ? "" : "," + deltaColumns.joined(separator: ",")) + "\n"
+        let variantDeltas = self.variantDeltas(workload: workload, result: result)
+        var out = header + (deltas == nil ? "" : "," + deltaColumns.joined(separator: ","))
+            + (variantDeltas == nil ? "" : "," + variantColumns.joined(separator: ",")) + "\n"
+        let references = variantDeltas == nil ? [] : RunPlan.variantReferenceCells(result.cells)
+        func text(_ d: Deltas) -> String {
+            [fixed(d.cold.value, 6), fixed(d.cold.ci95, 6), fixed(d.mean.value, 3), fixed(d.mean.ci95, 3),
+             fixed(d.p99.value, 3), fixed(d.p99.ci95, 3), fixed(d.loss.value, 6), fixed(d.loss.ci95, 6)].joined(separator: ",")
+        }
         for (i, (cell, acc)) in zip(result.cells, result.accumulators).enumerated() {
             out += values(workload: workload, cell: cell, acc: acc, overrides: overrides).joined(separator: ",")
-            if let deltas, let b = result.baseline {
-                let d = deltas[i]
-                out += "," + b.rawValue + "," + [fixed(d.cold.value, 6), fixed(d.cold.ci95, 6), fixed(d.mean.value, 3), fixed(d.mean.ci95, 3),
-                                                 fixed(d.p99.value, 3), fixed(d.p99.ci95, 3), fixed(d.loss.value, 6), fixed(d.loss.ci95, 6)]
-                    .joined(separator: ",")
+            if let deltas, let b = result.baseline { out += "," + b.rawValue + "," + text(deltas[i]) }
+            if let variantDeltas {
+                out += "," + CSV.escape(result.variants[cell.variant].label) + "," + CSV.escape(result.variants[result.cells[references[i]].variant].label)
+                out += "," + text(variantDeltas[i])
             }
             out += "\n"
         }
         return out
+    }
+
+    /// The columns `--compare-set` appends (after `--baseline`'s): the cell's variant
+    /// (its `--compare-set` text), the reference variant (the first), and the cell's
+    /// paired differences from the same policy and RAM in the reference variant.
+    public static let variantColumns = ["variant", "variant_reference"] + deltaColumns.dropFirst().map { "variant_" + $0 }
+
+    /// Each cell's paired differences from the same policy and RAM in the reference
+    /// variant; nil without variants.
+    public static func variantDeltas(workload: Workload, result: FleetResult) -> [Deltas]? {
+        guard !result.variants.isEmpty, result.accumulators.allSatisfy({ $0.variantPaired != nil }) else { return nil }
+        let ref = RunPlan.variantReferenceCells(result.cells)
+        let days = workload.fleet.duration.seconds / 86_400
+        return result.accumulators.indices.map { i in
+            let a = result.accumulators[i], p = a.variantPaired!
+            return Deltas(cold: Paired.coldRatio(p, devices: a.devices), mean: Paired.meanLatencyMillis(p, devices: a.devices),
+                          p99: Paired.p99Millis(a, result.accumulators[ref[i]], p),
+                          loss: Paired.lossPerDeviceDay(p, devices: a.devices, days: days))
+        }
     }
 
     /// The columns `--baseline` appends (docs/columns.md, "With `--baseline`").
@@ -260,23 +285,38 @@ public enum Summary {
             return h.count > 0 ? num(Double(h.percentile(p)) / 1_000, 1) : "nan"
         }
         var rows: [[String]] = []
+        let variants = !result.variants.isEmpty
+        // With variants, each row's variant first: V1, V2, ... (named below the table).
+        func tag(_ cell: Cell) -> [String] { variants ? ["V\(cell.variant + 1)"] : [] }
         for (cell, a) in zip(result.cells, result.accumulators) {
-            rows.append([cell.policy.rawValue, ramLabel(cell, workload), String(a.devices), String(a[.relaunches]),
+            rows.append(tag(cell) + [cell.policy.rawValue, ramLabel(cell, workload), String(a.devices), String(a[.relaunches]),
                          num(coldRatio(a) * 100, 2), num(ratioCI95(a) * 100, 2),
                          ms(50, a), ms(90, a), ms(99, a),
                          String(a.totals.totalKills), num(lossPerDeviceDay(a, days: days), 3), String(a[.stateLossEvents])])
         }
         var out = "\(workload.name): \(result.accumulators.first?.devices ?? 0) devices x \(fixed(workload.fleet.duration.seconds / 86_400, 1)) days, seed \(workload.seed)\n"
-        out += aligned(heads, rows)
+        if variants {
+            for (v, x) in result.variants.enumerated() { out += "V\(v + 1): --compare-set \(x.label)\(v == 0 ? " (the reference)" : "")\n" }
+        }
+        out += aligned((variants ? ["variant"] : []) + heads, rows)
+        if variants, let d = variantDeltas(workload: workload, result: result) {
+            out += "\nminus V1 at the same policy and RAM, paired over devices (± 95%; p99's interval is not paired)\n"
+            out += aligned(["variant", "policy", "RAM MB", "Δ cold %", "±", "Δ mean ms", "±", "Δ p99 ms", "±", "Δ lost/dev-day", "±"],
+                           zip(result.cells, d).filter { $0.0.variant > 0 }.map { cell, d in
+                               tag(cell) + [cell.policy.rawValue, ramLabel(cell, workload), num(d.cold.value * 100, 2), num(d.cold.ci95 * 100, 2),
+                                            num(d.mean.value, 1), num(d.mean.ci95, 1), num(d.p99.value, 1), num(d.p99.ci95, 1),
+                                            num(d.loss.value, 3), num(d.loss.ci95, 3)]
+                           })
+        }
         if let deltas = pairedDeltas(workload: workload, result: result), let b = result.baseline {
             out += "\nminus \(b.rawValue) at the same RAM, paired over devices (± 95%; p99's interval is not paired)\n"
-            out += aligned(["policy", "RAM MB", "Δ cold %", "±", "Δ mean ms", "±", "Δ p99 ms", "±", "Δ lost/dev-day", "±"],
+            out += aligned((variants ? ["variant"] : []) + ["policy", "RAM MB", "Δ cold %", "±", "Δ mean ms", "±", "Δ p99 ms", "±", "Δ lost/dev-day", "±"],
                            zip(result.cells, deltas).map { cell, d in
-                               [cell.policy.rawValue, ramLabel(cell, workload), num(d.cold.value * 100, 2), num(d.cold.ci95 * 100, 2),
+                               tag(cell) + [cell.policy.rawValue, ramLabel(cell, workload), num(d.cold.value * 100, 2), num(d.cold.ci95 * 100, 2),
                                 num(d.mean.value, 1), num(d.mean.ci95, 1), num(d.p99.value, 1), num(d.p99.ci95, 1),
                                 num(d.loss.value, 3), num(d.loss.ci95, 3)]
                            })
-        } else if Set(result.cells.map(\.policy)).count > 1 {
+        } else if Set(result.cells.map(\.policy)).count > 1, !variants {
             // The ± above are across devices, per policy: overlapping ones do not mean
             // two policies are alike. Say how to get the figures that compare them.
             out += "\n± 95% is each policy's own interval across devices; to compare policies use the paired differences: --baseline POLICY\n"
@@ -358,9 +398,12 @@ public enum PerDeviceRow {
     public static var header: String { columns.joined(separator: ",") }
 
     static func line(device: Int, deviceClass: String, cell: Cell, ramKB: Int64, apps: Int, duration: SimTime,
-                     metrics m: DeviceMetrics, events: Int, deviceName: String = "") -> String {
+                     metrics m: DeviceMetrics, events: Int, deviceName: String = "", variant: String? = nil) -> String {
         let row = Fields(device: device, deviceClass: deviceClass, cell: cell, ramKB: ramKB, apps: apps, metrics: m, events: events,
                          deviceName: deviceName)
-        return layout.map { $0.value(row) }.joined(separator: ",") + "\n"
+        return layout.map { $0.value(row) }.joined(separator: ",") + (variant.map { "," + CSV.escape($0) } ?? "") + "\n"
     }
+
+    /// The header with `--compare-set`: a `variant` column last.
+    public static func header(variants: Bool) -> String { header + (variants ? ",variant" : "") }
 }

@@ -22,6 +22,8 @@ public enum TraceCSV {
             return "\(kind.name)/\(n)"
         case .freed(let kb):
             return "freed \(kb / 1024)MB"
+        case .edits(let n):
+            return "\(n) edits"
         }
     }
 

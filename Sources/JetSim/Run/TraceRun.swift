@@ -17,6 +17,8 @@ public enum TraceRun {
         public var samplesMemory = false
         /// Keep the trace's records (`Output.records`); false when only the metrics are read.
         public var recordsTrace = true
+        /// Keep the save rows too (`TraceRecorder.saves`: `--saves`).
+        public var recordsSaves = false
     }
 
     /// The device's memory after the events of one instant.
@@ -43,17 +45,20 @@ public enum TraceRun {
 
     /// `run`, with memory samples: the traced run and the device's memory over time.
     public static func runSampled(_ policy: PolicyID, catalog: AppCatalog, installed: ContiguousArray<Int32>, timeline: Timeline,
-                                  params: DeviceParameters, context: PolicyContext, until: SimTime) -> Output {
+                                  params: DeviceParameters, context: PolicyContext, until: SimTime, saves: Bool = false) -> Output {
         var i = Inputs(profiles: catalog.profiles(fittedTo: params), installed: installed, params: params, timeline: timeline,
                        context: context, until: until, checksInvariants: true)
         i.samplesMemory = true
+        i.recordsSaves = saves
         return run(policy, i)
     }
 
     public static func run(_ policy: PolicyID, catalog: AppCatalog, installed: ContiguousArray<Int32>, timeline: Timeline,
-                           params: DeviceParameters, context: PolicyContext, until: SimTime) -> [TraceRecord] {
-        run(policy, Inputs(profiles: catalog.profiles(fittedTo: params), installed: installed, params: params, timeline: timeline,
-                           context: context, until: until, checksInvariants: true)).records
+                           params: DeviceParameters, context: PolicyContext, until: SimTime, saves: Bool = false) -> [TraceRecord] {
+        var i = Inputs(profiles: catalog.profiles(fittedTo: params), installed: installed, params: params, timeline: timeline,
+                       context: context, until: until, checksInvariants: true)
+        i.recordsSaves = saves
+        return run(policy, i).records
     }
 
     /// Runs `policy` with the device loop compiled for it (built by its registry entry).
@@ -63,7 +68,7 @@ public enum TraceRun {
     }
 
     static func run<P: EvictionPolicy>(_: P.Type, _ io: Inputs) -> Output {
-        var device = Device<P, TraceRecorder>(trace: TraceRecorder(keeps: io.recordsTrace))
+        var device = Device<P, TraceRecorder>(trace: TraceRecorder(keeps: io.recordsTrace, saves: io.recordsSaves))
         device.reset(profiles: io.profiles, installed: io.installed, params: io.params, timeline: io.timeline, context: io.context)
         device.checksInvariants = io.checksInvariants
         var sim = Simulation(model: device)

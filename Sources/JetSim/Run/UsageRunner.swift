@@ -47,10 +47,9 @@ public enum UsageRunner {
     /// Whether a replayed device of `plan` gets system arrivals: a catalog profile
     /// with a rate above 0 (prewarms only where the device class prewarms).
     public static func replayHasSystemArrivals(_ plan: RunPlan, catalog: AppCatalog) -> Bool {
-        let c = plan.workload.deviceClasses[0]  // a replayed device's class
-        let prewarms = plan.cells.contains { cell in
-            let p = c.parameters(ramKB: cell.ramKB)
-            return p.prewarms
+        // A replayed device runs on any class of the workload (by its id's hash).
+        let prewarms = plan.workload.deviceClasses.contains { c in
+            plan.cells.contains { cell in c.parameters(ramKB: cell.ramKB).prewarms }
         }
         return catalog.profiles.contains { p in
             SystemWakeKind.allCases.contains { k in p.wakesPerDay(k) > 0 && (k != .prewarm || prewarms) }
@@ -79,8 +78,9 @@ public enum UsageRunner {
                            batchRows: Int = defaultBatchRows) throws(InputError) -> Outcome {
         var accumulators = [CellAccumulator](repeating: CellAccumulator(), count: plan.cells.count)
         var seconds = [Double](repeating: 0, count: plan.cells.count)
-        // A replay's devices have one class, "usage": one group per cell.
-        var groups: [CellAccumulator]? = plan.groupBy == nil ? nil : [CellAccumulator](repeating: CellAccumulator(), count: plan.cells.count)
+        // A replay's groups: its devices' classes (one, "usage", on a one-class
+        // workload) or the apps' archetypes.
+        var groups: [CellAccumulator]? = plan.groupBy == nil ? nil : [CellAccumulator](repeating: CellAccumulator(), count: plan.cells.count * plan.groupNames.count)
         var outcome = Outcome(result: FleetResult(cells: plan.cells, accumulators: [], cellSeconds: []))
         let limit = deviceLimit ?? .max
         let arrivals = replayHasSystemArrivals(plan, catalog: catalog)
@@ -129,7 +129,7 @@ public enum UsageRunner {
         }
         outcome.devices = stream.devicesRead
         outcome.result = FleetResult(cells: plan.cells, accumulators: accumulators, cellSeconds: seconds, baseline: plan.baseline,
-                                     groupBy: plan.groupBy, groupNames: plan.groupBy == nil ? [] : ["usage"], groups: groups)
+                                     groupBy: plan.groupBy, groupNames: plan.groupNames, groups: groups)
         return outcome
     }
 }

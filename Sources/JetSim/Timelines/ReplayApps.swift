@@ -49,7 +49,8 @@ public struct AppMap: Sendable {
         let appColumn = header["app"]!, archetypeColumn = header["archetype"]!
         let names = workload.catalog.archetypes.map(\.name)
         var appsOf = [[Int32]](repeating: [], count: names.count)
-        for (i, k) in catalog.archetype.enumerated() { appsOf[Int(k)].append(Int32(i)) }
+        // Drawn apps only: a named app is taken by its name alone.
+        for (i, k) in catalog.archetype.enumerated() where i < catalog.drawn { appsOf[Int(k)].append(Int32(i)) }
         var archetypeOf: [ByteName: Int] = [:]
         var lineOf: [ByteName: Int] = [:]
         while try next() {
@@ -69,7 +70,7 @@ public struct AppMap: Sendable {
             }
             if appsOf[k].isEmpty {
                 throw InputError(source: source, line: r.line, key: "archetype",
-                                 "the catalog has no app of archetype '\(archetype)' (its \(catalog.profiles.count) apps were drawn by the archetypes' shares); raise catalog.apps or that archetype's share")
+                                 "the catalog has no app of archetype '\(archetype)' (its \(catalog.drawn) apps were drawn by the archetypes' shares); raise catalog.apps or that archetype's share")
             }
             let key = ByteName(app)
             if let earlier = archetypeOf[key], earlier != k {
@@ -90,7 +91,7 @@ public struct AppMap: Sendable {
             return (Int(apps[Int(FNV1a.hash(name) % UInt64(apps.count))]), .mapped)
         }
         if let i = catalog.index(named: name) { return (i, .catalog) }
-        return (Int(FNV1a.hash(name) % UInt64(catalog.profiles.count)), .hashed)
+        return (Int(FNV1a.hash(name) % UInt64(catalog.drawn)), .hashed)
     }
 
     public enum Match: Sendable { case mapped, catalog, hashed }

@@ -11,8 +11,21 @@ public struct AppCatalog: Sendable {
     /// Popularity: Zipf over catalog rank (app 0 is the most popular).
     public var popularity: AliasTable
 
+    /// Apps drawn from the archetypes (indices 0..<drawn); the named apps follow
+    /// (`catalog.named_apps`, index drawn + j), outside the popularity draw.
+    public var drawn = 0
+    /// Each named app's install share and place in the users' rankings (by j).
+    public var namedInstallShare: [Double] = []
+    public var namedUserRank: [Int] = []
+    /// The named apps' names, in declaration order.
+    public var namedNames: ArraySlice<String> { names[drawn...] }
+
     static let catalogStream: UInt64 = 0xCA7A_10C0
     static let expiryStream: UInt64 = 0xE591_0E17
+    /// A named app's profile draws (seed, stream, j) and its install draw (seed,
+    /// device, stream, j): streams of their own, so the drawn apps and the devices'
+    /// other draws are those of the catalog without named apps.
+    static let namedStream: UInt64 = 0x4E41_4D45
 
     public init(_ w: Workload) {
         let n = w.catalog.apps
@@ -32,6 +45,42 @@ public struct AppCatalog: Sendable {
             archetype.append(Int32(k))
             let number = String(i + 1)
             names.append(a.name + "-" + String(repeating: "0", count: max(0, width - number.count)) + number)
+        }
+        drawn = n
+        for (j, x) in w.catalog.namedApps.enumerated() {
+            profiles.append(Self.namedProfile(w, j))
+            archetype.append(Int32(archetypes.firstIndex { $0.name == x.archetype } ?? 0))
+            names.append(x.name)
+            namedInstallShare.append(x.installShare)
+            namedUserRank.append(x.userRank)
+        }
+    }
+
+    /// Named app `j`'s profile, drawn from its own stream (seed, named stream, j).
+    public static func namedProfile(_ w: Workload, _ j: Int) -> AppProfile {
+        let x = w.catalog.namedApps[j]
+        var g = Xoshiro256StarStar(seed: w.seed, Self.namedStream, UInt64(j))
+        var p = Self.draw(x.profile, &g)
+        p.endsTaskOnExpiry = g.nextUnit() < x.profile.bgTaskEndsOnExpiryProbability
+        return p
+    }
+
+    /// Whether `name` has the form of a drawn app's (`ARCHETYPE-NUMBER`).
+    public static func looksDrawn(_ name: String) -> Bool {
+        guard let dash = name.utf8.lastIndex(of: UInt8(ascii: "-")) else { return false }
+        let digits = name.utf8[name.utf8.index(after: dash)...]
+        return !digits.isEmpty && digits.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// The named apps whose declared footprint a device with `params` would scale
+    /// (`profiles(fittedTo:)` scales drawn apps only): each name, its peak (or
+    /// active) footprint and the fit, in KiB; and whether it is over the per-app
+    /// limit too (then every launch of it fails on iOS: killed for the limit).
+    public func namedOverFit(_ params: DeviceParameters) -> [(name: String, topKB: Int64, fitKB: Int64, overLimit: Bool)] {
+        (drawn..<profiles.count).compactMap { i in
+            let top = max(profiles[i].activeKB, profiles[i].peakKB)
+            guard top > params.appFitKB else { return nil }
+            return (names[i], top, params.appFitKB, profiles[i].activeKB > params.perAppLimitKB)
         }
     }
 
@@ -89,9 +138,10 @@ public struct AppCatalog: Sendable {
     /// Shared storage when no app needs scaling.
     public func profiles(fittedTo params: DeviceParameters) -> ContiguousArray<AppProfile> {
         let fit = params.appFitKB
-        guard profiles.contains(where: { max($0.activeKB, $0.peakKB) > fit }) else { return profiles }
+        guard profiles[..<drawn].contains(where: { max($0.activeKB, $0.peakKB) > fit }) else { return profiles }
         var out = profiles
-        for i in out.indices {
+        // Named apps (past `drawn`) keep their declared footprints (`namedOverFit`).
+        for i in 0..<drawn {
             let top = max(out[i].activeKB, out[i].peakKB)
             guard top > fit else { continue }
             let s = Double(fit) / Double(top)
@@ -107,10 +157,11 @@ public struct AppCatalog: Sendable {
 
     /// The catalog index of an app name, or nil.
     public func index(named name: String) -> Int? {
+        if drawn < names.count, let j = names[drawn...].firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) { return j }
         // Names are "<archetype>-<number>"; the number is the index + 1. Found by bytes
         // (a Character search's cost: docs/performance.md, "Costs behind the code's shapes").
         guard let dash = name.utf8.lastIndex(of: UInt8(ascii: "-")), let k = Int(name[name.utf8.index(after: dash)...]),
-              k >= 1, k <= names.count, names[k - 1].utf8.elementsEqual(name.utf8) else { return nil }
+              k >= 1, k <= drawn, names[k - 1].utf8.elementsEqual(name.utf8) else { return nil }
         return k - 1
     }
 }

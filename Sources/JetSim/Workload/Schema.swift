@@ -135,6 +135,18 @@ public struct KeyRange: Sendable {
 
 // MARK: Knob kinds
 
+extension Knob {
+    /// This knob on a part of another root (a named app's archetype keys): no plausible
+    /// range (`jetsim sensitivity` varies archetypes, not named apps).
+    func lifted<Outer: Sendable>(_ part: KP<Outer, Root>) -> Knob<Outer> {
+        let k = self
+        return Knob<Outer>(key: key, unit: unit, type: type, range: range, source: source, doc: doc, alias: nil, required: false, choices: choices,
+                           read: { e, r throws(InputError) in try k.read(e, &r[keyPath: part]) },
+                           text: { k.text($0[keyPath: part]) },
+                           copy: { r, from in k.copy(&r[keyPath: part], from[keyPath: part]) })
+    }
+}
+
 /// A scaled value (`Knob.scale`), rounded to 6 digits and kept in the valid range
 /// (MiB keys are rounded to whole MiB first).
 func clamp(_ x: Double, _ r: ClosedRange<Double>) -> Double { min(max(Plausible.round(x), r.lowerBound), r.upperBound) }
@@ -417,6 +429,9 @@ public enum Schema {
              doc: "how long one request (a batch of changes and the victim's answer) may take before the run fails",
              read: { e, r throws(InputError) in r.timeoutS = try WorkloadDecoder.number(e, 0.001...86_400) },
              text: { .inline(WorkloadPrinter.num($0.timeoutS)) }, copy: { $0.timeoutS = $1.timeoutS }),
+        Knob<ExternalPolicySpec>.integer("protocol", \.protocolVersion, 1...PolicyProcess.protocolVersion, source: "",
+                                         "the protocol version the process speaks: 1, or 2 (each victim request gives the simulated time: `victim NOW_US`); docs/external-policies.md")
+            .omittedAtDefaultValue(),
     ], template: ExternalPolicySpec())
 
     static let fleet = Section<Workload.Fleet>(knobs: [
@@ -543,7 +558,62 @@ public enum Schema {
         .distribution("installed_per_device", \.installedPerDevice, source: "Falaki et al.: 10-90 apps used per user",
                       "apps each device installs (clamped to 1...apps)"),
         .list("archetypes", \.archetypes) { Schema.archetypes },
+        // After `archetypes` (read first): a named app starts from its archetype's keys.
+        Knob(key: "named_apps", type: "list", source: "", doc: "apps declared by name (none by default)",
+             read: { e, c throws(InputError) in c.namedApps = try Schema.readNamedApps(e, archetypes: c.archetypes) },
+             text: { $0.namedApps.isEmpty ? .omitted : .block(Schema.namedAppList.lines($0.namedApps)) },
+             copy: { $0.namedApps = $1.namedApps },
+             nested: { Schema.rows(Section(knobs: Schema.namedApp.knobs.filter { Schema.namedAppOwnKeys.contains($0.key) }, template: NamedApp()),
+                                   path: "catalog.named_apps", required: true) }),
     ], template: Catalog())
+
+    /// The keys a named app has of its own; the others are an archetype's (but `share`).
+    static let namedAppOwnKeys: Set<String> = ["name", "archetype", "install_share", "user_rank"]
+
+    /// `catalog.named_apps`: each element's `archetype` is read first, then its other
+    /// keys over that archetype's values.
+    static let namedApp = Section<NamedApp>(knobs: [
+        .word("name", \.name, required: true, "the app's name: its `--by app` row, and a replayed app of this name takes its profile"),
+        .word("archetype", \.archetype, required: true, "the archetype whose keys it starts from (keys left out take that archetype's values) and under which `--by archetype` counts it"),
+        .number("install_share", \.installShare, 0...1, source: "", "share of devices that install it (each device draws from its own stream)"),
+        .integer("user_rank", \.userRank, 1...1_000_000, source: "",
+                 "its place in the ranking of installed apps of every user who installs it (1: the app the user opens most; past the device's apps: last); the user's app_choice gives each place its share of use"),
+    ] + archetype.knobs.filter { $0.key != "name" && $0.key != "share" }.map { $0.lifted(\NamedApp.profile) },
+    template: NamedApp())
+
+    static let namedAppList = NamedList(element: namedApp, name: \.name, what: "a named app") { _ in nil }
+
+    /// Reads `catalog.named_apps` against the archetypes just read.
+    static func readNamedApps(_ e: ConfigEntry, archetypes: [Archetype]) throws(InputError) -> [NamedApp] {
+        let apps = try WorkloadDecoder.list(e) { n throws(InputError) -> NamedApp in
+            var f = try WorkloadDecoder.Fields(n.value, path: e.key)
+            guard let nameEntry = f.take("name") else { throw InputError(at: n.value.location, key: e.key, "a named app needs a name") }
+            var x = NamedApp()
+            x.name = try WorkloadDecoder.string(nameEntry)
+            f.path = e.key + "." + x.name
+            guard let kind = f.take("archetype") else {
+                throw InputError(at: n.value.location, key: f.path + ".archetype", "missing: a named app needs archetype (the archetype whose keys it starts from: \(archetypes.map(\.name).joined(separator: ", ")))")
+            }
+            x.archetype = try WorkloadDecoder.string(kind)
+            guard let a = archetypes.first(where: { $0.name == x.archetype }) else {
+                let near = KeySuggestion.nearest(x.archetype, among: archetypes.map(\.name))
+                throw WorkloadDecoder.error(kind, "unknown archetype '\(x.archetype)'" + (near.isEmpty ? "" : " (did you mean \(near.joined(separator: " or "))?)")
+                                            + "; the workload's archetypes: \(archetypes.map(\.name).joined(separator: ", "))")
+            }
+            x.profile = a
+            try namedApp.read(&f, into: &x, checkAt: n.value.location)
+            return x
+        }
+        var names = Set<String>()
+        for x in apps {
+            if !names.insert(x.name).inserted { throw WorkloadDecoder.error(e, "named app '\(x.name)' appears twice") }
+            if x.name == NamedApp.restGroup { throw WorkloadDecoder.error(e, "'\(NamedApp.restGroup)' names the drawn apps' row of --by app: give the app another name") }
+            if AppCatalog.looksDrawn(x.name) {
+                throw WorkloadDecoder.error(e, "'\(x.name)' has the form of a drawn app's name (ARCHETYPE-NUMBER): give the app another name")
+            }
+        }
+        return apps
+    }
 
     static let archetypes = NamedList(element: archetype, name: \.name, what: "an archetype") { list in
         if list.isEmpty { return "expected at least one archetype" }
@@ -798,6 +868,8 @@ public enum Schema {
             ("catalog.archetypes", "A list of archetypes. `name`, `share` and `active_mb` are required; other keys take the template values listed here (in full under `social` in `default.yaml`).",
              rows(archetype, path: "catalog.archetypes", required: true)),
             ("catalog.archetypes.modes", "", rows(modes, path: "catalog.archetypes.modes")),
+            ("catalog.named_apps", "A list of apps declared by name (none by default; `Workloads/examples/my-app.yaml` has one). `name` and `archetype` are required; every archetype key but `share` may follow, its value the app's own (left out: the archetype's). A distribution is drawn once for the app (a number: the app as declared). Each named app is installed in addition to the device's drawn apps; its footprints are never scaled to the device (`app_fit_pct`: a run says where one exceeds the fit).",
+             rows(Section(knobs: namedApp.knobs.filter { namedAppOwnKeys.contains($0.key) }, template: NamedApp()), path: "catalog.named_apps", required: true)),
             ("user", "", rows(user, path: "user")),
             ("policies.external", "Policies run as separate processes, each under a NAME of its own (letters, digits, `-`, `_`), selected as `--policy external:NAME` ([docs/external-policies.md](../docs/external-policies.md)). None by default.",
              rows(externalPolicy, path: "policies.external.NAME", required: true)),
@@ -815,7 +887,7 @@ public enum Schema {
     public static func keyTable() -> [KeyRange] {
         referenceTables().flatMap(\.rows).map { r in
             var key = r.key
-            for list in ["device_classes.", "catalog.archetypes.", "policies.external."] where key.hasPrefix(list) {
+            for list in ["device_classes.", "catalog.archetypes.", "catalog.named_apps.", "policies.external."] where key.hasPrefix(list) {
                 if list == "policies.external." { key = list + "example." + key.dropFirst(list.count + "NAME.".count); break }
                 key = list + "0." + key.dropFirst(list.count)
             }

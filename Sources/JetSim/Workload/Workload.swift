@@ -135,8 +135,36 @@ public struct Catalog: Sendable, Equatable {
     /// 10-90 apps used per user.
     public var installedPerDevice: RealDistribution = .lognormal(median: 60, sigma: 0.4)
     public var archetypes: [Archetype] = Archetype.defaults
+    /// Apps declared by name, each with its own profile, its place in the users'
+    /// rankings and the share of devices that install it (none by default): the app
+    /// engineer's own app among the drawn ones (`NamedApp`).
+    public var namedApps: [NamedApp] = []
 
     public init() {}
+}
+
+/// An app declared by name (`catalog.named_apps`): its profile starts from an
+/// archetype's keys and overrides any of them; it is drawn once (a constant is the
+/// app as declared). Installed on a device with probability `installShare` (its own
+/// stream, by device), it then takes place `userRank` in that user's ranking of
+/// installed apps (1: the app the user opens most); the drawn apps keep their order
+/// around it. Its footprints are never scaled to the device (`AppCatalog.profiles(fittedTo:)`):
+/// a declared footprint over a class's app fit is said, not changed.
+public struct NamedApp: Sendable, Equatable {
+    public var name = ""
+    /// The archetype whose keys it starts from; `--by archetype` counts it there.
+    public var archetype = ""
+    /// Share of devices that install it.
+    public var installShare = 1.0
+    /// Its place in the ranking of every user who installs it (1 = first).
+    public var userRank = 1
+    /// Its profile's keys, as an archetype's (its `share` unused).
+    public var profile = Archetype(name: "", share: 0, activeMB: .constant(0))
+
+    public init() {}
+
+    /// The group name of the drawn apps in `--by app` (no named app may take it).
+    public static let restGroup = "rest"
 }
 
 /// A kind of app, with distributions for everything an app is.
@@ -349,6 +377,22 @@ public struct UserBehaviour: Sendable, Equatable {
     }
 }
 
+extension Workload {
+    /// Whether a device of this workload gets the same inputs as one of `o` (its
+    /// class, installed apps and timeline: `DeviceInputs.build`), whatever the
+    /// profiles: the same seed, run, class shares, catalog size and popularity,
+    /// installed-apps draw, named apps' installs and ranks, and user. `--compare-set`
+    /// variants that change only what apps or devices are share each device's build.
+    public func buildsSameInputs(as o: Workload) -> Bool {
+        seed == o.seed && fleet == o.fleet && deviceClasses.map(\.share) == o.deviceClasses.map(\.share)
+            && catalog.apps == o.catalog.apps && catalog.popularityZipfExponent == o.catalog.popularityZipfExponent
+            && catalog.installedPerDevice == o.catalog.installedPerDevice
+            && catalog.namedApps.map(\.installShare) == o.catalog.namedApps.map(\.installShare)
+            && catalog.namedApps.map(\.userRank) == o.catalog.namedApps.map(\.userRank)
+            && user == o.user
+    }
+}
+
 extension DeviceClass {
     /// Why the idle-band daemons cannot share their pool (nil: they can, or there is
     /// none): every daemon holds `idle_daemons_mb / idle_daemon_count` in whole KiB, so
@@ -432,6 +476,9 @@ extension Workload {
         let perApp = catalog.archetypes.reduce(0) { $0 + max(0, $1.share) / shares
             * ($1.locationWakesPerDay + $1.voipPushesPerDay + $1.silentPushesPerDay + $1.backgroundRefreshesPerDay + $1.prewarmsPerDay) }
         let installed = min(Double(catalog.apps), max(1, catalog.installedPerDevice.mean))
-        return perApp * installed * days
+        // Each named app on every device (generous), at its own rates.
+        let named = catalog.namedApps.reduce(0) { let a = $1.profile
+            return $0 + a.locationWakesPerDay + a.voipPushesPerDay + a.silentPushesPerDay + a.backgroundRefreshesPerDay + a.prewarmsPerDay }
+        return (perApp * installed + named) * days
     }
 }

@@ -155,6 +155,39 @@ struct SimulationOptions: ParsableArguments {
         }
     }
 
+    /// Checks what `--by` needs of the plan: `app` a named app; with variants, the
+    /// same groups in each.
+    static func checkGroups(_ plan: RunPlan) throws {
+        if plan.groupBy == .app, plan.workload.catalog.namedApps.isEmpty {
+            throw BadInput(description: "--by app: the workload declares no app by name (catalog.named_apps; Workloads/examples/my-app.yaml declares one)")
+        }
+        try ResultOptions.checkVariantGroups(plan)
+    }
+
+    /// Says (even with --quiet: nothing is changed silently) each named app whose
+    /// declared footprint is over a cell's app fit: drawn apps are scaled down to it,
+    /// a named app runs as declared. Once per process and message (a sweep's points).
+    func warnNamedFit(_ plan: RunPlan) {
+        let workloads = plan.variants.isEmpty ? [plan.workload] : plan.variants.map(\.workload)
+        for w in workloads where !w.catalog.namedApps.isEmpty {
+            let catalog = AppCatalog(w)
+            for ram in Set(plan.cells.map(\.ramKB)).sorted(by: { ($0 ?? -1) < ($1 ?? -1) }) {
+                for c in w.deviceClasses {
+                    let p = c.parameters(ramKB: ram)
+                    for x in catalog.namedOverFit(p) {
+                        let mb = { (kb: Int64) in SizeText.mebibytes(kb) }
+                        var line = "named app \(x.name): its footprint (\(mb(x.topKB)) MB at its peak) exceeds the app fit of device class \(c.name) at \(mb(p.ramKB)) MB (\(mb(x.fitKB)) MB, app_fit_pct \(WorkloadPrinter.num(p.appFitPct))% of the per-app limit); it runs as declared (drawn apps are scaled down to the fit)"
+                        if x.overLimit, c.os == .ios { line += ", and over the per-app limit (\(mb(p.perAppLimitKB)) MB): every launch of it is killed for the limit" }
+                        if !Self.warned.contains(line) {
+                            Self.warned.insert(line)
+                            printError("jetsim: warning: " + line)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Reads `--app-map` against the workload's archetypes and catalog (nil without one),
     /// once per process for the same archetypes and catalog: a sweep's points share
     /// it (300,000 names took 0.4 s a parse, once per point and again to check each).
@@ -288,7 +321,7 @@ struct SimulationOptions: ParsableArguments {
             // Said even with --quiet: no row is dropped silently.
             printError("jetsim: warning: \(o.rowsPastEnd) row(s) of \(path) start at or after --duration \(workload.fleet.duration) and were not replayed")
         }
-        Self.warnUnmatched(o.apps, trace: path, catalogApps: catalog.profiles.count)
+        Self.warnUnmatched(o.apps, trace: path, catalogApps: catalog.drawn)
         if duration == nil { workload.fleet.duration = o.meanSpan }
         return (o.result, o.devices, o.apps)
     }

@@ -40,8 +40,14 @@ struct RunCommand: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case csv, table }
 
     func validate() throws {
-        if outputs.by?.grouping == .archetype, sim.usage != nil {
-            throw ValidationError("--by archetype: not with --usage (replayed apps have no archetype)")
+        if outputs.by?.grouping == .archetype, sim.usage != nil, sim.appMap == nil {
+            throw ValidationError("--by archetype: with --usage, give --app-map FILE.csv too (it says which archetype each replayed app is; without it a name outside the catalog takes a profile by hash, whatever its archetype)")
+        }
+        if !results.compareSets.isEmpty, sim.usage != nil {
+            throw ValidationError("--compare-set: not with --usage (variants run on the synthetic users)")
+        }
+        if !results.compareSets.isEmpty, outputs.timeseries != nil {
+            throw ValidationError("--compare-set: not with --timeseries (the hourly series has no variant column)")
         }
         if outputs.timeseries != nil, sim.usage != nil {
             throw ValidationError("--timeseries: not with --usage (replayed devices run for different spans)")
@@ -88,6 +94,8 @@ struct RunCommand: ParsableCommand {
         var plan = RunPlan(workload: workload, cells: cells, threads: execution.threadCount)
         try results.apply(to: &plan)
         outputs.apply(to: &plan)
+        try SimulationOptions.checkGroups(plan)
+        sim.warnNamedFit(plan)
         if plan.timeSeries, let why = HourlySeries.refusal(cells: cells.count, duration: workload.fleet.duration, threads: plan.threads) {
             throw BadInput(description: "--timeseries: " + why)
         }
@@ -119,7 +127,7 @@ struct RunCommand: ParsableCommand {
         let catalog = AppCatalog(workload)
         var sink: PerDeviceSink? = nil
         if let perDeviceFile {
-            perDeviceFile.write(PerDeviceRow.header + "\n")
+            perDeviceFile.write(PerDeviceRow.header(variants: !plan.variants.isEmpty) + "\n")
             sink = PerDeviceSink { text in perDeviceFile.write(text) }
         }
         let progress = RunProgress()
@@ -159,6 +167,7 @@ struct RunCommand: ParsableCommand {
         provenance.set("threads", .int(plan.threads))
         provenance.set("shard", .optional(shard.map { "\($0.index)/\($0.count)" }))
         provenance.set("baseline", .optional(plan.baseline?.rawValue))
+        if !plan.variants.isEmpty { provenance.set("compare_set", .strings(plan.variants.map(\.label))) }
         provenance.set("by", .optional(plan.groupBy?.rawValue))
         provenance.set("usage", .optional(sim.usage))
         sim.recordReplay(replayApps, in: &provenance)

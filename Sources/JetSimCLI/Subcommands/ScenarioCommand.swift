@@ -21,13 +21,16 @@ struct ScenarioCommand: ParsableCommand {
     @Option(name: .long, help: "Write the trace here instead of stdout.")
     var out: String = "-"
 
+    @Flag(name: .long, help: "Also write a row for each completed save (save), each save cut off (save-abandoned) and each loss of unsaved edits (lost-edits, the edits in the detail).")
+    var saves = false
+
     func run() throws {
         try OutputFile.checkNotInputs([("--out", out)], inputs: [("the scenario", file)])
         let output = try OutputFile.open(out)
         let text = try readInput(file)
         let scenario: Scenario
         do { scenario = try Scenario.parse(text, source: file) } catch { throw BadInput(description: error.description) }
-        let result = ScenarioRunner.run(scenario)
+        let result = ScenarioRunner.run(scenario, recordsSaves: saves)
         output.write(ScenarioRunner.csv(scenario, result.records))
         try output.commit()
     }

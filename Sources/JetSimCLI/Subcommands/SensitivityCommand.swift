@@ -71,6 +71,10 @@ struct SensitivityCommand: ParsableCommand {
             })
     var metric: Sensitivity.Metric = .coldRatio
 
+    @Option(name: .long, help: ArgumentHelp("The table shows this policy alone: its delta at each end of every key, whether its sign flips and the ranking flips it takes part in (default: the policy that moves most, a row per key).", valueName: "policy"),
+            transform: BaselinePolicy.parse)
+    var policyOfInterest: BaselinePolicy?
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Also screen the N keys or groups that moved --metric most, in pairs at their four corners (0: no screening).", valueName: "N"),
             transform: { try wholeNumber($0, "a whole number from 0 to 20") })
     var interactions: Int = 0
@@ -81,6 +85,10 @@ struct SensitivityCommand: ParsableCommand {
         if [list, point != nil, combine].filter({ $0 }).count > 1 { throw ValidationError("--list, --point and --combine exclude each other") }
         if let point, point < 1 { throw ValidationError("--point: expected a whole number >= 1, got \(point)") }
         if sim.usage != nil { throw ValidationError("--usage: not in a sensitivity run (replayed users have no user.* keys to vary)") }
+        if !results.compareSets.isEmpty { throw ValidationError("--compare-set: not in a sensitivity run (its points vary the keys themselves)") }
+        if let p = policyOfInterest?.policy, let b = results.baseline?.policy, p == b {
+            throw ValidationError("--policy-of-interest \(p.rawValue): the baseline's delta is 0 everywhere; name another policy")
+        }
         if !(0...20).contains(interactions) { throw ValidationError("--interactions: expected a whole number from 0 to 20, got \(interactions)") }
     }
 
@@ -344,8 +352,17 @@ struct SensitivityCommand: ParsableCommand {
         let csvFile = try OutputFile.open(dir + "/sensitivity.csv")
         csvFile.write(text)
         var files: [OutputFile?] = [try ProvenanceFile.stage(prov, beside: csvFile, outputText: text), csvFile]
-        var table = Sensitivity.table(workload: base.name, devices: base.fleet.devices, days: base.fleet.duration.seconds / 86_400,
+        var table: String
+        if let p = policyOfInterest?.policy {
+            guard rows.contains(where: { $0.center.policy == p.rawValue }) else {
+                throw BadInput(description: "--policy-of-interest \(p.rawValue): not among the policies run (\(Array(Set(rows.map(\.center.policy))).sorted().joined(separator: ",")))")
+            }
+            table = Sensitivity.policyTable(workload: base.name, devices: base.fleet.devices, days: base.fleet.duration.seconds / 86_400,
+                                            baseline: baseline, rows: rows, metric: metric, policy: p.rawValue)
+        } else {
+            table = Sensitivity.table(workload: base.name, devices: base.fleet.devices, days: base.fleet.duration.seconds / 86_400,
                                       baseline: baseline, rows: rows, metric: metric)
+        }
         if interactions > 0 {
             var pairProv = prov
             pairProv.set("interactions", .int(interactions))
@@ -358,6 +375,9 @@ struct SensitivityCommand: ParsableCommand {
             table += Sensitivity.interactionTable(rows: pairRows)
         }
         try OutputFile.commitAll(files)
+        // On a terminal narrower than the table, the columns that do not fit are named
+        // under it (as `run`'s); piped, the table is whole.
+        if isatty(STDOUT_FILENO) == 1, let width = Terminal.width(STDOUT_FILENO) { table = Terminal.fit(table: table, width: width) }
         print(table, terminator: "")
         say("sensitivity: wrote \(dir)/sensitivity.csv (\(rows.count) rows)" + (interactions > 0 ? " and interactions.csv (\(pairRows.count) rows)" : ""))
     }

@@ -53,6 +53,9 @@ struct SweepCommand: ParsableCommand {
     @Flag(name: .long, help: "Also write each point's hourly series (as run --timeseries) to DIR/points/I-LABEL.timeseries.csv. Not with --usage.")
     var timeseries = false
 
+    @Option(name: .long, help: ArgumentHelp("Also split every point's cells by class, archetype or app (as run --by) into DIR/points/I-LABEL.by.csv, and all points' rows into DIR/combined.by.csv.", valueName: "grouping"))
+    var by: GroupByArgument?
+
     /// One point: its position, label, and the --set values of its axes.
     struct Point {
         var index: Int   // 1-based
@@ -71,6 +74,7 @@ struct SweepCommand: ParsableCommand {
         }
         var fileName: String { "\(index)-\(label).csv" }
         var seriesFileName: String { "\(index)-\(label).timeseries.csv" }
+        var byFileName: String { "\(index)-\(label).by.csv" }
     }
 
     func validate() throws {
@@ -78,6 +82,11 @@ struct SweepCommand: ParsableCommand {
         if [list, point != nil, combine].filter({ $0 }).count > 1 { throw ValidationError("--list, --point and --combine exclude each other") }
         if let point, point < 1 { throw ValidationError("--point: expected a whole number >= 1, got \(point)") }
         if timeseries, sim.usage != nil { throw ValidationError("--timeseries: not with --usage (replayed devices run for different spans)") }
+        if by?.grouping == .archetype, sim.usage != nil, sim.appMap == nil {
+            throw ValidationError("--by archetype: with --usage, give --app-map FILE.csv too (it says which archetype each replayed app is)")
+        }
+        if !results.compareSets.isEmpty, sim.usage != nil { throw ValidationError("--compare-set: not with --usage (variants run on the synthetic users)") }
+        if !results.compareSets.isEmpty, timeseries { throw ValidationError("--compare-set: not with --timeseries (the hourly series has no variant column)") }
     }
 
     /// The fixed --set values (one value each) and the axes (several values each).
@@ -123,6 +132,10 @@ struct SweepCommand: ParsableCommand {
                 let cells = try sim.cells(for: w)
                 var check = RunPlan(workload: w, cells: cells, threads: 1)
                 try results.apply(to: &check)
+                check.groupBy = by?.grouping
+                do { try SimulationOptions.checkGroups(check) } catch let e as BadInput {
+                    throw BadInput(description: "point \(p.index) (\(p.label)): " + e.description)
+                }
                 if timeseries, let why = HourlySeries.refusal(cells: cells.count, duration: w.fleet.duration, threads: execution.threadCount) {
                     throw BadInput(description: "--timeseries: point \(p.index) (\(p.label)): " + why)
                 }
@@ -135,9 +148,11 @@ struct SweepCommand: ParsableCommand {
         let dir = out!
         // Every file the sweep may write: no name too long, none an input.
         var files = [dir + "/plan.txt", dir + "/combined.csv", dir + "/combined.csv.provenance.json"]
+            + (by != nil ? [dir + "/combined.by.csv", dir + "/combined.by.csv.provenance.json"] : [])
         for p in points {
-            let path = dir + "/points/" + p.fileName, series = dir + "/points/" + p.seriesFileName
+            let path = dir + "/points/" + p.fileName, series = dir + "/points/" + p.seriesFileName, byPath = dir + "/points/" + p.byFileName
             files += [path, ProvenanceFile.path(for: path)] + (timeseries ? [series, ProvenanceFile.path(for: series)] : [])
+                + (by != nil ? [byPath, ProvenanceFile.path(for: byPath)] : [])
         }
         for f in files { try AtomicOutput.checkName(f) }
         try OutputFile.checkNotInputs(files.map { ("--out \(dir): the sweep's file", $0) }, inputs: sim.inputs)
@@ -164,14 +179,17 @@ struct SweepCommand: ParsableCommand {
             // Every file of the point is checked before its run: the series and the
             // sidecars (written beside them after the run), then its CSV (opened), so a
             // refused sidecar leaves no temporary CSV behind.
-            let seriesPath = pointsDir + "/" + p.seriesFileName
-            for other in [ProvenanceFile.sidecar(of: path)] + (timeseries ? [seriesPath, ProvenanceFile.sidecar(of: seriesPath)] : []) {
+            let seriesPath = pointsDir + "/" + p.seriesFileName, byPath = pointsDir + "/" + p.byFileName
+            for other in [ProvenanceFile.sidecar(of: path)] + (timeseries ? [seriesPath, ProvenanceFile.sidecar(of: seriesPath)] : [])
+                + (by != nil ? [byPath, ProvenanceFile.sidecar(of: byPath)] : []) {
                 if let other { try AtomicOutput.check(other) }
             }
             let output = try OutputFile.open(path)
             var plan = RunPlan(workload: w, cells: cells, threads: execution.threadCount)
             try results.apply(to: &plan)
             plan.timeSeries = timeseries
+            plan.groupBy = by?.grouping
+            sim.warnNamedFit(plan)
             let stream = try sim.usage.map(sim.openUsage)
             let externalHashes = ProvenanceFile.externalHashes(w, cells: cells)
             try PointsDirectory.checkUnchanged(externalHashes, workload: w)
@@ -182,6 +200,8 @@ struct SweepCommand: ParsableCommand {
             prov.describe(workload: w, source: sim.workloadSource, cells: cells, overrides: fixed + p.sets)
             prov.set("threads", .int(plan.threads))
             prov.set("baseline", .optional(plan.baseline?.rawValue))
+            if !plan.variants.isEmpty { prov.set("compare_set", .strings(plan.variants.map(\.label))) }
+            prov.set("by", .optional(plan.groupBy?.rawValue))
             prov.set("usage", .optional(sim.usage))
             sim.recordReplay(replayApps, in: &prov)
             ProvenanceFile.record(external: externalHashes, workload: w, in: &prov)
@@ -196,6 +216,12 @@ struct SweepCommand: ParsableCommand {
                 let seriesFile = try OutputFile.open(seriesPath)
                 seriesFile.write(seriesText)
                 files.append(seriesFile)
+            }
+            if by != nil, let byText = Breakdown.csv(workload: w, result: result) {
+                files.append(try ProvenanceFile.stage(prov, beside: byPath, outputText: byText))
+                let byFile = try OutputFile.open(byPath)
+                byFile.write(byText)
+                files.append(byFile)
             }
             files.append(try ProvenanceFile.stage(prov, beside: path, outputText: text))
             output.write(text)
@@ -230,6 +256,8 @@ struct SweepCommand: ParsableCommand {
         if sim.usageFormat.given { text += "usage-format: \(sim.usageFormat.description)\n" }
         if let s = sim.sample { text += "sample-devices: \(s.fraction)\n" }
         if let b = results.baseline { text += "baseline: \(b.policy.rawValue)\n" }
+        for c in results.compareSets { text += "compare-set: \(c)\n" }
+        if let by { text += "by: \(by.grouping.rawValue)\n" }
         if timeseries { text += "timeseries: yes\n" }
         for f in fixed { text += "set: \(f)\n" }
         for p in points { text += "point \(p.index): \(p.label)\t" + p.sets.joined(separator: " ") + "\n" }
@@ -237,15 +265,22 @@ struct SweepCommand: ParsableCommand {
         return PointsDirectory.planHash(text)
     }
 
-    /// Every point's rows under one header, in point order.
+    /// Every point's rows under one header, in point order (with --by, the
+    /// breakdowns' too, into combined.by.csv).
     func writeCombined(dir: String, points: [Point], planHash: String) throws {
+        try writeCombined(dir: dir, points: points, planHash: planHash, file: \.fileName, to: "combined.csv", overrides: nil)
+        // A breakdown row has no overrides column: the point's --set values are appended.
+        if by != nil { try writeCombined(dir: dir, points: points, planHash: planHash, file: \.byFileName, to: "combined.by.csv", overrides: try axes().fixed) }
+    }
+
+    func writeCombined(dir: String, points: [Point], planHash: String, file: KeyPath<Point, String>, to name: String, overrides fixed: [String]?) throws {
         var header: String? = nil
         var body = ""
         var missing: [String] = []
         var hashes: [String] = []  // each point's, read once
         for p in points {
-            let path = dir + "/points/" + p.fileName
-            guard let data = FileManager.default.contents(atPath: path) else { missing.append(p.fileName); continue }
+            let path = dir + "/points/" + p[keyPath: file]
+            guard let data = FileManager.default.contents(atPath: path) else { missing.append(p[keyPath: file]); continue }
             let text = String(decoding: data, as: UTF8.self)
             try PointsDirectory.check(point: path, index: p.index, text: text, planHash: planHash)
             hashes.append(Provenance.hash(text))
@@ -253,19 +288,24 @@ struct SweepCommand: ParsableCommand {
             let h = String(text[..<nl])
             if header == nil { header = h }
             guard h == header else { throw RunFailure(description: "\(path) has a different header from the other points") }
-            body += text[text.index(after: nl)...]
+            if let fixed {
+                let tag = "," + CSV.escape((fixed + p.sets).joined(separator: ";"))
+                for line in text[text.index(after: nl)...].split(separator: "\n") { body += line + tag + "\n" }
+            } else {
+                body += text[text.index(after: nl)...]
+            }
         }
         if !missing.isEmpty {
             throw RunFailure(description: "\(missing.count) point(s) not done yet: \(missing.joined(separator: ", ")); run them (--point I), then --combine")
         }
-        let text = (header ?? Summary.header) + "\n" + body
+        let text = (header ?? Summary.header) + (fixed != nil ? ",overrides" : "") + "\n" + body
         var prov = ProvenanceFile.base()
         prov.set("points", .array(zip(points, hashes).map { p, hash in
-            .object([("file", .string("points/" + p.fileName)), ("fnv1a64", .string(hash)), ("sets", .strings(p.sets))])
+            .object([("file", .string("points/" + p[keyPath: file])), ("fnv1a64", .string(hash)), ("sets", .strings(p.sets))])
         }))
-        let combined = try OutputFile.open(dir + "/combined.csv")
+        let combined = try OutputFile.open(dir + "/" + name)
         combined.write(text)
         try OutputFile.commitAll([try ProvenanceFile.stage(prov, beside: combined, outputText: text), combined])
-        say("sweep: wrote \(dir)/combined.csv (\(body.split(separator: "\n").count) rows)")
+        say("sweep: wrote \(dir)/\(name) (\(body.split(separator: "\n").count) rows)")
     }
 }

@@ -38,6 +38,9 @@ struct TraceCommand: ParsableCommand {
     @Flag(name: .long, help: "Accepted as run takes it; trace prints no progress line or statistics anyway.")
     var quiet = false
 
+    @Flag(name: .long, help: "Also write a row for each completed save (save), each save cut off (save-abandoned) and each loss of unsaved edits (lost-edits, the edits in the detail); lifecycle and perfetto formats.")
+    var saves = false
+
     func run() throws {
         try OutputFile.checkNotInputs([("--out", out)], inputs: sim.inputs)
         var workload = try sim.loadWorkload()
@@ -53,13 +56,14 @@ struct TraceCommand: ParsableCommand {
         }
         var plan = RunPlan(workload: workload, cells: [cell], threads: 1)
         plan.usageUntil = sim.usageUntil
+        sim.warnNamedFit(plan)
         let catalog = AppCatalog(workload)
         // A usage trace is streamed one device at a time (memory: one device's rows and
         // the ids of the devices read, not the trace); --devices is checked first.
         guard let path = sim.usage else {
             let output = try OutputFile.open(out)
             var perfetto: [PerfettoTrace.Device] = []
-            output.write(Self.header(format) + Self.trace(plan, cell: cell, catalog: catalog, format: format, perfetto: &perfetto))
+            output.write(Self.header(format) + Self.trace(plan, cell: cell, catalog: catalog, format: format, saves: saves, perfetto: &perfetto))
             if format == .perfetto { output.write(PerfettoTrace.json(perfetto, valueName: Self.valueName)) }
             try output.commit()
             return
@@ -80,9 +84,9 @@ struct TraceCommand: ParsableCommand {
         _ = try Self.readDevices(&stream, upTo: limit, arrivals: arrivals) { batch in
             plan.usage = batch
             apps.add(batch, catalog: catalog, map: plan.appMap)
-            output.write(Self.trace(plan, cell: cell, catalog: catalog, format: format, perfetto: &perfetto))
+            output.write(Self.trace(plan, cell: cell, catalog: catalog, format: format, saves: saves, perfetto: &perfetto))
         }
-        SimulationOptions.warnUnmatched(apps, trace: path, catalogApps: catalog.profiles.count)
+        SimulationOptions.warnUnmatched(apps, trace: path, catalogApps: catalog.drawn)
         if format == .perfetto { output.write(PerfettoTrace.json(perfetto, valueName: Self.valueName)) }
         try output.commit()
     }
@@ -113,7 +117,7 @@ struct TraceCommand: ParsableCommand {
 
     /// The trace lines of the plan's devices (a usage batch's, or the fleet's); for
     /// `perfetto`, nothing: the devices are appended to `perfetto` for one JSON document.
-    static func trace(_ plan: RunPlan, cell: Cell, catalog: AppCatalog, format: Format, perfetto: inout [PerfettoTrace.Device]) -> String {
+    static func trace(_ plan: RunPlan, cell: Cell, catalog: AppCatalog, format: Format, saves: Bool = false, perfetto: inout [PerfettoTrace.Device]) -> String {
         let workload = plan.workload
         var text = ""
         var inputs = DeviceInputs(plan: plan, catalog: catalog)
@@ -136,13 +140,13 @@ struct TraceCommand: ParsableCommand {
             let names: [String] = plan.usage.map { $0.appNames(ofDevice: d) } ?? inputs.installed.map { catalog.names[Int($0)] }
             if format == .perfetto {
                 let o = TraceRun.runSampled(cell.policy, catalog: catalog, installed: inputs.installed, timeline: inputs.timeline,
-                                            params: params, context: context, until: inputs.until)
+                                            params: params, context: context, until: inputs.until, saves: saves)
                 perfetto.append(PerfettoTrace.Device(index: d, label: "device \(d) (\(cell.policy.rawValue), \(SizeText.mebibytes(params.ramKB)) MB)",
                                                      appNames: names, records: o.records, memory: o.memory, until: inputs.until))
                 continue
             }
             let records = TraceRun.run(cell.policy, catalog: catalog, installed: inputs.installed, timeline: inputs.timeline,
-                                       params: params, context: context, until: inputs.until)
+                                       params: params, context: context, until: inputs.until, saves: saves)
             for r in records {
                 text += TraceCSV.line(r, device: d, appName: { names[Int($0)] }, valueName: valueName) + "\n"
             }
