@@ -12,9 +12,9 @@ struct DevicePartsTests {
 
     @Test("each kill reason declares its decider and effects beside its name")
     func killReasons() {
-        let android = KillReason.allCases.filter { $0.properties.decider == .android }
+        let android = KillReason.allCases.filter { $0.decider == .android }
         #expect(android == [.lmkdPsiPartial, .lmkdPsiComplete, .lmkdThrashing, .lmkdLowSwap, .lmkdMinfree, .cachedCap, .lmkdPressureAfterKill])
-        #expect(KillReason.allCases.filter { $0.properties.decider == .xnu }
+        #expect(KillReason.allCases.filter { $0.decider == .xnu }
                 == [.idleExit, .longIdleExit, .highWater, .sustainedPressure, .compressorSpaceShortage])
         // Only the kills the user or the app chose, and a shutdown, keep the user's place.
         #expect(KillReason.allCases.filter { !$0.losesUserPlace } == [.user, .exitsOnSuspend, .powerOff])
@@ -22,6 +22,8 @@ struct DevicePartsTests {
         #expect(KillReason.allCases.filter(\.noticesRunningApp)
                 == [.memoryPressure, .user, .powerOff, .idleExit, .longIdleExit, .sustainedPressure, .compressorSpaceShortage])
         #expect(Set(KillReason.allCases.map(\.name)).count == KillReason.allCases.count)
+        // Only a shutdown drops the file cache, so no later launch finds files cached.
+        #expect(KillReason.allCases.filter(\.clearsFileCache) == [.powerOff])
     }
 
     @Test("one default per knob: DeviceParameters() is the workload's default device class")
@@ -110,7 +112,7 @@ struct DevicePartsTests {
             let r = ScenarioRunner.run(sc)
             #expect(r.memoryKillsOutsideReclaim == 0, "\(name): \(r.memoryKillsOutsideReclaim) memory kills outside the reclaim loop")
             for rec in r.records {
-                if case .terminated(let reason) = rec.event, reason.properties.decider != .lifecycle {
+                if case .terminated(let reason) = rec.event, reason.decider != .lifecycle {
                     memoryKills += 1
                     reasons.insert(reason)
                 }

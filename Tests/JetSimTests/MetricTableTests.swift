@@ -25,6 +25,9 @@ struct MetricTableTests {
     @Test("one storage slot per counter; state names and CSV columns are unique")
     func storageAndNames() {
         #expect(DeviceMetrics.Storage.count >= Counter.count)
+        // The slots run 0..<count, each declared once (the CSV's and the shard state's order).
+        #expect(Counter.allCases.map(\.rawValue) == Array(0..<Counter.count))
+        #expect(Counter.count == 68)
         #expect(Set(Counter.names).count == Counter.allCases.count)
         #expect(Set(Counter.allCases.map(\.declaration.column)).count == Counter.allCases.count)
         #expect(Set(CellAccumulator.counterNames).count == CellAccumulator.counterNames.count)
@@ -75,26 +78,25 @@ struct MetricTableTests {
 
     @Test("kill reasons and save strategies each map to one counter, which countKill and countLoss increment")
     func killAndLossMapping() {
+        // No two reasons share a counter, and every reason's counter is declared.
+        #expect(Set(KillReason.allCases.map(\.counter)).count == KillReason.allCases.count)
         for r in KillReason.allCases {
-            #expect(Counter.allCases.filter { $0.declaration.kill == r }.count == 1)
+            #expect(Counter.allCases.filter { $0.killReason == r }.count == 1)
             var m = DeviceMetrics()
             m.countKill(r)
-            // The counter that declares the reason is the one countKill increments.
-            let declared = Counter.allCases.first { $0.declaration.kill == r }
-            #expect(m[Counter.ofKill(r)] == 1 && m.counters.reduce(0, +) == 1)
-            #expect(Counter.ofKill(r).declaration.kill == r)
-            #expect(Counter.ofKill(r) == declared)
+            #expect(m[r.counter] == 1 && m.counters.reduce(0, +) == 1)
+            #expect(r.counter.killReason == r)
             #expect(m.totalKills == 1)
         }
         for s in SaveStrategy.allCases {
-            #expect(Counter.allCases.filter { $0.declaration.loss == s }.count == 1)
+            #expect(Counter.allCases.filter { $0.declaration.loss == s } == [Counter.ofLoss(s)])
             var m = DeviceMetrics()
             m.countLoss(4, strategy: s)
-            #expect(m[Counter.forLoss[Int(s.rawValue)]] == 4 && m[.dataLossUnits] == 4 && m[.dataLossEvents] == 1)
-            #expect(Counter.forLoss[Int(s.rawValue)].declaration.loss == s)
+            #expect(m[Counter.ofLoss(s)] == 4 && m[.dataLossUnits] == 4 && m[.dataLossEvents] == 1)
         }
         let m = Self.distinct(1)
-        #expect(m.totalKills == Counter.allCases.filter { $0.declaration.kill != nil }.reduce(0) { $0 + m[$1] })
+        #expect(m.totalKills == Counter.allCases.filter { $0.killReason != nil }.reduce(0) { $0 + m[$1] })
+        #expect(Counter.kills.count == KillReason.allCases.count)
     }
 
     @Test("adding metrics and merging accumulators is the sum of every integer")

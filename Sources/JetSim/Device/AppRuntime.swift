@@ -9,8 +9,9 @@ public struct AppRuntime: Sendable, Equatable {
     public var state: AppState = .notRunning
     /// The lifecycle's marks (`LifecycleFlags`).
     @usableFromInline var lifecycle = LifecycleFlags()
-    /// The reason of the last kill (raw value), or `noKill`; cleared by a launch.
-    @usableFromInline var lastKill: UInt8 = AppRuntime.noKill
+    /// What the last kill left for the next launch (`KillReason.mark`); empty when not
+    /// killed since its last launch.
+    @usableFromInline var lastKill = KillMark()
     /// Its XNU jetsam band (priority) while a candidate (`Device.xnuBand`).
     public internal(set) var band: UInt8 = 0
     /// Held (coalesced) system events: count and latest value per kind.
@@ -60,7 +61,6 @@ public struct AppRuntime: Sendable, Equatable {
     /// band is an entry.
     @usableFromInline var bandSince: SimTime = .zero
 
-    static let noKill: UInt8 = 0xFF
     @inlinable var isPrewarmed: Bool { lifecycle.contains(.prewarmed) }
     public var isFrozen: Bool { memory.contains(.frozen) }
 

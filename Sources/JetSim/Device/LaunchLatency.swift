@@ -10,7 +10,7 @@ extension DeviceCore {
     @inline(__always) func filesCached(_ app: Int32, _ now: SimTime) -> Bool {
         let a = Int(app)
         let k = apps[a].lastKill
-        return params.pageCacheWindow > .zero && k != AppRuntime.noKill && k != KillReason.powerOff.rawValue
+        return params.pageCacheWindow > .zero && k.contains(.killed) && !k.contains(.clearsFileCache)
             && now - apps[a].filesCachedSince < params.pageCacheWindow
     }
 

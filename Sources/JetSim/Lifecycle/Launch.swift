@@ -137,7 +137,7 @@ extension Device {
                 core.metrics[.coldRelaunches] += 1
                 core.countByArchetype(app, .coldRelaunches)
                 if kind == .cached { core.metrics[.cachedRelaunches] += 1 }
-                if !core.profiles[p].preservesUIState, let reason = KillReason(rawValue: core.apps[a].lastKill), reason.losesUserPlace {
+                if !core.profiles[p].preservesUIState, core.apps[a].lastKill.contains(.losesUserPlace) {
                     core.metrics[.stateLossEvents] += 1
                 }
             case .warm:
@@ -152,7 +152,7 @@ extension Device {
                                          : kind == .thaw ? .thaw : wasCompressed ? .decompressed : .resume)
             core.metrics[.relaunchLatencySumMicros] = .saturatingSum(core.metrics[.relaunchLatencySumMicros], Int(latency.microseconds))
         }
-        core.apps[a].lastKill = AppRuntime.noKill
+        core.apps[a].lastKill = KillMark()
         core.apps[a].state = .active
         core.apps[a].activeSince = now
         core.send(.didBecomeActive, to: app, now, detail: .launch(kind, latency: latency))

@@ -46,7 +46,7 @@ extension Device {
         let packedKB = core.apps[a].packedKB
         // A prewarmed app that dies keeps its previous process's kill (whether the
         // user's place was lost is that process's story), unless a power-off.
-        let lastKill = wasPrewarmed && reason != .powerOff ? core.apps[a].lastKill : reason.rawValue
+        let lastKill = wasPrewarmed && reason != .powerOff ? core.apps[a].lastKill : reason.mark
         core.apps[a] = AppRuntime()
         core.apps[a].packedKB = packedKB
         core.apps[a].launches = launches

@@ -86,7 +86,20 @@ public enum Summary {
     ], appending: { _ in true }, after: [
         (.warningsAtCritical, .init("flash_mb_per_device_day") { fixed(perDeviceDay($0.acc[.flashWrittenKB], $0) / 1_024, 3) }),
         (.warningsAtCritical, .init("compressor_mean_mb") { fixed(perDeviceDay($0.acc[.compressorKBSeconds], $0) / 86_400 / 1_024, 3) }),
-    ] + percentileColumns.map { (.systemWakes, $0) })
+    ] + percentileColumns.map { (.systemWakes, $0) } + fieldExitColumns.map { (.killsPressureAfterKill, $0) })
+
+    /// The kills as an app's field data counts them: one column per MetricKit exit
+    /// category, then one per ApplicationExitInfo reason (each kill reason's mapping,
+    /// Device/KillReason.swift). Each adds the kill counters of the reasons mapped to it.
+    static var fieldExitColumns: [CSVColumn<Row>] {
+        MetricKitExit.allCases.map { e in
+            let counters = KillReason.allCases.filter { $0.metricKit == e }.map(\.counter)
+            return CSVColumn(e.column) { r in String(counters.reduce(0) { .saturatingSum($0, r.acc[$1]) }) }
+        } + ExitInfoReason.allCases.map { e in
+            let counters = KillReason.allCases.filter { $0.exitInfo == e }.map(\.counter)
+            return CSVColumn(e.column) { r in String(counters.reduce(0) { .saturatingSum($0, r.acc[$1]) }) }
+        }
+    }
 
     /// The percentiles of every relaunch's latency beyond p50, p90 and p99, for the
     /// latency CDF (`scripts/plot.sh`): 15 points in all from p1 to p99.9, every decile

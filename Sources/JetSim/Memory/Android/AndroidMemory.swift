@@ -102,7 +102,7 @@ struct AndroidMemory<Policy: EvictionPolicy, Trace: TraceSink>: MemoryManaging {
     mutating func appLaunched(_ core: inout Core, _ app: Int32, _ kind: LaunchKind, relaunch: Bool,
                                                       latency: SimTime) {
         let saved = relaunch && core.profiles[core.pi(app)].preservesUIState
-            && KillReason(rawValue: core.apps[Int(app)].lastKill).map { $0.losesUserPlace } == true
+            && core.apps[Int(app)].lastKill.contains(.losesUserPlace)
         androidVitals(&core, kind, savedState: saved, latency: latency)
     }
 

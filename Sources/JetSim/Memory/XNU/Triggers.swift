@@ -33,16 +33,26 @@ extension XNUMemory {
         return nil
     }
 
+    /// Where `fallReclaim` is in its sequence between two questions (`ReclaimSequence.step`).
+    /// A sequence, not a function that runs each check in turn, because the lifecycle
+    /// runs the reclaim loop between two of its questions: each step answers at most
+    /// one trigger, and its condition is read after the kills of the steps before it
+    /// (the order memorystatus_pick_action's loop gives, and the goldens pin).
+    enum FallStep: UInt8 {
+        case highWater = 0, critical, criticalFront, criticalAbove, idle, reaper, reaperRescheduled, compressorShortage,
+             pressureAndFreezer, done
+    }
+
     /// A fall of memory (or a change) on XNU, in the order of XNU's memorystatus thread
     /// (memorystatus_pick_action, bsd/kern/kern_memorystatus_policy.c:149-240): below
     /// the soft-limit level, high-water kills first (:162-206), one at a time while
-    /// memory stays below that level; below critical, kills up through the bands
-    /// (steps 1-3); below the idle level, idle-band kills; the reaper (steps 5-6); the
-    /// pressure checks and the freezer (steps 7-8). One trigger a question
+    /// memory stays below that level; below critical, kills up through the bands;
+    /// below the idle level, idle-band kills; the reaper; the compressor's shortage
+    /// kills; then the pressure checks and the freezer. One trigger a question
     /// (`ReclaimSequence`); the steps that find nothing to do cost a compare each.
     mutating func fallReclaim(_ core: inout Core, _ step: inout UInt8, _ now: SimTime) -> ReclaimTrigger? {
-        if step == 0 {
-            step = 1
+        if step == FallStep.highWater.rawValue {
+            step = FallStep.critical.rawValue
             if overSoftLimitCount > 0 && core.availableKB < core.kb.warningKB { return .xnu(.highWater(core.kb.warningKB)) }
         }
         // Critical kills (MEMORYSTATUS_KILL_TOP_PROCESS, memorystatus_kill_top_process,
@@ -50,54 +60,55 @@ extension XNUMemory {
         // up to JETSAM_PRIORITY_MAX): the policy's victims up to the foreground band,
         // then the app in front (JETSAM_PRIORITY_FOREGROUND, 100), then what is above
         // it (JETSAM_PRIORITY_AUDIO_AND_ACCESSORY, 120; bsd/sys/kern_memorystatus.h:
-        // 65-66), each only while available memory is below critical.
-        if step == 1 {
-            step = 4
+        // 65-66), each only while available memory is below critical. Memory back
+        // above critical at any of the three skips the rest, to the idle step.
+        if step == FallStep.critical.rawValue {
+            step = FallStep.idle.rawValue
             if core.availableKB < core.kb.criticalKB {
-                step = 2
+                step = FallStep.criticalFront.rawValue
                 return .xnu(.belowForeground(core.kb.criticalKB))
             }
         }
-        if step == 2 {
-            step = 4
+        if step == FallStep.criticalFront.rawValue {
+            step = FallStep.idle.rawValue
             if core.availableKB < core.kb.criticalKB {
-                step = 3
+                step = FallStep.criticalAbove.rawValue
                 if core.front >= 0 {
                     core.metrics[.foregroundKills] += 1
                     return .app(core.front, .memoryPressure)
                 }
             }
         }
-        if step == 3 {
-            step = 4
+        if step == FallStep.criticalAbove.rawValue {
+            step = FallStep.idle.rawValue
             if core.availableKB < core.kb.criticalKB { return .untilAvailable(core.kb.criticalKB) }
         }
-        if step == 4 {
-            step = 5
+        if step == FallStep.idle.rawValue {
+            step = FallStep.reaper.rawValue
             if core.availableKB < core.kb.idleKB { return .xnu(.idleUntilAvailable(core.kb.idleKB)) }
         }
-        if step == 5 {
-            step = 7
+        if step == FallStep.reaper.rawValue {
+            step = FallStep.compressorShortage.rawValue
             if reaperSweepDue(core, now) {
                 // A sweep: the oldest-reapable answer refreshed, the kills, then the
-                // interval from its end (step 6).
+                // interval from its end (the next step).
                 reaperRefresh(&core, now)
-                step = 6
+                step = FallStep.reaperRescheduled.rawValue
                 return .xnu(.reaper)
             }
         }
-        if step == 6 {
-            step = 7
+        if step == FallStep.reaperRescheduled.rawValue {
+            step = FallStep.compressorShortage.rawValue
             nextReaperSweepS = Self.secondsUp(now + params.reaperInterval)
         }
-        if step == 7 {
-            step = 8
+        if step == FallStep.compressorShortage.rawValue {
+            step = FallStep.pressureAndFreezer.rawValue
             // Compressor-space-shortage kills (sustained-pressure kills have their own
             // timer: `sustainedPressureReclaim`).
             if params.compressorShortageKills && compressorShort { return .xnu(.compressorShortage) }
         }
-        if step == 8 {
-            step = 9
+        if step == FallStep.pressureAndFreezer.rawValue {
+            step = FallStep.done.rawValue
             pressureWarningsCheck(&core, now)
             freezerWake(&core, now)
         }

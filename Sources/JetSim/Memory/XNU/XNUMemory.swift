@@ -4,7 +4,7 @@ import SimKernel
 enum XNUTrigger {
     /// The critical level: the policy's victims in the bands below the foreground
     /// band (100), until available memory reaches the target; a victim above it
-    /// ends the loop (the app in front dies first: `fallReclaim`, steps 1-3).
+    /// ends the loop (the app in front dies first: `fallReclaim`, its critical steps).
     case belowForeground(Int64)
     /// The idle level: the policy's victims in the idle band only, until available
     /// memory reaches the target.
