@@ -27,7 +27,7 @@ struct SchemaExtremesTests {
         "device_classes.0.xnu_bands", "device_classes.0.reaper", "device_classes.0.prewarming", "device_classes.0.freezer", "device_classes.0.freezer_dynamic_delay", "device_classes.0.memory_growth",
         "device_classes.0.pressure_levels", "device_classes.0.sustained_pressure_kills", "device_classes.0.compressor_shortage_kills",
         "device_classes.0.android_zram", "device_classes.0.android_lmkd_psi", "device_classes.0.android_zram_writeback",
-        "device_classes.0.android_kill_heaviest_task", "device_classes.0.android_thrashing_counts_swap_ins",
+        "device_classes.0.android_kill_heaviest_task", "device_classes.0.android_64bit", "device_classes.0.android_thrashing_counts_swap_ins",
         "device_classes.0.android_swap_file",
     ]
 

@@ -20,12 +20,13 @@ struct StateBytesTests {
         #expect(MemoryLayout<AppRuntime>.stride == 104)
     }
 
-    /// 152: 128 before the runtime record grew by 16 bytes (see above), 144 before it
-    /// grew by 8 more (the time it entered its band, issue 29).
-    @Test("at most 152 bytes of state per installed app, for every policy", arguments: PolicyID.all)
-    func atMost152(policy: PolicyID) {
+    /// 156: 152 before android-lmk's fourth heap (empty processes' slot sequence, issue
+    /// 45: 4 bytes an app), 128 before the runtime record grew by 16 bytes (see above),
+    /// 144 before it grew by 8 more (the time it entered its band, issue 29).
+    @Test("at most 156 bytes of state per installed app, for every policy", arguments: PolicyID.all)
+    func atMost156(policy: PolicyID) {
         let bytes = Self.bytesPerApp(policy.type, apps: 10_000)
-        #expect(bytes <= 152, "\(policy.rawValue): \(bytes) bytes per app")
+        #expect(bytes <= 156, "\(policy.rawValue): \(bytes) bytes per app")
         print("state-bytes \(policy.rawValue) \(bytes)")
     }
 }
@@ -43,8 +44,9 @@ struct FixedOverheadTests {
         // they derive, the policy, the ziggurat tables' references, the held timer) and
         // each manager's state and parameters (XNU's and the plain model's compressors
         // each): fixed, whatever the apps. The bound moves only
-        // with a field added on purpose (git log says which).
-        #expect(small < 2_528)
+        // with a field added on purpose (git log says which; 2,528 before issue 45's
+        // minfree levels, an array reference in Android's parameters).
+        #expect(small < 2_544)
         print("device-fixed-bytes \(small) event-entry-bytes \(MemoryLayout<EventQueue<DeviceEvent>.Entry>.stride) action-bytes \(MemoryLayout<UserAction>.stride)")
     }
 }

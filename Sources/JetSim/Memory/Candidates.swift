@@ -48,7 +48,8 @@ extension MemoryManaging {
                 state: state, mode: core.apps[a].lifecycle.contains(.modeActive) ? core.profiles[p].mode : .none,
                 residentKB: residentNowKB(core, app), lastUsed: core.apps[a].lastUsed, launchCount: 0,
                 preservesUIState: false, nextUse: core.apps[a].nextUse, leftFront: leftFront, isPrevious: app == core.previousApp,
-                runsTask: state == .background && core.apps[a].lifecycle.contains(.bgTask), band: core.apps[a].band)
+                runsTask: state == .background && core.apps[a].lifecycle.contains(.bgTask), band: core.apps[a].band,
+                oomAdj: core.baseOomAdj(app))
         }
         let residentCost = state != .suspended ? core.profiles[p].hotLaunch
             : core.apps[a].isPrewarmed ? core.prewarmedLatency(p) : suspendedLaunchCost(core, app)
@@ -59,6 +60,7 @@ extension MemoryManaging {
             coldLaunchCost: core.coldLatency(p), residentLaunchCost: residentCost,
             unsavedEdits: core.unsavedEdits(app), preservesUIState: core.profiles[p].preservesUIState,
             nextUse: core.apps[a].nextUse, leftFront: leftFront, isPrevious: app == core.previousApp,
-            runsTask: state == .background && core.apps[a].lifecycle.contains(.bgTask), band: core.apps[a].band)
+            runsTask: state == .background && core.apps[a].lifecycle.contains(.bgTask), band: core.apps[a].band,
+            oomAdj: core.baseOomAdj(app))
     }
 }

@@ -59,12 +59,17 @@ public struct EvictionCandidate: Sendable {
     public var runsTask: Bool
     /// Its XNU jetsam band (`XNUBand`), as the device assigns it.
     public var band: UInt8
+    /// The oom_score_adj ActivityManager's computeOomAdjLSP gives it before the cached
+    /// slots and the timers (`DeviceCore.baseOomAdj`): perceptible 200, service 500,
+    /// previous 700, and the first slot of its cached sequence, 900 with activities or
+    /// 905 empty (`OomAdj.cachedEmptyMin`). `android-lmk` orders by it.
+    public var oomAdj: Int16
 
     public init(state: AppState, mode: BackgroundMode = .none,
                 residentKB: Int64, lastUsed: SimTime = .zero, launchCount: Int = 1,
                 coldLaunchCost: SimTime = .zero, residentLaunchCost: SimTime = .zero, unsavedEdits: Int = 0,
                 preservesUIState: Bool = true, nextUse: SimTime = .never, leftFront: Bool = false, isPrevious: Bool = false,
-                runsTask: Bool? = nil, band: UInt8? = nil) {
+                runsTask: Bool? = nil, band: UInt8? = nil, oomAdj: Int16? = nil) {
         self.state = state
         self.mode = mode
         self.residentKB = residentKB
@@ -80,6 +85,8 @@ public struct EvictionCandidate: Sendable {
         self.runsTask = runsTask ?? (state == .background && mode == .none)
         self.band = band ?? (state == .suspended ? XNUBand.idle : mode == .voip ? XNUBand.phone
             : mode == .none ? XNUBand.background : XNUBand.audioAndAccessory)
+        self.oomAdj = oomAdj ?? (mode != .none ? Int16(OomAdj.perceptible) : self.runsTask ? Int16(OomAdj.service)
+            : isPrevious ? Int16(OomAdj.previous) : Int16(OomAdj.cachedMin))
     }
 }
 

@@ -172,6 +172,8 @@ public struct IndexedHeaps: Sendable {
     @inlinable public func heap(of app: Int32) -> Int { Int(records[checked(app)].heap) }
     @inlinable public func count(_ h: Int) -> Int { Int(slots[checkedHeap(h)]) }
     @inlinable public func min(_ h: Int) -> Int32? { count(h) > 0 ? slots[heapCount + h * apps] : nil }
+    /// The key `app` was last put in its heap with.
+    @inlinable public func key(of app: Int32) -> Int64 { records[checked(app)].key }
 
     /// `app` as an index, checked (the buffers' subscripts check only in debug builds).
     @inlinable @inline(__always) func checked(_ app: Int32) -> Int {

@@ -43,6 +43,10 @@ public struct AndroidClass: Sendable, Equatable {
     public var maxCachedProcesses = 32
     public var maxEmptyTimeMin = 30.0
     public var killHeaviestTask = false
+    public var maxPreviousTimeS = 60.0
+    public var topToFgsGraceS = 15.0
+    public var displayPixels = 2_462_400
+    public var abi64Bit = true
     public var vitalsColdS = 5.0
     public var vitalsWarmS = 2.0
     public var vitalsHotS = 1.5
@@ -104,6 +108,9 @@ extension AndroidParameters {
         maxCachedProcesses = c.maxCachedProcesses
         maxEmptyTime = SimTime(seconds: c.maxEmptyTimeMin * 60)
         killHeaviestTask = c.killHeaviestTask
+        maxPreviousTime = SimTime(seconds: c.maxPreviousTimeS)
+        topToFgsGrace = SimTime(seconds: c.topToFgsGraceS)
+        minfreeKB = Self.oomMinFree(ramMB: ramKB / 1_024, displayPixels: Int64(c.displayPixels), is64Bit: c.abi64Bit)
         vitalsCold = SimTime(seconds: c.vitalsColdS)
         vitalsWarm = SimTime(seconds: c.vitalsWarmS)
         vitalsHot = SimTime(seconds: c.vitalsHotS)
@@ -197,6 +204,18 @@ extension Schema {
         .number("android_max_empty_time_min", \.android.maxEmptyTimeMin, 0...5_256_000, unit: "min", alias: "max-empty-time",
                 source: "ProcessList.MAX_EMPTY_TIME 30 min (Android 10-12), ActivityManagerConstants max_empty_time_millis default 30 min (Android 13)",
                 "android: an empty process unused this long dies once more than max/4 + 1 newer empty ones are kept (0: never)"),
+        .number("android_max_previous_time_s", \.android.maxPreviousTimeS, 0...86_400, unit: "s", alias: "max-previous-time",
+                source: "ActivityManagerConstants DEFAULT_MAX_PREVIOUS_TIME 60 s; OomAdjuster.computeOomAdjLSP \"previous-expired\" (frameworks/base at 02978520d9e8)",
+                "android: the previous app keeps adj 700 this long after it left the front, then 900"),
+        .number("android_top_to_fgs_grace_s", \.android.topToFgsGraceS, 0...86_400, unit: "s", alias: "top-to-fgs-grace",
+                source: "ActivityManagerConstants DEFAULT_TOP_TO_FGS_GRACE_DURATION 15 s; OomAdjuster.computeOomAdjLSP \"fg-service-act\"",
+                "android: an app with an active background mode (a foreground service) is adj 50 for this long after it left the front, then 200"),
+        .integer("android_display_px", \.android.displayPixels, 0...100_000_000, alias: "display-px",
+                 source: "Pixel 4: 1080 x 2280 (Google Store tech specs); ProcessList.updateOomLevels scales the minfree levels by it",
+                 "android: display pixels (width x height), which with RAM scale the legacy minfree levels (pixels)"),
+        .flag("android_64bit", \.android.abi64Bit, alias: "abi-64bit",
+              source: "Pixel 4: 64-bit (arm64-v8a); ProcessList.updateOomLevels raises the 900 and 950 levels by 3/2 and 7/4 on 64-bit",
+              "android: a 64-bit device (Build.SUPPORTED_64_BIT_ABIS not empty), whose cached minfree levels are higher"),
         .number("android_vitals_cold_s", \.android.vitalsColdS, 0...86_400, unit: "s", alias: "vitals-cold",
                 source: "Android vitals: cold >= 5 s excessive", "android: a cold launch this slow counts in cold_over_vitals"),
         .number("android_vitals_warm_s", \.android.vitalsWarmS, 0...86_400, unit: "s", alias: "vitals-warm",

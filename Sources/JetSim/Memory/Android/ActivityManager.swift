@@ -1,29 +1,86 @@
 import SimKernel
 
 // Android ActivityManager: oom_score_adj, the cached-process cap, launch Vitals.
-extension AndroidMemory {
-    /// The oom_score_adj ActivityManager gives a resident app now (ProcessList):
-    /// foreground 0, perceptible 200 (an active background mode), service 500
-    /// (background work: a task, or the run after a system wake), previous 700,
-    /// cached 900 and up (the policy orders cached apps by recency, as lmkd's adj slots
-    /// do). An app in the background grace with no work is not a service: its
-    /// activity is stopped, so OomAdjuster.computeOomAdjLSP gives it PREVIOUS_APP_ADJ
-    /// if it is the previous process with activities (adj type "previous") and a
-    /// cached adj otherwise, as when suspended (frameworks/base at 02978520,
-    /// services/core/java/com/android/server/am/OomAdjuster.java).
-    @inline(__always) func oomScoreAdj(_ core: Core, _ app: Int32) -> Int {
+// Sources: frameworks/base at 02978520d9e8, services/core/java/com/android/server/am/
+// OomAdjuster.java (computeOomAdjLSP, assignCachedAdjIfNecessary,
+// updateAndTrimProcessLSP), ProcessList.java, ActivityManagerConstants.java; the ported
+// cases are in Tests/JetSimTests/Conformance/Android/ and docs/fidelity.md.
+extension DeviceCore {
+    /// The oom_score_adj computeOomAdjLSP gives a resident app from its lifecycle facts,
+    /// before assignCachedAdjIfNecessary and the timers (`AndroidMemory.oomScoreAdj`
+    /// adds both): the front (top) 0; an active background mode, a foreground service,
+    /// 200 ("fg-service"); background work 500 (a started service, "started-services");
+    /// the previous app with activities 700 ("previous"); otherwise cached: the first
+    /// slot of its sequence, 905 for an empty process (PROCESS_STATE_CACHED_EMPTY: no
+    /// activity) and 900 for one with activities (PROCESS_STATE_CACHED_ACTIVITY). An
+    /// app in the background grace with no work has a stopped activity, so it is the
+    /// previous or a cached one, as when suspended. The policy's view
+    /// (`EvictionCandidate.oomAdj`).
+    @inline(__always) func baseOomAdj(_ app: Int32) -> Int16 {
         let a = Int(app)
-        if app == core.front { return OomAdj.foreground }
-        switch core.apps[a].state {
-        case .active, .inactive: return OomAdj.foreground
+        if app == front { return Int16(OomAdj.foreground) }
+        switch apps[a].state {
+        case .active, .inactive: return Int16(OomAdj.foreground)
         case .background:
-            if core.apps[a].lifecycle.contains(.modeActive) { return OomAdj.perceptible }
-            if core.apps[a].lifecycle.contains(.bgTask) { return OomAdj.service }
-            return app == core.previousApp ? OomAdj.previous : OomAdj.cachedMin
-        case .suspended:
-            return app == core.previousApp ? OomAdj.previous : OomAdj.cachedMin
-        case .notRunning: return OomAdj.cachedMax + 1
+            if apps[a].lifecycle.contains(.modeActive) { return Int16(OomAdj.perceptible) }
+            if apps[a].lifecycle.contains(.bgTask) { return Int16(OomAdj.service) }
+        case .suspended: break
+        case .notRunning: return Int16(OomAdj.cachedMax + 1)
         }
+        if app == previousApp { return Int16(OomAdj.previous) }
+        return apps[a].memory.contains(.emptyProcess) ? Int16(OomAdj.cachedEmptyMin) : Int16(OomAdj.cachedMin)
+    }
+}
+
+extension AndroidMemory {
+    /// The oom_score_adj ActivityManager gives a resident app at `now`: `baseOomAdj`
+    /// with computeOomAdjLSP's timers and the cached slots.
+    /// - a foreground service of an app top less than TOP_TO_FGS_GRACE_DURATION ago:
+    ///   PERCEPTIBLE_RECENT_FOREGROUND_APP_ADJ 50 ("fg-service-act");
+    /// - the previous app after MAX_PREVIOUS_TIME in that state: CACHED_APP_MIN_ADJ 900
+    ///   ("previous-expired"), a value computeOomAdjLSP sets, so no slot is assigned;
+    /// - a cached app: its slot in its sequence by recency (`OomAdj.cachedSlot`), its
+    ///   rank counted over the resident apps of that sequence (by last use, the LRU
+    ///   list's order; of equal uses the higher index is the more recent, as
+    ///   android-lmk's heaps break ties). O(n) for a cached app: only the minfree
+    ///   levels and `kill_heaviest_task` ask (`pickMinfree`, `lmkdPick`); the rest
+    ///   reads the class (`oomScoreAdjClass`).
+    /// Both times start when the app left the front (`lastUsed`: its lastTopTime, and
+    /// the lastStateTime of its PROCESS_STATE_LAST_ACTIVITY).
+    @inline(__always) func oomScoreAdj(_ core: Core, _ app: Int32, _ now: SimTime) -> Int {
+        let base = Int(core.baseOomAdj(app))
+        if base == OomAdj.cachedMin || base == OomAdj.cachedEmptyMin { return cachedSlotAdj(core, app, base) }
+        return timedOomAdj(core, app, base, now)
+    }
+
+    /// `oomScoreAdj` without the cached slots: a cached app's is its sequence's first
+    /// (900 or 905). Enough where only the class is asked (lmkd's PSI triggers compare
+    /// with 0, 201 and 701; the heaviest scan at adj <= 200). O(1).
+    @inline(__always) func oomScoreAdjClass(_ core: Core, _ app: Int32, _ now: SimTime) -> Int {
+        timedOomAdj(core, app, Int(core.baseOomAdj(app)), now)
+    }
+
+    /// computeOomAdjLSP's two timers on `base`.
+    @inline(__always) func timedOomAdj(_ core: Core, _ app: Int32, _ base: Int, _ now: SimTime) -> Int {
+        let used = core.apps[Int(app)].lastUsed
+        if base == OomAdj.perceptible { return used + params.topToFgsGrace > now ? OomAdj.perceptibleRecentForeground : base }
+        if base == OomAdj.previous { return used + params.maxPreviousTime < now ? OomAdj.cachedMin : base }
+        return base
+    }
+
+    /// A cached app's slot: its rank among the resident apps of its sequence (`first`:
+    /// 900 or 905) by last use, most recent first.
+    func cachedSlotAdj(_ core: Core, _ app: Int32, _ first: Int) -> Int {
+        let mine = core.apps[Int(app)].lastUsed
+        var count = 0, rank = 0
+        for i in 0..<core.apps.count where core.apps[i].state.isResident {
+            let other = Int32(i)
+            guard Int(core.baseOomAdj(other)) == first else { continue }
+            count += 1
+            let used = core.apps[i].lastUsed
+            if used > mine || (used == mine && other > app) { rank += 1 }
+        }
+        return OomAdj.cachedSlot(rank: rank, count: count, first: first)
     }
 
     // ActivityManager's trim of cached processes (frameworks/base at 02978520,

@@ -139,7 +139,7 @@ struct AndroidMemory<Policy: EvictionPolicy, Trace: TraceSink>: MemoryManaging {
         case .app(let app, let reason): core.pickOneApp(app, reason, &c)
         case .android(.cachedCap): pickCachedCap(core, now)
         case .android(.lmkd(let need)): pickLmkd(&core, needKB: need, &c, now)
-        case .android(.minfree(let need)): pickMinfree(core, needKB: need)
+        case .android(.minfree(let need)): pickMinfree(core, needKB: need, now)
         case .xnu: preconditionFailure("Android was asked for XNU's reclaim \(trigger)")
         }
     }

@@ -27,6 +27,30 @@ public enum OomAdj {
     /// CACHED_APP_MIN_ADJ ... CACHED_APP_MAX_ADJ: cached apps, older higher.
     public static let cachedMin = 900
     public static let cachedMax = 999
+    /// PERCEPTIBLE_RECENT_FOREGROUND_APP_ADJ: a foreground service of an app that was
+    /// top less than TOP_TO_FGS_GRACE_DURATION ago ("fg-service-act").
+    public static let perceptibleRecentForeground = 50
+    /// CACHED_APP_IMPORTANCE_LEVELS (5): empty processes' sequence starts this far above
+    /// the cached one's, and each slot is twice it wide.
+    public static let cachedImportanceLevels = 5
+    /// The first slot of the empty processes' sequence: CACHED_APP_MIN_ADJ +
+    /// CACHED_APP_IMPORTANCE_LEVELS (905; `sFirstCachedAdj` in MockingOomAdjusterTests).
+    public static let cachedEmptyMin = cachedMin + cachedImportanceLevels
+    /// OomAdjuster.mNumSlots: ((CACHED_APP_MAX_ADJ - CACHED_APP_MIN_ADJ + 1) >> 1) /
+    /// CACHED_APP_IMPORTANCE_LEVELS = 10.
+    public static let cachedSlots = ((cachedMax - cachedMin + 1) >> 1) / cachedImportanceLevels
+
+    /// OomAdjuster.assignCachedAdjIfNecessary with USE_TIERED_CACHED_ADJ off (the
+    /// default, ActivityManagerConstants DEFAULT_USE_TIERED_CACHED_ADJ = false): walking
+    /// the LRU list from the most recent, the processes of one sequence (cached with
+    /// activities from 900, empty from 905) take `factor` = ceil(count / 10) (at least
+    /// 1) to a slot, each slot 10 above the last, and 999 from the eleventh slot on.
+    /// `rank`: how many of the sequence are more recent (0: the most recent).
+    @inline(__always) public static func cachedSlot(rank: Int, count: Int, first: Int) -> Int {
+        let factor = Swift.max(1, (count + cachedSlots - 1) / cachedSlots)
+        let slot = rank / factor
+        return slot < cachedSlots ? first + 2 * cachedImportanceLevels * slot : cachedMax
+    }
 }
 
 /// Android's memory parameters of a device class (`os: android`); sources on the
@@ -128,15 +152,52 @@ public struct AndroidParameters: Sendable, Equatable {
     @inline(__always) var trimEmptyProcesses: Int { maxCachedProcesses / 2 / 2 }
     /// ro.lmk.kill_heaviest_task: the heaviest app of the victim's adj level dies.
     public var killHeaviestTask: Bool
+    /// ActivityManagerConstants MAX_PREVIOUS_TIME: the previous app keeps
+    /// PREVIOUS_APP_ADJ this long after it left the front, then CACHED_APP_MIN_ADJ
+    /// ("previous-expired", OomAdjuster.computeOomAdjLSP).
+    public var maxPreviousTime: SimTime
+    /// ActivityManagerConstants TOP_TO_FGS_GRACE_DURATION: a foreground service (an
+    /// active background mode here) of an app top less than this ago is adj 50, not 200.
+    public var topToFgsGrace: SimTime
+    /// The minfree levels (KiB) ProcessList.updateOomLevels computes for this device,
+    /// for `minfreeAdj` (`oomMinFree`).
+    public var minfreeKB: [Int64]
     /// Vitals thresholds: launches at or over these are excessive.
     public var vitalsCold: SimTime
     public var vitalsWarm: SimTime
     public var vitalsHot: SimTime
 
-    /// ProcessList.mOomMinFreeHigh (KiB) for mOomAdj {0, 100, 200, 250, 900, 950}:
-    /// the legacy minfree levels (lmkd with ro.lmk.use_minfree_levels).
-    public static let minfreeKB: [Int64] = [73_728, 92_160, 110_592, 129_024, 147_456, 184_320]
+    /// ProcessList.mOomAdj: FOREGROUND, VISIBLE, PERCEPTIBLE, PERCEPTIBLE_LOW,
+    /// CACHED_APP_MIN, CACHED_APP_LMK_FIRST (950): the adj of each minfree level.
     public static let minfreeAdj: [Int] = [0, 100, 200, 250, 900, 950]
+    /// ProcessList.mOomMinFreeLow and mOomMinFreeHigh (KiB).
+    static let minfreeLowKB: [Int32] = [12_288, 18_432, 24_576, 36_864, 43_008, 49_152]
+    static let minfreeHighKB: [Int32] = [73_728, 92_160, 110_592, 129_024, 147_456, 184_320]
+
+    /// ProcessList.updateOomLevels (frameworks/base at 02978520d9e8): scale = the
+    /// larger of (RAM MiB - 350) / 350 and (display pixels - 384000) / 640000, clamped
+    /// to 0...1, in Java's float; on 64-bit the high levels of 900 and 950 grow by 3/2
+    /// and 7/4; each level = (int)(low + (high - low) * scale), then sent to lmkd in
+    /// 4 KiB pages (LMK_TARGET). config_lowMemoryKillerMinFreeKbytesAbsolute (-1) and
+    /// ...Adjust (0) are at their framework defaults.
+    public static func oomMinFree(ramMB: Int64, displayPixels: Int64, is64Bit: Bool) -> [Int64] {
+        let scaleMem = Float(ramMB - 350) / Float(700 - 350)
+        let scaleDisp = (Float(displayPixels) - 384_000) / Float(1_024_000 - 384_000)
+        var scale = scaleMem > scaleDisp ? scaleMem : scaleDisp
+        if scale < 0 { scale = 0 } else if scale > 1 { scale = 1 }
+        var levels: [Int64] = []
+        levels.reserveCapacity(minfreeAdj.count)
+        for i in 0..<minfreeAdj.count {
+            let low = minfreeLowKB[i]
+            var high = minfreeHighKB[i]
+            if is64Bit {
+                if i == 4 { high = high * 3 / 2 } else if i == 5 { high = high * 7 / 4 }
+            }
+            let kb = Int64(Int32(Float(low) + Float(high - low) * scale))
+            levels.append(kb * 1_024 / 4_096 * 4)
+        }
+        return levels
+    }
 }
 
 /// A device's Android state: the cached apps not yet in zram (oldest first: reclaim's

@@ -105,44 +105,71 @@ extension AndroidMemory {
         guard let d = lmkdDecision(&core, needKB: needKB, afterKill: c.acted, now) else { return .none }
         if d.reason == .lmkdPsiComplete { state.notRespondingWindow = state.window }
         guard let victim = core.nextVictim() else { return .none }
-        // The policy's next victim is protected at this level.
-        let adj = oomScoreAdj(core, victim)
+        // The policy's next victim is protected at this level (the triggers' levels
+        // are 0, 201 and 701: the class decides, not the cached slot).
+        let adj = oomScoreAdjClass(core, victim, now)
         if adj < d.minAdj { return .none }
         c.acted = true
-        return .kill(app: lmkdPick(core, victim, adj: adj), victim: victim, reason: d.reason)
+        return .kill(app: lmkdPick(core, victim, adj: adj, now), victim: victim, reason: d.reason)
     }
 
     /// lmkd's choice within the adj level of the policy's victim (find_and_kill_process,
-    /// lmkd.cpp:2480-2500): the victim itself, or the heaviest resident app of that level
-    /// when `kill_heaviest_task` is set or the level is perceptible or more important
-    /// (adj <= 200, where lmkd always takes the heaviest "to minimize the number of
-    /// victims"). A scan of the apps, as lmkd's proc_get_heaviest scans its adj bucket:
-    /// only when killing, and only in those cases.
-    @inline(__always) func lmkdPick(_ core: Core, _ victim: Int32, adj: Int) -> Int32 {
-        guard params.killHeaviestTask || adj <= OomAdj.perceptible else { return victim }
+    /// lmkd.cpp:2475-2510, walking the levels from 1000 down): the victim itself, the
+    /// least recently adjusted of its level (proc_adj_tail) as the policy orders it, or
+    /// the heaviest resident app of the level (proc_get_heaviest) when
+    /// `kill_heaviest_task` is set (default false, lmkd.cpp:3902-3903) or the level is
+    /// perceptible or more important (adj <= 200, where lmkd always takes the heaviest
+    /// "to minimize the number of victims"). There the level is the highest adj from
+    /// the victim's up to 200 that a resident app has: an app top less than
+    /// TOP_TO_FGS_GRACE_DURATION ago is at 50, below the others at 200. A scan of the
+    /// apps, as proc_get_heaviest scans its adj bucket: only when killing, only then.
+    @inline(__always) func lmkdPick(_ core: Core, _ victim: Int32, adj: Int, _ now: SimTime) -> Int32 {
+        if adj <= OomAdj.perceptible { return heaviestPerceptible(core, victim, adj: adj, now) }
+        guard params.killHeaviestTask else { return victim }
+        let exact = oomScoreAdj(core, victim, now)
         var best = victim, bestKB = core.apps[Int(victim)].residentKB
         for i in 0..<core.apps.count {
             let app = Int32(i)
-            guard app != core.front, core.apps[i].state.isResident, core.apps[i].residentKB > bestKB, oomScoreAdj(core, app) == adj else { continue }
+            guard app != core.front, core.apps[i].state.isResident, core.apps[i].residentKB > bestKB,
+                  oomScoreAdj(core, app, now) == exact else { continue }
             best = app
             bestKB = core.apps[i].residentKB
         }
         return best
     }
 
+    /// The heaviest resident app of the highest level in adj...200 (`lmkdPick`).
+    func heaviestPerceptible(_ core: Core, _ victim: Int32, adj: Int, _ now: SimTime) -> Int32 {
+        var best = victim, bestAdj = adj, bestKB = core.apps[Int(victim)].residentKB
+        for i in 0..<core.apps.count {
+            let app = Int32(i)
+            guard app != core.front, core.apps[i].state.isResident else { continue }
+            let x = oomScoreAdjClass(core, app, now)
+            guard x >= bestAdj, x <= OomAdj.perceptible else { continue }
+            if x > bestAdj || core.apps[i].residentKB > bestKB {
+                best = app
+                bestAdj = x
+                bestKB = core.apps[i].residentKB
+            }
+        }
+        return best
+    }
+
     /// The legacy minfree mode (ro.lmk.use_minfree_levels, lmkd.cpp:3152-3190): the
-    /// lowest level whose minfree exceeds free memory (after the request) sets the
-    /// lowest adj that may die; one kill per decision until free memory is above it.
-    func pickMinfree(_ core: Core, needKB: Int64) -> ReclaimAction {
+    /// lowest level whose minfree (`AndroidParameters.minfreeKB`, updateOomLevels' for
+    /// the device) exceeds free memory (after the request) sets the lowest adj that may
+    /// die; one kill per decision until free memory is above it.
+    func pickMinfree(_ core: Core, needKB: Int64, _ now: SimTime) -> ReclaimAction {
         let free = core.availableKB - needKB
         var minAdj = -1
-        for i in 0..<AndroidParameters.minfreeKB.count where free < AndroidParameters.minfreeKB[i] {
+        let levels = params.minfreeKB
+        for i in 0..<levels.count where free < levels[i] {
             minAdj = AndroidParameters.minfreeAdj[i]
             break
         }
         guard minAdj >= 0, let victim = core.nextVictim() else { return .none }
-        let adj = oomScoreAdj(core, victim)
+        let adj = oomScoreAdj(core, victim, now)
         if adj < minAdj { return .none }
-        return .kill(app: lmkdPick(core, victim, adj: adj), victim: victim, reason: .lmkdMinfree)
+        return .kill(app: lmkdPick(core, victim, adj: adj, now), victim: victim, reason: .lmkdMinfree)
     }
 }
