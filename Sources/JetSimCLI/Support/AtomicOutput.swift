@@ -7,8 +7,39 @@ import JetSim
 /// no partial output is ever left. Paths are handled as plain strings here (no
 /// NSString/URL path handling: one-character relative paths such as `a` are ordinary).
 enum AtomicOutput {
-    /// Temporary paths not yet renamed, as C strings the signal handler can unlink.
-    nonisolated(unsafe) static var pending: [UnsafeMutablePointer<CChar>] = []
+    /// Temporary paths not yet renamed, as C strings the signal handler can unlink: a
+    /// fixed table, since the handler must not read a Swift array that `append` may be
+    /// moving. A name is entered before its file is created, so a signal between the
+    /// two finds it (unlinking a name not yet made is harmless); a free slot is nil.
+    static let pendingCapacity = 4_096
+    nonisolated(unsafe) static let pendingSlots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: pendingCapacity)
+        p.initialize(repeating: nil, count: pendingCapacity)
+        return p
+    }()
+    /// One past the highest slot used: the handler reads no further.
+    nonisolated(unsafe) static var pendingEnd = 0
+
+    /// Enters `path`; false when the table is full.
+    static func register(_ path: String) -> Bool {
+        for i in 0..<pendingCapacity where pendingSlots[i] == nil {
+            pendingSlots[i] = strdup(path)
+            if i >= pendingEnd { pendingEnd = i + 1 }
+            return true
+        }
+        return false
+    }
+
+    /// Whether `path` is entered.
+    static func isPending(_ path: String) -> Bool {
+        (0..<pendingEnd).contains { i in pendingSlots[i].map { String(cString: $0) == path } ?? false }
+    }
+
+    /// Unlinks every entered name (async-signal-safe: reads the table, calls unlink).
+    static func unlinkPending() {
+        var i = 0
+        while i < pendingEnd { if let p = pendingSlots[i] { unlink(p) }; i += 1 }
+    }
     nonisolated(unsafe) static var installed = false
 
     /// What a signal that ends jetsim prints to stderr. A command whose finished outputs
@@ -32,7 +63,7 @@ enum AtomicOutput {
         // What the handler reads, made before it can run (a first use there would
         // initialise it inside the handler).
         PolicyProcess.prepareForSignals()
-        _ = (pending.count, committing, deferredSignal, interruptNote, busNote)
+        _ = (pendingSlots, pendingEnd, committing, deferredSignal, interruptNote, busNote)
         for sig in cleanupSignals {
             signal(sig) { s in
                 // While a run's outputs move into place (`OutputFile.commitAll`), the
@@ -40,7 +71,7 @@ enum AtomicOutput {
                 if AtomicOutput.committing != 0 { AtomicOutput.deferredSignal = s; return }
                 // No child outlives jetsim: the external policies' processes first.
                 PolicyProcess.endAllForExit()
-                for p in AtomicOutput.pending { unlink(p) }
+                AtomicOutput.unlinkPending()
                 // Say why we stop (not for SIGPIPE: the reader has gone). write(2) is
                 // async-signal-safe; the note was made before any signal could come.
                 if s != SIGPIPE, let note = AtomicOutput.interruptNote { _ = Glibc.write(STDERR_FILENO, note, strlen(note)) }
@@ -51,7 +82,7 @@ enum AtomicOutput {
         // faults (SIGBUS). An I/O failure: said, temporary files removed, exit 1.
         signal(SIGBUS) { _ in
             PolicyProcess.endAllForExit()
-            for p in AtomicOutput.pending { unlink(p) }
+            AtomicOutput.unlinkPending()
             if let note = AtomicOutput.busNote { _ = Glibc.write(STDERR_FILENO, note, strlen(note)) }
             _exit(1)
         }
@@ -66,8 +97,8 @@ enum AtomicOutput {
 
     /// Removes every temporary file not yet renamed (on a failed run, before exit).
     static func removePending() {
-        for p in pending { unlink(p); free(p) }
-        pending.removeAll()
+        for i in 0..<pendingEnd { if let p = pendingSlots[i] { pendingSlots[i] = nil; unlink(p); free(p) } }
+        pendingEnd = 0
     }
 
     /// Writes `text` to `path` atomically. `path == "-"` writes to stdout.
@@ -221,12 +252,17 @@ enum AtomicOutput {
         let prefix = dir.isEmpty ? "" : dir == "/" ? "/" : dir + "/"
         for _ in 0..<100 {
             let temp = prefix + temporaryName(base)
+            // Entered first: a signal right after the open finds the file.
+            guard register(temp) else {
+                throw RunFailure(description: "cannot write \(path): more than \(pendingCapacity) outputs open at once")
+            }
             let fd = Foundation.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd < 0 {
-                if errno == EEXIST { continue }
-                throw RunFailure(description: "cannot write \(path): \(errnoText())")
+                let e = errno
+                forget(temp)
+                if e == EEXIST { continue }
+                throw RunFailure(description: "cannot write \(path): \(errnoText(e))")
             }
-            pending.append(strdup(temp))
             // Locked, and still the file at that name (a cleaner may have removed it
             // between the open and the lock): else another name.
             var a = stat(), b = stat()
@@ -241,15 +277,18 @@ enum AtomicOutput {
 
     /// Removes a temporary file that will not be committed.
     static func abandon(_ temp: String) {
-        guard pending.contains(where: { String(cString: $0) == temp }) else { return }
+        guard isPending(temp) else { return }
         unlink(temp)
         forget(temp)
     }
 
     static func forget(_ temp: String) {
-        if let i = pending.firstIndex(where: { String(cString: $0) == temp }) {
-            free(pending[i])
-            pending.remove(at: i)
+        for i in 0..<pendingEnd {
+            guard let p = pendingSlots[i], String(cString: p) == temp else { continue }
+            pendingSlots[i] = nil
+            free(p)
+            while pendingEnd > 0 && pendingSlots[pendingEnd - 1] == nil { pendingEnd -= 1 }
+            return
         }
     }
 }
@@ -358,7 +397,10 @@ struct OutputFile {
             if lstat(f.path, &st) == 0, st.st_mode & S_IFMT == S_IFREG {
                 let (dir, base) = AtomicOutput.split(f.path)
                 let b = (dir.isEmpty ? "" : dir == "/" ? "/" : dir + "/") + AtomicOutput.temporaryName(base)
-                if link(f.path, b) == 0 { backup = b; AtomicOutput.pending.append(strdup(b)) }
+                // Entered before it is made, as a temporary file is.
+                if AtomicOutput.register(b) {
+                    if link(f.path, b) == 0 { backup = b } else { AtomicOutput.forget(b) }
+                }
             }
             if rename(temp, f.path) != 0 {
                 let err = AtomicOutput.errnoText()
