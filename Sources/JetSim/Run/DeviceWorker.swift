@@ -114,11 +114,12 @@ public struct DeviceWorker {
             let k = shared.inputOf[cell.variant]
             let classIndex = k == 0 ? lastClass : variantClass[variantSlot(k)]
             if !cellClass.isEmpty { cellClass[ci] = classIndex }
-            let params = shared.cellParams[ci][classIndex]
+            let at = shared.paramsStart[ci] + classIndex
+            let params = shared.params[at]
             var context = shared.contexts[cell.variant]
             context.device = UInt64(d)
             let start = clock.now
-            let (metrics, e) = runCell(cell.policy, params: params, profiles: shared.cellProfiles[ci][classIndex], context: context, cell: ci, inputs: k)
+            let (metrics, e) = runCell(cell.policy, params: params, profiles: shared.profiles[at], context: context, cell: ci, inputs: k)
             let elapsed = start.duration(to: clock.now)
             // A device fed chunk by chunk knows its span once it has run.
             if inputs.feeding { inputs.until = inputs.feed!.until }
@@ -226,7 +227,7 @@ public struct DeviceWorker {
         var context = shared.context
         context.device = UInt64(d)
         var observer: PendingAverage? = PendingAverage()
-        let (_, e) = runCell(shared.plan.cells[0].policy, params: shared.cellParams[0][classIndex], profiles: shared.cellProfiles[0][classIndex],
+        let (_, e) = runCell(shared.plan.cells[0].policy, params: shared.params[classIndex], profiles: shared.profiles[classIndex],
                              context: context, cell: 0, inputs: 0, pending: &observer)
         return (e, observer!.mean)
     }

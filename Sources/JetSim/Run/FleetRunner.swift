@@ -78,10 +78,14 @@ public enum FleetRunner {
         /// variant whose workload builds the same inputs (`Workload.buildsSameInputs`), so
         /// variants that change no input share one build per device.
         let inputOf: [Int]
-        let cellParams: [[DeviceParameters]]  // [cell][class of the cell's variant]
+        /// Each cell's device parameters by class of the cell's variant, flat (one array
+        /// for the run, not one per cell): cell c's class k is at `paramsStart[c] + k`.
+        let params: [DeviceParameters]
+        let paramsStart: [Int]
         /// The catalog's profiles as they are on each class's device in each cell
-        /// (`AppCatalog.profiles(fittedTo:)`): one array per distinct fit, shared.
-        let cellProfiles: [[ContiguousArray<AppProfile>]]  // [cell][class]
+        /// (`AppCatalog.profiles(fittedTo:)`), indexed as `params`: one array per
+        /// distinct fit, shared.
+        let profiles: [ContiguousArray<AppProfile>]
         /// Each variant's policy context (a variant may change a policy's `policies.*`).
         let contexts: [PolicyContext]
         var context: PolicyContext { contexts[0] }
@@ -107,17 +111,25 @@ public enum FleetRunner {
             inputOf = workloads.indices.map { v in workloads.firstIndex { $0.buildsSameInputs(as: workloads[v]) }! }
             groupOf = catalogs.map { plan.groupBy?.groupOf($0) ?? [] }
             let w = plan.workload
-            cellParams = plan.cells.map { cell in workloads[cell.variant].deviceClasses.map { $0.parameters(ramKB: cell.ramKB) } }
-            var byFit: [[Int64: ContiguousArray<AppProfile>]] = Array(repeating: [:], count: workloads.count)
-            let catalogs = self.catalogs
-            cellProfiles = zip(plan.cells, cellParams).map { cell, classes in
-                classes.map { p in
-                    if let done = byFit[cell.variant][p.appFitKB] { return done }
-                    let fitted = catalogs[cell.variant].profiles(fittedTo: p)
-                    byFit[cell.variant][p.appFitKB] = fitted
-                    return fitted
+            var params: [DeviceParameters] = [], starts: [Int] = [], profiles: [ContiguousArray<AppProfile>] = []
+            // The fits made so far (a scan: a handful of cells and classes).
+            var fits: [(variant: Int, fitKB: Int64, at: Int)] = []
+            for cell in plan.cells {
+                starts.append(params.count)
+                for c in workloads[cell.variant].deviceClasses {
+                    let p = c.parameters(ramKB: cell.ramKB)
+                    if let f = fits.first(where: { $0.variant == cell.variant && $0.fitKB == p.appFitKB }) {
+                        profiles.append(profiles[f.at])
+                    } else {
+                        fits.append((cell.variant, p.appFitKB, profiles.count))
+                        profiles.append(catalogs[cell.variant].profiles(fittedTo: p))
+                    }
+                    params.append(p)
                 }
             }
+            self.params = params
+            paramsStart = starts
+            self.profiles = profiles
             // A variant may change a policy's parameters (`policies.*`): each its own.
             contexts = workloads.map { PolicyContext(seed: $0.seed, policies: $0.policies) }
             var names: [String] = []

@@ -118,7 +118,7 @@ public struct AndroidParameters: Sendable, Equatable {
     public var topToFgsGrace: SimTime
     /// The minfree levels (KiB) ProcessList.updateOomLevels computes for this device,
     /// for `minfreeAdj` (`oomMinFree`).
-    public var minfreeKB: [Int64]
+    public var minfreeKB: MinFreeLevels
     /// Vitals thresholds: launches at or over these are excessive.
     public var vitalsCold: SimTime
     public var vitalsWarm: SimTime
@@ -137,24 +137,62 @@ public struct AndroidParameters: Sendable, Equatable {
     /// and 7/4; each level = (int)(low + (high - low) * scale), then sent to lmkd in
     /// 4 KiB pages (LMK_TARGET). config_lowMemoryKillerMinFreeKbytesAbsolute (-1) and
     /// ...Adjust (0) are at their framework defaults.
-    public static func oomMinFree(ramMB: Int64, displayPixels: Int64, is64Bit: Bool) -> [Int64] {
+    public static func oomMinFree(ramMB: Int64, displayPixels: Int64, is64Bit: Bool) -> MinFreeLevels {
         let scaleMem = Float(ramMB - 350) / Float(700 - 350)
         let scaleDisp = (Float(displayPixels) - 384_000) / Float(1_024_000 - 384_000)
         var scale = scaleMem > scaleDisp ? scaleMem : scaleDisp
         if scale < 0 { scale = 0 } else if scale > 1 { scale = 1 }
-        var levels: [Int64] = []
-        levels.reserveCapacity(minfreeAdj.count)
-        for i in 0..<minfreeAdj.count {
+        var levels = MinFreeLevels()
+        for i in 0..<MinFreeLevels.count {
             let low = minfreeLowKB[i]
             var high = minfreeHighKB[i]
             if is64Bit {
                 if i == 4 { high = high * 3 / 2 } else if i == 5 { high = high * 7 / 4 }
             }
             let kb = Int64(Int32(Float(low) + Float(high - low) * scale))
-            levels.append(kb * 1_024 / 4_096 * 4)
+            levels[i] = kb * 1_024 / 4_096 * 4
         }
         return levels
     }
+}
+
+/// The six minfree levels (KiB), in `AndroidParameters.minfreeAdj`'s order: a value
+/// of fixed size, so a cell's parameters hold no array (built once per class and cell).
+public struct MinFreeLevels: Sendable, Equatable {
+    /// ProcessList's six levels (mOomAdj).
+    public static let count = 6
+    private var l0: Int64 = 0, l1: Int64 = 0, l2: Int64 = 0, l3: Int64 = 0, l4: Int64 = 0, l5: Int64 = 0
+
+    public init() {}
+
+    /// Level `i` (0..<6).
+    public subscript(_ i: Int) -> Int64 {
+        get {
+            precondition(i >= 0 && i < Self.count, "a minfree level is 0..<6")
+            return switch i {
+            case 0: l0
+            case 1: l1
+            case 2: l2
+            case 3: l3
+            case 4: l4
+            default: l5
+            }
+        }
+        set {
+            precondition(i >= 0 && i < Self.count, "a minfree level is 0..<6")
+            switch i {
+            case 0: l0 = newValue
+            case 1: l1 = newValue
+            case 2: l2 = newValue
+            case 3: l3 = newValue
+            case 4: l4 = newValue
+            default: l5 = newValue
+            }
+        }
+    }
+
+    /// The levels as a list (for tests and messages).
+    public var array: [Int64] { (0..<Self.count).map { self[$0] } }
 }
 
 /// A device's Android state: the cached apps not yet in zram (oldest first: reclaim's

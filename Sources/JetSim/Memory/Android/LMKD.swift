@@ -163,7 +163,7 @@ extension AndroidMemory {
         let free = core.availableKB - needKB
         var minAdj = -1
         let levels = params.minfreeKB
-        for i in 0..<levels.count where free < levels[i] {
+        for i in 0..<MinFreeLevels.count where free < levels[i] {
             minAdj = AndroidParameters.minfreeAdj[i]
             break
         }

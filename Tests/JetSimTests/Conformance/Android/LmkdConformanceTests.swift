@@ -56,18 +56,18 @@ struct LmkdConformanceTests {
     // 4 KiB pages. Expected values computed with float32 arithmetic (numpy).
     @Test("updateOomLevels: the minfree levels for RAM, display and ABI")
     func minfreeLevels() {
-        #expect(AndroidParameters.oomMinFree(ramMB: 6_144, displayPixels: 2_462_400, is64Bit: true)
+        #expect(AndroidParameters.oomMinFree(ramMB: 6_144, displayPixels: 2_462_400, is64Bit: true).array
                 == [73_728, 92_160, 110_592, 129_024, 221_184, 322_560])
-        #expect(AndroidParameters.oomMinFree(ramMB: 6_144, displayPixels: 2_462_400, is64Bit: false)
+        #expect(AndroidParameters.oomMinFree(ramMB: 6_144, displayPixels: 2_462_400, is64Bit: false).array
                 == [73_728, 92_160, 110_592, 129_024, 147_456, 184_320])
         // 512 MiB and no display (ProcessList's constructor: updateOomLevels(0, 0)):
         // scale = 162 / 350.
-        #expect(AndroidParameters.oomMinFree(ramMB: 512, displayPixels: 0, is64Bit: false)
+        #expect(AndroidParameters.oomMinFree(ramMB: 512, displayPixels: 0, is64Bit: false).array
                 == [40_724, 52_556, 64_388, 79_520, 91_352, 111_712])
-        #expect(AndroidParameters.oomMinFree(ramMB: 512, displayPixels: 0, is64Bit: true)
+        #expect(AndroidParameters.oomMinFree(ramMB: 512, displayPixels: 0, is64Bit: true).array
                 == [40_724, 52_556, 64_388, 79_520, 125_476, 175_700])
         // A device's levels: the 64-bit high table at any phone RAM or display.
-        #expect(AndroidParameters(AndroidClass(), ramKB: 2_048 * 1_024).minfreeKB
+        #expect(AndroidParameters(AndroidClass(), ramKB: 2_048 * 1_024).minfreeKB.array
                 == [73_728, 92_160, 110_592, 129_024, 221_184, 322_560])
         #expect(AndroidParameters.minfreeAdj == [0, 100, 200, 250, 900, 950])
     }
