@@ -39,7 +39,31 @@ struct DevicePartsTests {
         fleet.enabled = true; android.enabled = true
         #expect(fleet == FleetParameters(FleetClass()))
         #expect(android == AndroidParameters(AndroidClass(), ramKB: 0))
-        #expect(DeviceParameters().xnu == XNUParameters(XNUClass()))
+    }
+
+    /// XNU's keys write `XNUParameters` directly (one default, on the field): the file's
+    /// units print as before (the shard states and goldens hold them) and read back to
+    /// the same parameters, at the defaults and at other values a file may give.
+    @Test("XNU's keys in file units: printed as given, read back exactly")
+    func xnuKeysRoundTrip() throws {
+        let yaml = WorkloadPrinter.yaml(Workload())
+        for line in ["aging_s: 2", "reaper_min_age_s: 300", "decompress_ms_per_mb: 0.5", "resume_touch_share: 0.3",
+                     "compression_mb_per_s: 4", "warning_resting_s: 25", "sustained_pressure_window_s: 600",
+                     "freezer_idle_delay_s: 10", "refreeze_dirty_share: 0.3", "thaw_ms_per_mb: 1", "thaw_touch_share: 0.2",
+                     "freezer_slow_multiplier: 30", "freeze_refreeze_thawed: 3"] {
+            #expect(yaml.contains("\n    " + line + "\n"), "\(line)")
+        }
+        let set = ["device_classes.0.aging_s=0.25", "device_classes.0.decompress_ms_per_mb=0.125", "device_classes.0.resume_touch_share=0.45",
+                   "device_classes.0.compression_mb_per_s=2.5", "device_classes.0.thaw_touch_share=0.05", "device_classes.0.freezer_fast_multiplier=7"]
+        let w = try WorkloadDecoder.load(WorkloadPrinter.yaml(Workload()), source: "printed", overrides: set)
+        let x = w.deviceClasses[0].xnu
+        #expect(x.agingTime == .milliseconds(250) && x.decompressPerMB == .microseconds(125) && x.resumeTouchPPM == 450_000)
+        #expect(x.compressionKBPerS == 2_560 && x.thawTouchPPM == 50_000 && x.freezerFastMultiplier == 7)
+        let back = try WorkloadDecoder.load(WorkloadPrinter.yaml(w), source: "printed")
+        #expect(back == w)
+        for line in ["aging_s: 0.25", "decompress_ms_per_mb: 0.125", "resume_touch_share: 0.45", "compression_mb_per_s: 2.5", "thaw_touch_share: 0.05"] {
+            #expect(WorkloadPrinter.yaml(w).contains("\n    " + line + "\n"), "\(line)")
+        }
     }
 
     @Test("the parameters select one memory manager")

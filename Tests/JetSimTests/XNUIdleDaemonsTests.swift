@@ -109,7 +109,7 @@ struct XNUIdleDaemonsTests {
         d.reclaim(.untilAvailable(d.availableKB + 1), .zero)
         #expect(d.memory.xnu.armTimers.isEmpty && d.idleDaemons.resident == 0 && d.idleDaemons.kills == 0)
         // The default workload's class has no pool.
-        #expect(XNUClass().idleDaemonsKB == 0 && XNUParameters().idleDaemonsKB == 0)
+        #expect(DeviceClass().xnu.idleDaemonsKB == 0 && XNUParameters().idleDaemonsKB == 0)
     }
 
     @Test("a bad idle-daemon key is reported by its name", arguments: [

@@ -161,6 +161,48 @@ extension Knob {
              scale: { r, f in r[keyPath: kp] = clamp(r[keyPath: kp] * f, range); return true })
     }
 
+    /// Seconds in the file, whole microseconds (`SimTime`) in the model: the key writes
+    /// the parameter itself. A value reads back as the microseconds it became.
+    static func seconds(_ key: String, _ kp: KP<Root, SimTime>, _ range: ClosedRange<Double>, unit: String = "s",
+                        alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, unit: unit, type: "number", range: range, source: source, doc: doc, alias: alias,
+             read: { e, r throws(InputError) in r[keyPath: kp] = SimTime(seconds: try WorkloadDecoder.number(e, range)) },
+             text: { .inline(WorkloadPrinter.num($0[keyPath: kp].seconds)) },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+             scale: { r, f in r[keyPath: kp] = SimTime(seconds: clamp(r[keyPath: kp].seconds * f, range)); return true })
+    }
+
+    /// Milliseconds in the file (a cost per MiB, `ms/MiB`), whole microseconds in the model.
+    static func milliseconds(_ key: String, _ kp: KP<Root, SimTime>, _ range: ClosedRange<Double>, unit: String,
+                             alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, unit: unit, type: "number", range: range, source: source, doc: doc, alias: alias,
+             read: { e, r throws(InputError) in r[keyPath: kp] = SimTime(seconds: try WorkloadDecoder.number(e, range) / 1_000) },
+             text: { .inline(WorkloadPrinter.num($0[keyPath: kp].milliseconds)) },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+             scale: { r, f in r[keyPath: kp] = SimTime(seconds: clamp(r[keyPath: kp].milliseconds * f, range) / 1_000); return true })
+    }
+
+    /// A share (0...1) in the file, parts per million in the model (`DeviceClass.ppm`).
+    static func share(_ key: String, _ kp: KP<Root, Int32>, alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        let range = 0.0...1.0
+        return Knob(key: key, type: "number", range: range, source: source, doc: doc, alias: alias,
+                    read: { e, r throws(InputError) in r[keyPath: kp] = DeviceClass.ppm(try WorkloadDecoder.number(e, range)) },
+                    text: { .inline(WorkloadPrinter.num(Double($0[keyPath: kp]) / 1_000_000)) },
+                    copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+                    scale: { r, f in r[keyPath: kp] = DeviceClass.ppm(clamp(Double(r[keyPath: kp]) / 1_000_000 * f, range)); return true })
+    }
+
+    /// MiB per second in the file, whole KiB per second in the model (rounded up:
+    /// `DeviceClass.kibibytesPerSecond`).
+    static func mebibytesPerSecond(_ key: String, _ kp: KP<Root, Int64>, _ range: ClosedRange<Double>,
+                                   alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        Knob(key: key, unit: "MiB/s", type: "number", range: range, source: source, doc: doc, alias: alias,
+             read: { e, r throws(InputError) in r[keyPath: kp] = DeviceClass.kibibytesPerSecond(try WorkloadDecoder.number(e, range)) },
+             text: { .inline(WorkloadPrinter.num(Double($0[keyPath: kp]) / 1_024)) },
+             copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+             scale: { r, f in r[keyPath: kp] = DeviceClass.kibibytesPerSecond(clamp(Double(r[keyPath: kp]) / 1_024 * f, range)); return true })
+    }
+
     /// A number or `auto` (nil: the model's rule decides).
     static func autoNumber(_ key: String, _ kp: KP<Root, Double?>, _ range: ClosedRange<Double>, unit: String = "",
                            alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
@@ -201,6 +243,19 @@ extension Knob {
                  r[keyPath: kp] = Int64(clamp((Double(v) / 1_024 * f).rounded(), range) * 1_024)
                  return true
              })
+    }
+
+    /// A whole number kept in 32 bits by the model (its range fits).
+    static func integer(_ key: String, _ kp: KP<Root, Int32>, _ range: ClosedRange<Int>, alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {
+        precondition(range.lowerBound >= Int(Int32.min) && range.upperBound <= Int(Int32.max))
+        return Knob(key: key, type: "whole number", range: Double(range.lowerBound)...Double(range.upperBound), source: source, doc: doc, alias: alias,
+                    read: { e, r throws(InputError) in r[keyPath: kp] = Int32(try WorkloadDecoder.integer(e, range)) },
+                    text: { .inline(String($0[keyPath: kp])) },
+                    copy: { $0[keyPath: kp] = $1[keyPath: kp] },
+                    scale: { r, f in
+                        r[keyPath: kp] = Int32(clamp((Double(r[keyPath: kp]) * f).rounded(), Double(range.lowerBound)...Double(range.upperBound)))
+                        return true
+                    })
     }
 
     static func integer(_ key: String, _ kp: KP<Root, Int>, _ range: ClosedRange<Int>, alias: String? = nil, source: String = "assumption", _ doc: String) -> Knob {

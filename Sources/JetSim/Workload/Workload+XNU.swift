@@ -1,129 +1,12 @@
 import SimKernel
 
-/// A device class's XNU keys as the workload file gives them, each with its one
-/// default (sources on `Schema.xnuKnobs` and in docs/sources.md). The device's
-/// parameters are `XNUParameters` (Memory/XNU/).
-public struct XNUClass: Sendable, Equatable {
-    public var bands = true
-    /// 10 s idle deferral / 5 (xnu bsd/kern/kern_memorystatus.c).
-    public var agingS = 2.0
-    public var dockSize = 4
-    public var reaper = true
-    /// nil: XNU's fallback by RAM size (`XNUParameters.reaperPct`).
-    public var reaperAvailablePct: Double? = nil
-    public var reaperMinAgeS = 300.0
-    public var reaperIntervalS = 300.0
-    public var compressorPoolPct = 100.0
-    /// *Assumption* (WKdm decompresses at about 2 GB/s).
-    public var decompressMsPerMB = 0.5
-    /// *Assumption*: 0.3.
-    public var resumeTouchShare = 0.3
-    /// Compression over time, uncompressed MiB per second per suspended app
-    /// (*assumption*; `XNUParameters.compressionKBPerS`).
-    public var compressionMBPerS = 4.0
-    public var compressorShortageKills = true
-    /// nil: XNU's, by RAM size (`XNUParameters.compressorPagesLimitPct`).
-    public var compressorPagesLimitPct: Double? = nil
-    public var compressorShortagePct = 98.0
-    public var pressureLevels = true
-    public var pressureWarningPct = 50.0
-    public var pressureWarningClearPct = 60.0
-    public var pressureCriticalPct = 30.0
-    public var pressureCriticalClearPct = 35.0
-    public var warningMinKB: Int64 = 6 * 1_024
-    public var warningRestingS = 25.0
-    public var sustainedPressureKills = true
-    public var sustainedWindowS = 600.0
-    public var inactiveLimitPct = 30.0
-    public var freezer = true
-    public var freezerIdleDelayS = 10.0
-    public var freezerFastMultiplier = 1
-    public var freezerSlowMultiplier = 30
-    public var freezerDynamicDelay = false
-    public var freezeAvailablePct = 50.0
-    public var freezeSuspendedThreshold = 4
-    public var freezeMaxProcesses = 20
-    public var freezeMinKB: Int64 = 8 * 1_024
-    public var freezeDailyKB: Int64 = 2_048 * 1_024
-    /// *Assumption*: 0.3.
-    public var refreezeDirtyShare = 0.3
-    public var freezeDemotionsMax = 2
-    public var freezeDemotionThaws = 5
-    public var freezeRefreezeThawed = 3
-    public var thawMsPerMB = 1.0
-    /// *Assumption*: 0.2.
-    public var thawTouchShare = 0.2
-    /// The idle-band daemons (IdleDaemons.swift): none by default (the model before:
-    /// outputs unchanged); the one complete JetsamEvent report's 345 daemons and 22.7 %
-    /// of RAM bound the plausible range (docs/evidence-reserve-and-wakes.md, section 1).
-    public var idleDaemonsKB: Int64 = 0
-    public var idleDaemonCount = 345
-    /// *Assumption* (nothing published): killed daemons stay dead.
-    public var idleDaemonRelaunchesPerHour = 0.0
-
-    public init() {}
-}
-
-extension XNUParameters {
-    /// Every field the workload's default (`XNUClass`). Here, not beside the type:
-    /// Memory/ does not read the workload (scripts/folder-deps.py).
-    public init() { self.init(XNUClass()) }
-
-    /// The device's parameters from the workload's keys.
-    init(_ c: XNUClass) {
-        bands = c.bands
-        agingTime = SimTime(seconds: c.agingS)
-        dockSize = c.dockSize
-        reaper = c.reaper
-        reaperAvailablePct = c.reaperAvailablePct
-        reaperMinAge = SimTime(seconds: c.reaperMinAgeS)
-        reaperInterval = SimTime(seconds: c.reaperIntervalS)
-        compressorPoolPct = c.compressorPoolPct
-        decompressPerMB = SimTime(seconds: c.decompressMsPerMB / 1_000)
-        resumeTouchPPM = DeviceClass.ppm(c.resumeTouchShare)
-        compressionKBPerS = DeviceClass.kibibytesPerSecond(c.compressionMBPerS)
-        compressorShortageKills = c.compressorShortageKills
-        compressorPagesLimitPct = c.compressorPagesLimitPct
-        compressorShortagePct = c.compressorShortagePct
-        pressureLevels = c.pressureLevels
-        pressureWarningPct = c.pressureWarningPct
-        pressureWarningClearPct = c.pressureWarningClearPct
-        pressureCriticalPct = c.pressureCriticalPct
-        pressureCriticalClearPct = c.pressureCriticalClearPct
-        warningMinKB = c.warningMinKB
-        warningResting = SimTime(seconds: c.warningRestingS)
-        sustainedPressureKills = c.sustainedPressureKills
-        sustainedWindow = SimTime(seconds: c.sustainedWindowS)
-        inactiveLimitPct = c.inactiveLimitPct
-        freezer = c.freezer
-        freezerIdleDelay = SimTime(seconds: c.freezerIdleDelayS)
-        freezerFastMultiplier = Int32(clamping: c.freezerFastMultiplier)
-        freezerSlowMultiplier = Int32(clamping: c.freezerSlowMultiplier)
-        freezerDynamicDelay = c.freezerDynamicDelay
-        freezeAvailablePct = c.freezeAvailablePct
-        freezeSuspendedThreshold = c.freezeSuspendedThreshold
-        freezeMaxProcesses = c.freezeMaxProcesses
-        freezeMinKB = c.freezeMinKB
-        freezeDailyKB = c.freezeDailyKB
-        refreezeDirtyPPM = DeviceClass.ppm(c.refreezeDirtyShare)
-        freezeDemotionsMax = c.freezeDemotionsMax
-        freezeDemotionThaws = c.freezeDemotionThaws
-        freezeRefreezeThawed = Int32(clamping: c.freezeRefreezeThawed)
-        thawPerMB = SimTime(seconds: c.thawMsPerMB / 1_000)
-        thawTouchPPM = DeviceClass.ppm(c.thawTouchShare)
-        idleDaemonsKB = c.idleDaemonsKB
-        idleDaemonCount = Int32(clamping: c.idleDaemonCount)
-        idleDaemonRelaunchesPerHour = c.idleDaemonRelaunchesPerHour
-    }
-}
-
 extension Schema {
     /// The compressor's decompression on a resume (XNU's and the plain model's; Android
     /// resumes from zram), among the shared compression keys in the key order.
     static let xnuDecompressionKnobs: [Knob<DeviceClass>] = [
-        .number("decompress_ms_per_mb", \.xnu.decompressMsPerMB, 0...1_000, unit: "ms/MiB", source: "assumption (WKdm decompresses at about 2 GB/s)", "decompression cost on a warm launch")
+        .milliseconds("decompress_ms_per_mb", \.xnu.decompressPerMB, 0...1_000, unit: "ms/MiB", source: "assumption (WKdm decompresses at about 2 GB/s)", "decompression cost on a warm launch")
             .plausible(.factors(0.5, 2), "WKdm decompresses at 1-4 GB/s across devices and loads"),
-        .number("resume_touch_share", \.xnu.resumeTouchShare, 0...1, alias: "resume-touch-share",
+        .share("resume_touch_share", \.xnu.resumeTouchPPM, alias: "resume-touch-share",
                 source: "assumption (no published figure: the pages a resumed app touches before its first frame)",
                 "share of a compressed app's memory decompressed before its first frame on a resume; the rest on demand, outside the latency")
             .plausible(.factors(0.5, 2), "the pages a resumed app touches before its first frame are not published"),
@@ -135,7 +18,7 @@ extension Schema {
     static let xnuKnobs: [Knob<DeviceClass>] = [
         .flag("xnu_bands", \.xnu.bands, alias: "xnu-bands", source: "xnu bsd/kern/kern_memorystatus.c, bsd/sys/kern_memorystatus.h",
               "bands as XNU assigns them (aging, dock, assertions, frozen) and its kill triggers (idle band below the idle level, up through the bands below critical, checked whenever memory falls); false: all idle apps in band 0, kills only at launches down to the target"),
-        .number("aging_s", \.xnu.agingS, 0...86_400, unit: "s", alias: "aging", source: "xnu bsd/kern/kern_memorystatus.c: 10 s idle deferral / 5 (AGING_BAND2)",
+        .seconds("aging_s", \.xnu.agingTime, 0...86_400, alias: "aging", source: "xnu bsd/kern/kern_memorystatus.c: 10 s idle deferral / 5 (AGING_BAND2)",
                 "time in the aging band (20) after leaving the front, before the idle band (0)"),
         .integer("dock_size", \.xnu.dockSize, 0...1_000, alias: "dock", source: "assumption (xnu doc/vm/freezer.md names the dock band, not its size)",
                  "the device's most-launched apps kept in band 30 when idle (0: no dock)")
@@ -144,12 +27,12 @@ extension Schema {
               "kill idle-band apps idle >= reaper_min_age_s while available memory is below the reaper level"),
         .autoNumber("reaper_available_pct", \.xnu.reaperAvailablePct, 0...100, unit: "%", alias: "reaper-pct",
                     source: "xnu bsd/kern/kern_memorystatus.c fallback: 20 / 18 / 16 %", "the reaper's level; auto = 20% (<=3 GB), 18% (<=6 GB), 16%"),
-        .number("reaper_min_age_s", \.xnu.reaperMinAgeS, 0...86_400, unit: "s", alias: "reaper-age", source: "xnu bsd/kern/kern_memorystatus.c: 300 s", "idle time before the reaper may kill an app"),
-        .number("reaper_interval_s", \.xnu.reaperIntervalS, 0...86_400, unit: "s", alias: "reaper-interval", source: "xnu bsd/kern/kern_memorystatus.c: 300 s", "at most one reaper sweep per this"),
+        .seconds("reaper_min_age_s", \.xnu.reaperMinAge, 0...86_400, alias: "reaper-age", source: "xnu bsd/kern/kern_memorystatus.c: 300 s", "idle time before the reaper may kill an app"),
+        .seconds("reaper_interval_s", \.xnu.reaperInterval, 0...86_400, alias: "reaper-interval", source: "xnu bsd/kern/kern_memorystatus.c: 300 s", "at most one reaper sweep per this"),
         .number("compressor_pool_pct", \.xnu.compressorPoolPct, 0...100, unit: "%", alias: "compressor-pool-pct",
                 source: "xnu osfmk/vm/vm_compressor.c:851 (embedded: compressor_pool_size = max_mem)",
                 "the compressor pool's bound, physical share of RAM; a suspended app that does not fit stays uncompressed"),
-        .number("compression_mb_per_s", \.xnu.compressionMBPerS, 0...1_048_576, unit: "MiB/s", alias: "compression-mb-per-s",
+        .mebibytesPerSecond("compression_mb_per_s", \.xnu.compressionKBPerS, 0...1_048_576, alias: "compression-mb-per-s",
                 source: "assumption (XNU has no rate: pages are compressed as vm_pageout_scan steals them from the inactive queue, xnu osfmk/vm/vm_pageout.c:221,4177-4247)",
                 "compression over time: uncompressed MiB of each suspended app compressed per second, credited at whole seconds (0: all at suspension)")
             .plausible(.factors(0.25, 4), "XNU has no rate: a lazy to an eager pageout (1-16 MiB/s)"),
@@ -178,13 +61,13 @@ extension Schema {
         .mebibytes("warning_min_resident_mb", \.xnu.warningMinKB, 0...1_048_576, alias: "warning-min-mb",
                    source: "xnu bsd/kern/kern_memorystatus_notify.c:142 (VM_PRESSURE_MINIMUM_RSIZE 6 MB, embedded)",
                    "apps with a smaller footprint get no pressure warning"),
-        .number("warning_resting_s", \.xnu.warningRestingS, 0...86_400, unit: "s", alias: "warning-resting",
+        .seconds("warning_resting_s", \.xnu.warningResting, 0...86_400, alias: "warning-resting",
                 source: "xnu bsd/kern/kern_memorystatus_notify.c:121 (WARNING_NOTIFICATION_RESTING_PERIOD 25 s)",
                 "after a round of warnings, none again at that level for this long"),
         .flag("sustained_pressure_kills", \.xnu.sustainedPressureKills, alias: "sustained-pressure-kills",
               source: "xnu bsd/kern/kern_memorystatus_notify.c:427 (memorystatus_should_kill_on_sustained_pressure = 1)",
               "idle-band kills when pressure stays above normal for sustained_pressure_window_s (kills_sustained)"),
-        .number("sustained_pressure_window_s", \.xnu.sustainedWindowS, 0...86_400, unit: "s", alias: "sustained-window",
+        .seconds("sustained_pressure_window_s", \.xnu.sustainedWindow, 0...86_400, alias: "sustained-window",
                 source: "xnu bsd/kern/kern_memorystatus_notify.c:430 (memorystatus_kill_on_sustained_pressure_window_s = 600)",
                 "time above normal pressure before sustained-pressure kills"),
         .number("inactive_limit_pct", \.xnu.inactiveLimitPct, 1...100, unit: "%", alias: "inactive-limit-pct",
@@ -193,7 +76,7 @@ extension Schema {
             .plausible(.factors(0.6, 1.5), "18-45% of RAM: app inactive limits are not published"),
         .flag("freezer", \.xnu.freezer, alias: "freezer", source: "xnu doc/vm/freezer.md (CONFIG_FREEZE, on on iOS)",
               "freeze the oldest idle suspended app to flash (band 75) below the freeze level"),
-        .number("freezer_idle_delay_s", \.xnu.freezerIdleDelayS, 0...86_400, unit: "s", alias: "freezer-idle-delay",
+        .seconds("freezer_idle_delay_s", \.xnu.freezerIdleDelay, 0...86_400, alias: "freezer-idle-delay",
                 source: "xnu bsd/kern/kern_memorystatus.c:409, 2001 (memorystatus_apps_idle_delay_time: memstat_idle_deferral_time_s 10); kern_memorystatus_freeze.c:2954",
                 "after each run the freezer thread waits this long times its multiplier before it may run again (0: no throttle; the delay is kept in whole microseconds, so under 0.5 us is 0)"),
         .integer("freezer_fast_multiplier", \.xnu.freezerFastMultiplier, 0...10_000, alias: "freezer-fast-multiplier",
@@ -215,7 +98,7 @@ extension Schema {
                    source: "xnu bsd/sys/kern_memorystatus_freeze.h: FREEZE_PAGES_MIN 8 MB", "smaller apps are not frozen"),
         .mebibytes("freeze_daily_mb", \.xnu.freezeDailyKB, 0...16_777_216, alias: "freeze-daily",
                    source: "xnu bsd/sys/kern_memorystatus_freeze.h:88 (xnu-11417.101.15): FREEZE_DAILY_MB_MAX_DEFAULT 2048 (1024 in older versions), XNU's fallback when the storage layer supplies no budget (bsd/kern/kern_memorystatus_freeze.c:101, 2512-2518)", "flash the freezer may write per day; what a day leaves unused carries to the next"),
-        .number("refreeze_dirty_share", \.xnu.refreezeDirtyShare, 0...1, alias: "refreeze-dirty-share",
+        .share("refreeze_dirty_share", \.xnu.refreezeDirtyPPM, alias: "refreeze-dirty-share",
                 source: "assumption (xnu bsd/kern/kern_memorystatus_freeze.c refreezes write only dirty pages; their share is not published)",
                 "share of a thawed app's memory a refreeze writes to flash (and charges to the budget)")
             .plausible(.factors(0.5, 2), "the share of pages dirtied after a thaw is not published"),
@@ -228,11 +111,11 @@ extension Schema {
         .integer("freeze_refreeze_thawed", \.xnu.freezeRefreezeThawed, 0...10_000, alias: "freeze-refreeze-thawed",
                  source: "xnu bsd/sys/kern_memorystatus_freeze.h:99 (MIN_THAW_REFREEZE_THRESHOLD_DEFAULT 3); kern_memorystatus_freeze.c:2923-2925",
                  "with freeze_max_processes apps frozen, the freezer still refreezes while at least this many are thawed"),
-        .number("thaw_ms_per_mb", \.xnu.thawMsPerMB, 0...1_000, unit: "ms/MiB", alias: "thaw-ms-per-mb",
+        .milliseconds("thaw_ms_per_mb", \.xnu.thawPerMB, 0...1_000, unit: "ms/MiB", alias: "thaw-ms-per-mb",
                 source: "assumption (no published iOS thaw latency; flash reads of about 1 GB/s)",
                 "time to bring a frozen app's MiB back from flash on a thaw (only the touched share, thaw_touch_share)")
             .plausible(.factors(0.5, 2), "flash reads at 0.5-2 GB/s"),
-        .number("thaw_touch_share", \.xnu.thawTouchShare, 0...1, alias: "thaw-touch-share",
+        .share("thaw_touch_share", \.xnu.thawTouchPPM, alias: "thaw-touch-share",
                 source: "assumption after xnu doc/vm/freezer.md:62-64 (a thaw loads nothing proactively; its example touches 20 of 100 MB, the other 80 stay on NAND)",
                 "share of a frozen app's memory a thaw brings back from flash (its latency; resident at its next suspension); the rest stays on flash")
             .plausible(.factors(0.5, 2), "freezer.md's 20 of 100 MB is one example"),

@@ -62,8 +62,8 @@ public struct DeviceClass: Sendable, Equatable {
     public var ios = BackgroundTimePreset.ios13plus
     /// Overrides the preset when set.
     public var bgTaskAllowanceS: Double? = nil
-    /// XNU memorystatus's keys (Workload+XNU.swift).
-    public var xnu = XNUClass()
+    /// XNU memorystatus's parameters, which its keys write directly (Workload+XNU.swift).
+    public var xnu = XNUParameters()
     public var memoryGrowth = DeviceParameters.standard.memoryGrowth
     public var growthTimeS = DeviceParameters.standard.growthTime.seconds
     public var growthStepS = DeviceParameters.standard.growthStep.seconds
@@ -94,7 +94,7 @@ public struct DeviceClass: Sendable, Equatable {
             willTerminateLimit: SimTime(seconds: willTerminateLimitS),
             bgTaskAllowance: bgTaskAllowanceS.map { SimTime(seconds: $0) } ?? ios.allowance)
         p.appFitPct = appFitPct
-        p.xnu = XNUParameters(xnu)
+        p.xnu = xnu
         p.pageCacheWindow = SimTime(seconds: pageCacheWindowS)
         p.systemWakeRun = SimTime(seconds: systemWakeRunS)
         p.prewarming = prewarming

@@ -1,11 +1,11 @@
 import SimKernel
 
 // XNU memorystatus's parameters (apple-oss-distributions/xnu; each key's source is on
-// its schema entry, `Schema.xnuKnobs`, and in docs/sources.md). The device class's
-// keys and their one default each are `XNUClass` (Workload+XNU.swift); these are
-// the device's units. The plain model (`xnu_bands: false`) is XNU with its bands off:
-// it reads the compressor's knobs here too. Android turns XNU's mechanisms off
-// (`AndroidClass.apply`).
+// its schema entry, `Schema.xnuKnobs`, and in docs/sources.md). Each field's default is
+// here, once, and its workload key writes it directly (Workload+XNU.swift), converting
+// the file's units (s, ms/MiB, shares, MiB/s) to the device's. The plain model
+// (`xnu_bands: false`) is XNU with its bands off: it reads the compressor's knobs here
+// too. Android turns XNU's mechanisms off (`AndroidClass.apply`).
 
 /// XNU's memory parameters of a device class (`os: ios`): bands, reaper, compressor
 /// (its pool, rate, shortage, and decompression on a resume), pressure levels,
@@ -13,13 +13,13 @@ import SimKernel
 public struct XNUParameters: Sendable, Equatable {
     /// Time in the aging band (20) after leaving the front, before the idle band:
     /// 10 s idle deferral / 5 (bsd/kern/kern_memorystatus.c).
-    public var agingTime: SimTime
+    public var agingTime: SimTime = SimTime(seconds: 2)
     /// Apps in the dock band (30) when idle: the device's most-launched apps (0: none).
-    public var dockSize: Int
+    public var dockSize: Int = 4
     /// The reaper: idle-band apps idle at least `reaperMinAge` are killed while
     /// available memory is below the reaper level (nil: XNU's fallback by RAM size),
     /// one sweep per `reaperInterval`.
-    public var reaperAvailablePct: Double?
+    public var reaperAvailablePct: Double? = nil
     // The switches sit together after the optional (packed into its padding; the
     // device's size is bounded, StateBytesTests).
     /// Bands as XNU assigns them (aging, dock, assertions) and its kill triggers
@@ -27,104 +27,112 @@ public struct XNUParameters: Sendable, Equatable {
     /// whenever available memory falls). false: every idle app in one band and kills
     /// only when a launch needs room, down to the target (the plain model, the model
     /// before XNU's).
-    public var bands: Bool
+    public var bands: Bool = true
     /// The reaper (see `reaperAvailablePct`, `reaperMinAge`, `reaperInterval`).
-    public var reaper: Bool
+    public var reaper: Bool = true
     /// The freezer (CONFIG_FREEZE, doc/vm/freezer.md, bsd/sys/kern_memorystatus_freeze.h).
-    public var freezer: Bool
+    public var freezer: Bool = true
     /// Pressure levels from compressor occupancy and the warnings they send (xnu
     /// doc/vm/memorystatus_notify.md); false: warnings when a launch takes available
     /// memory below the warning level (the model before).
-    public var pressureLevels: Bool
+    public var pressureLevels: Bool = true
     /// Idle-band kills after pressure stays above normal for `sustainedWindow`.
-    public var sustainedPressureKills: Bool
+    public var sustainedPressureKills: Bool = true
     /// Kills while the compressor is near its compressed-pages limit.
-    public var compressorShortageKills: Bool
+    public var compressorShortageKills: Bool = true
     /// The freezer's dynamic delay (see `freezerIdleDelay`).
-    public var freezerDynamicDelay: Bool
-    public var reaperMinAge: SimTime
-    public var reaperInterval: SimTime
+    public var freezerDynamicDelay: Bool = false
+    public var reaperMinAge: SimTime = SimTime(seconds: 300)
+    public var reaperInterval: SimTime = SimTime(seconds: 300)
     /// The compressor pool's bound, % of RAM (physical, compressed KiB); a suspended
     /// app whose memory does not fit stays uncompressed.
-    public var compressorPoolPct: Double
+    public var compressorPoolPct: Double = 100
     /// Pressure level thresholds, % of the memory not wired (RAM - OS reserve) left
     /// uncompressed: warning below `pressureWarningPct`, back to normal above
     /// `pressureWarningClearPct`; critical below `pressureCriticalPct`, back to warning
     /// above `pressureCriticalClearPct` (doc/vm/memorystatus_notify.md, embedded).
-    public var pressureWarningPct: Double
-    public var pressureWarningClearPct: Double
-    public var pressureCriticalPct: Double
-    public var pressureCriticalClearPct: Double
+    public var pressureWarningPct: Double = 50
+    public var pressureWarningClearPct: Double = 60
+    public var pressureCriticalPct: Double = 30
+    public var pressureCriticalClearPct: Double = 35
     /// Apps below this footprint get no pressure warning (VM_PRESSURE_MINIMUM_RSIZE).
-    public var warningMinKB: Int64
+    public var warningMinKB: Int64 = 6 * 1_024
     /// After notifying every eligible app, none again at that level for this long.
-    public var warningResting: SimTime
+    public var warningResting: SimTime = SimTime(seconds: 25)
     /// Pressure above normal this long: sustained-pressure kills.
-    public var sustainedWindow: SimTime
+    public var sustainedWindow: SimTime = SimTime(seconds: 600)
     /// The per-app inactive (soft) limit, % of RAM: an app over it out of front dies
     /// as a high-water kill while available memory is below the warning level.
-    public var inactiveLimitPct: Double
+    public var inactiveLimitPct: Double = 30
     /// The compressor's compressed-pages limit, % of RAM of uncompressed memory (nil:
     /// XNU's, 200 % at <= 2 GiB, else 100 %), and the share of it that is a shortage.
-    public var compressorPagesLimitPct: Double?
-    public var compressorShortagePct: Double
+    public var compressorPagesLimitPct: Double? = nil
+    public var compressorShortagePct: Double = 98
     /// Per freezer day at most this many demotions of frozen apps thawed fewer than
     /// `freezeDemotionThaws` times.
-    public var freezeDemotionsMax: Int
-    public var freezeDemotionThaws: Int
+    public var freezeDemotionsMax: Int = 2
+    public var freezeDemotionThaws: Int = 5
     /// The freezer thread's throttle (bsd/kern/kern_memorystatus_freeze.c:2945-2954):
     /// after every run it may not run again for `freezerIdleDelay` (XNU's
     /// memorystatus_apps_idle_delay_time, memstat_idle_deferral_time_s 10 s,
     /// bsd/kern/kern_memorystatus.c:409, 2001) times a multiplier: FAST (1), or with
     /// the dynamic delay (watchOS only, kern_memorystatus_freeze.c:111-116) SLOW (30)
     /// after a run that froze nothing while apps are frozen (:119-120, 2947-2952).
-    public var freezerIdleDelay: SimTime
+    public var freezerIdleDelay: SimTime = SimTime(seconds: 10)
     /// Freeze only while available memory is below this (% of RAM).
-    public var freezeAvailablePct: Double
+    public var freezeAvailablePct: Double = 50
     /// ...and more than this many unfrozen suspended apps exist.
-    public var freezeSuspendedThreshold: Int
+    public var freezeSuspendedThreshold: Int = 4
     /// At most this many frozen apps.
-    public var freezeMaxProcesses: Int
+    public var freezeMaxProcesses: Int = 20
     /// An app smaller than this is not frozen.
-    public var freezeMinKB: Int64
+    public var freezeMinKB: Int64 = 8 * 1_024
     /// Flash the freezer may write per day.
-    public var freezeDailyKB: Int64
-    /// Time to bring one MiB back from flash on a thaw.
-    public var thawPerMB: SimTime
+    public var freezeDailyKB: Int64 = 2_048 * 1_024
+    /// Time to bring one MiB back from flash on a thaw. *Assumption*: 1 ms (flash
+    /// reads of about 1 GB/s).
+    public var thawPerMB: SimTime = SimTime(seconds: 1.0 / 1_000)
     /// Compression over time: each suspended app's memory goes into the compressor
     /// at this many uncompressed KiB per second, credited at whole seconds of the
     /// device clock (0: all of it at suspension, the model before). XNU has no rate;
     /// pages are compressed as vm_pageout_scan steals them from the inactive queue
-    /// (Compression.swift).
-    public var compressionKBPerS: Int64
-    /// Time to decompress one MiB of compressed memory on a resume.
-    public var decompressPerMB: SimTime
+    /// (Compression.swift). *Assumption*: 4 MiB/s.
+    public var compressionKBPerS: Int64 = 4 * 1_024
+    /// Time to decompress one MiB of compressed memory on a resume. *Assumption*:
+    /// 0.5 ms (WKdm decompresses at about 2 GB/s).
+    public var decompressPerMB: SimTime = SimTime(seconds: 0.5 / 1_000)
     /// The idle-band daemons' footprint when all are resident (0: none modelled; the
     /// reserve leaves them out) and each killed daemon's relaunch rate
-    /// (IdleDaemons.swift).
-    public var idleDaemonsKB: Int64
-    public var idleDaemonRelaunchesPerHour: Double
+    /// (IdleDaemons.swift). None by default (the model before); the one complete
+    /// JetsamEvent report's 345 daemons and 22.7 % of RAM bound the plausible range
+    /// (docs/evidence-reserve-and-wakes.md, section 1). *Assumption*: killed daemons
+    /// stay dead (0 relaunches an hour).
+    public var idleDaemonsKB: Int64 = 0
+    public var idleDaemonRelaunchesPerHour: Double = 0
     // The 32-bit fields last, together (an even number: no padding).
     /// Share of a compressed app's memory decompressed before its first frame on a
-    /// resume, in parts per million (the rest on demand).
-    public var resumeTouchPPM: Int32
+    /// resume, in parts per million (the rest on demand). *Assumption*: 0.3.
+    public var resumeTouchPPM: Int32 = 300_000
     /// A refreeze writes this share of the app's memory (what it dirtied since its
-    /// thaw), in parts per million.
-    public var refreezeDirtyPPM: Int32
+    /// thaw), in parts per million. *Assumption*: 0.3.
+    public var refreezeDirtyPPM: Int32 = 300_000
     /// With the most frozen apps reached, the freezer still runs (refreezing) while
     /// at least this many apps are thawed with their state on flash.
-    public var freezeRefreezeThawed: Int32
+    public var freezeRefreezeThawed: Int32 = 3
     /// A thaw brings back from flash only this share of the app's frozen memory (what
     /// it touches; the rest stays on flash, read on demand, xnu doc/vm/freezer.md:
-    /// 62-64), in parts per million.
-    public var thawTouchPPM: Int32
+    /// 62-64), in parts per million. *Assumption*: 0.2.
+    public var thawTouchPPM: Int32 = 200_000
     /// The freezer's multipliers (see `freezerIdleDelay`).
-    public var freezerFastMultiplier: Int32
-    public var freezerSlowMultiplier: Int32
+    public var freezerFastMultiplier: Int32 = 1
+    public var freezerSlowMultiplier: Int32 = 30
     /// How many idle-band daemons share `idleDaemonsKB` (the pool dies one at a time).
-    public var idleDaemonCount: Int32
+    public var idleDaemonCount: Int32 = 345
     /// (Padding: an even number of 32-bit fields.)
     var reserved: Int32 = 0
+
+    /// Every field at its default.
+    public init() {}
 
     /// XNU's reaper level fallback, % of RAM: 20 / 18 / 16 (<=3 / <=6 / >6 GB).
     @inline(__always) public static func reaperPct(ramKB: Int64) -> Double {
