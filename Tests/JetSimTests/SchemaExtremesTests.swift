@@ -17,7 +17,7 @@ struct SchemaExtremesTests {
     static let unranged: Set<String> = [
         "name", "run.policies", "device_classes.0.name", "device_classes.0.ios",
         "device_classes.0.os", "device_classes.0.android_zram_algorithm",
-        "catalog.archetypes.0.name", "catalog.archetypes.0.modes", "catalog.archetypes.0.save_strategy",
+        "catalog.archetypes.0.name", "catalog.archetypes.0.modes", "catalog.archetypes.0.save_strategy", "catalog.archetypes.0.save_also",
         "user.app_choice",
         // An external policy's program and arguments (its timeout alone is refused: no command).
         "policies.external.example.command",

@@ -64,6 +64,7 @@ struct WorkloadFileTests {
             // idle-band daemons, issue 32's cached-app GC and Fleet), printed once they
             // differ (below).
             let omitted = Schema.deviceClass.knobs.contains { $0.key == leaf && $0.omittedAtDefault }
+                || Schema.archetype.knobs.contains { $0.key == leaf && $0.omittedAtDefault }
             // No named app by default either: default.yaml shows one in a comment.
             #expect(printed.contains(leaf + ":") || row.hasPrefix("policies.external.") || row.hasPrefix("catalog.named_apps.") || omitted, "\(row) is not printed")
             #expect(file.contains(leaf + ":"), "\(row) is not in default.yaml")

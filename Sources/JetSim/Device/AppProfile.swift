@@ -49,9 +49,14 @@ public struct AppProfile: Sendable, Equatable {
     /// UIApplicationExitsOnSuspend: terminated on every trip to the background.
     public var exitsOnSuspend: Bool
 
-    /// When it saves, and how long a save takes.
+    /// When it saves, and how long a save takes. `save` is its drawn strategy, under
+    /// which its lost edits are counted (`Counter.ofLoss`); `saveAlso` the strategies it
+    /// saves with besides (none by default): an app saves on each of them.
     public var save: SaveStrategy
+    public var saveAlso: SaveSet = []
     public var saveDuration: SimTime
+    /// Whether it saves on `s`: its drawn strategy or one of `saveAlso`.
+    @inlinable @inline(__always) public func saves(_ s: SaveStrategy) -> Bool { save == s || saveAlso.contains(SaveSet(s)) }
     /// Period of saves for the `periodic` strategy (while in front).
     public var saveInterval: SimTime
     /// Unsaved work created per minute of active use (edits; the unit of data loss).

@@ -38,6 +38,19 @@ public enum SaveStrategy: UInt8, Sendable, CaseIterable {
     }
 }
 
+/// Strategies an app saves with beside its drawn one (`AppProfile.saveAlso`): a set,
+/// one bit per `SaveStrategy` but `never`, so strategies compose as real apps' do.
+public struct SaveSet: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The set holding `s` alone (empty for `never`, which saves nothing).
+    @inlinable public init(_ s: SaveStrategy) { self.init(rawValue: s == .never ? 0 : 1 << s.rawValue) }
+
+    /// Its strategies, in `SaveStrategy`'s order.
+    public var strategies: [SaveStrategy] { SaveStrategy.allCases.filter { $0 != .never && contains(SaveSet($0)) } }
+}
+
 /// System events addressed to apps; held and coalesced per kind while an app is
 /// suspended (seed 000), delivered at once to a running app.
 public enum SystemEventKind: UInt8, Sendable, CaseIterable {

@@ -18,7 +18,7 @@ extension Device {
         core.apps[a].accrueActive(until: now)
         core.apps[a].state = .inactive
         core.send(.willResignActive, to: app, now)
-        if core.profiles[core.pi(app)].save == .onResignActive { startSave(app, now, &s) }
+        if core.profiles[core.pi(app)].saves(.onResignActive) { startSave(app, now, &s) }
     }
 
     /// didBecomeActive for an inactive app in front (not a launch).
@@ -57,7 +57,7 @@ extension Device {
 
         // The handler runs; saving here is part of it.
         var handler = core.profiles[p].enterBackgroundHandler
-        if core.profiles[p].save == .onEnterBackground {
+        if core.profiles[p].saves(.onEnterBackground) {
             startSave(app, now, &s)
             handler += core.profiles[p].saveDuration
         }

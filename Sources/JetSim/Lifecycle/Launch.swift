@@ -157,7 +157,7 @@ extension Device {
         core.apps[a].state = .active
         core.apps[a].activeSince = now
         core.send(.didBecomeActive, to: app, now, detail: .launch(kind, latency: latency))
-        if core.profiles[p].save == .periodic {
+        if core.profiles[p].saves(.periodic) {
             core.cancelTimers(app, family: 2)
             core.scheduleTimer(.periodicSave, app, at: now + core.profiles[p].saveInterval, &s)
         }

@@ -27,11 +27,11 @@ extension Device {
         if core.apps[a].state == .background { refreshCandidate(app, now) }
     }
 
-    /// An on-terminate app saves inside willTerminate, if the save fits its limit.
+    /// An app saving on terminate saves inside willTerminate, if the save fits its limit.
     mutating func saveOnTerminate(_ app: Int32, _ now: SimTime) {
         let a = Int(app)
         let p = core.pi(app)
-        guard core.profiles[p].save == .onTerminate, core.apps[a].unsavedMicros > 0 else { return }
+        guard core.profiles[p].saves(.onTerminate), core.apps[a].unsavedMicros > 0 else { return }
         if core.profiles[p].saveDuration <= core.params.willTerminateLimit {
             core.apps[a].unsavedMicros = 0
             core.metrics[.savesCompleted] += 1

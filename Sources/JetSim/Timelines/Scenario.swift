@@ -213,11 +213,16 @@ public struct Scenario: Sendable {
             case "suspended-footprint": suspended = try parseSize(try need(), key: key, fail: fail)
             case "peak": p.peakKB = try parseSize(try need(), key: key, fail: fail)
             case "save":
-                let v = try need()
-                guard let s = SaveStrategy(name: v) else {
-                    throw fail("'\(v)' is not a save strategy: expected on-resign-active, on-enter-background, on-terminate, periodic or never", key)
+                // STRATEGY[+STRATEGY...]: the first is the app's own (its losses count
+                // there), the others it saves with besides (`AppProfile.saveAlso`).
+                let words = try need().split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+                p.saveAlso = []
+                for (i, v) in words.enumerated() {
+                    guard let s = SaveStrategy(name: v), i == 0 || s != .never else {
+                        throw fail("'\(v)' is not a save strategy\(i == 0 ? "" : " to add"): expected on-resign-active, on-enter-background, on-terminate, periodic\(i == 0 ? " or never" : ""), joined by + for several", key)
+                    }
+                    if i == 0 { p.save = s } else { p.saveAlso.insert(SaveSet(s)) }
                 }
-                p.save = s
             case "save-time": p.saveDuration = try parseDuration(try need(), key: key, fail: fail)
             case "save-interval":
                 p.saveInterval = try parseDuration(try need(), key: key, fail: fail)

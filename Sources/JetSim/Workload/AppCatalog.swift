@@ -115,6 +115,7 @@ public struct AppCatalog: Sendable {
         let strategies = SaveStrategy.allCases.filter { (a.saveStrategy[$0] ?? 0) > 0 }
         let s = AliasTable(weights: strategies.map { a.saveStrategy[$0]! })
         p.save = strategies[s.sample(&g)]
+        p.saveAlso = a.saveAlso
         p.saveDuration = ms(a.saveMs)
         p.saveInterval = SimTime(seconds: a.saveIntervalS)
         p.unsavedEditsPerMinute = min(AppProfile.maxEditsPerMinute, max(0, a.unsavedEditsPerMin.sample(&g)))

@@ -752,6 +752,21 @@ public enum Schema {
         .group("save_strategy", { Schema.saveStrategy }, type: "{STRATEGY: WEIGHT, ...}", source: "assumption; seed 003 recommends didEnterBackground",
                "weights of each save strategy: \(SaveStrategy.allCases.map(\.name).joined(separator: ", "))")
             .plausible(.values("{on-resign-active: 0.25, on-enter-background: 0.6, on-terminate: 0.05, periodic: 0.1}", "{on-resign-active: 0.05, on-enter-background: 0.5, on-terminate: 0.15, periodic: 0.05, never: 0.25}"), "careful apps (none never save) to careless ones (a quarter never save); no survey published"),
+        Knob(key: "save_also", type: "list of save strategies", source: "",
+             doc: "strategies every app of this kind saves with besides its drawn save_strategy (\(SaveStrategy.allCases.filter { $0 != .never }.map(\.name).joined(separator: ", "))); [] = the drawn one alone. Its lost edits still count under the drawn strategy",
+             read: { e, a throws(InputError) in
+                 var set: SaveSet = []
+                 for (i, w) in try WorkloadDecoder.list(e, { n throws(InputError) in try WorkloadDecoder.string(n) }).enumerated() {
+                     guard let st = SaveStrategy(name: w), st != .never else {
+                         throw WorkloadDecoder.error(e, "'\(w)' (item \(i)) is not a save strategy to add: expected \(SaveStrategy.allCases.filter { $0 != .never }.map(\.name).joined(separator: ", "))")
+                     }
+                     set.insert(SaveSet(st))
+                 }
+                 a.saveAlso = set
+             },
+             text: { .inline("[\($0.saveAlso.strategies.map(\.name).joined(separator: ", "))]") },
+             copy: { $0.saveAlso = $1.saveAlso })
+            .omittedAtDefaultValue(),
         .distribution("save_ms", \.saveMs, unit: "ms", "how long a save takes; lost if the app is suspended or killed first")
             .plausible(.factors(0.5, 2), "save times are not published"),
         .number("save_interval_s", \.saveIntervalS, 0.001...1e7, unit: "s", "period of `periodic` saves while in front")

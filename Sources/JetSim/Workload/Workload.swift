@@ -230,6 +230,9 @@ public struct Archetype: Sendable, Equatable {
     public var bgTaskEndsOnExpiryProbability = 0.8
     /// Probability of each save strategy (normalised).
     public var saveStrategy: [SaveStrategy: Double] = [.onEnterBackground: 0.6, .onResignActive: 0.15, .periodic: 0.1, .onTerminate: 0.1, .never: 0.05]
+    /// Strategies every app of this kind saves with besides its drawn one (none: the
+    /// drawn one alone). Its loss still counts under the drawn one.
+    public var saveAlso: SaveSet = []
     public var saveMs: RealDistribution = .lognormal(median: 150, sigma: 0.8)
     public var saveIntervalS = 30.0
     public var unsavedEditsPerMin: RealDistribution = .lognormal(median: 1, sigma: 0.8)
