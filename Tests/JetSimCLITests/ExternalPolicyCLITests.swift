@@ -55,6 +55,34 @@ struct ExternalPolicyCLITests {
         }
     }
 
+    /// Protocol 3 carries each candidate's oom_score_adj (docs/fidelity.md's claim): a
+    /// script that orders by it alone, as lmkd does, makes the built-in android-lmk's
+    /// choices on Android (and Fleet) devices, every kill of every cell.
+    @Test("protocol 3: Workloads/policies/android_lmk.py gives the built-in android-lmk's rows byte for byte (but the name)",
+          arguments: [("android.yaml", "8", ["--ram", "2GB,4GB"]), ("mixed-fleet.yaml", "8", []), ("android.yaml", "4", ["--set", "device_classes.pixel-4.os=fleet", "--ram", "3GB"])])
+    func pythonAndroidLMKEqualsBuiltIn(_ workload: String, _ devices: String, _ extra: [String]) throws {
+        let tmp = try CLI.tempDir()
+        let r = try CLI.run(["run", "--workload", "Workloads/" + workload, "--policy", "android-lmk,external:lmk", "--devices", devices, "--duration", "2d",
+                             "--set", "policies.external.lmk.command=[python3, Workloads/policies/android_lmk.py]", "--set", "policies.external.lmk.protocol=3",
+                             "--quiet", "--out", tmp + "/s.csv", "--per-device", tmp + "/d.csv"] + extra)
+        #expect(r.status == 0, "\(r.stderr)")
+        for file in ["/s.csv", "/d.csv"] {
+            let csv = try Self.read(tmp + file)
+            let builtIn = Self.rows(csv, "android-lmk", as: "android-lmk")
+            #expect(!builtIn.isEmpty)
+            #expect(Self.rows(csv, "external:lmk", as: "android-lmk") == builtIn, "\(workload) \(file)")
+        }
+        // It kills: the comparison is over real choices.
+        let summary = try Self.read(tmp + "/s.csv").split(separator: "\n")
+        let kills = summary[0].split(separator: ",").firstIndex(of: "kills")!
+        #expect(summary.dropFirst().allSatisfy { (Int($0.split(separator: ",", omittingEmptySubsequences: false)[kills]) ?? 0) > 0 })
+        // Version 2 greets it with 2: the script refuses (it needs the adj).
+        let old = try CLI.run(["run", "--workload", "Workloads/android.yaml", "--policy", "external:lmk", "--devices", "2", "--duration", "1d",
+                               "--set", "policies.external.lmk.command=[python3, Workloads/policies/android_lmk.py]", "--set", "policies.external.lmk.protocol=2",
+                               "--quiet", "--out", tmp + "/old.csv"])
+        #expect(old.status == 1 && old.stderr.contains("jetsim-policy 3"), "\(old.stderr)")
+    }
+
     static let args = ["run", "--policy", "external:lru,oracle", "--devices", "21", "--duration", "1d", "--ram", "2GB", "--quiet"]
 
     @Test("the same CSV whatever --threads, and shards merge into it byte for byte")

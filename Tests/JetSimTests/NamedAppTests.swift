@@ -265,13 +265,16 @@ struct NamedAppTests {
         #expect((0..<50).allSatisfy { one.replayClass("dev\($0)") == 0 })
     }
 
-    @Test("policies.external.NAME.protocol: 1 by default, 2 accepted, others refused")
+    @Test("policies.external.NAME.protocol: 1 by default, 2 and 3 accepted, others refused")
     func protocolVersion() throws {
         let w = try WorkloadDecoder.load("", source: "e", overrides: ["policies.external.x.command=[a]", "policies.external.y.command=[b]",
-                                                                       "policies.external.y.protocol=2"])
+                                                                       "policies.external.y.protocol=2", "policies.external.z.command=[c]",
+                                                                       "policies.external.z.protocol=3"])
         #expect(w.policies.external["x"]?.protocolVersion == 1 && w.policies.external["y"]?.protocolVersion == 2)
+        #expect(w.policies.external["z"]?.protocolVersion == 3)
         #expect(!WorkloadPrinter.yaml(w).contains("protocol: 1"))
         #expect(try WorkloadDecoder.load(WorkloadPrinter.yaml(w), source: "printed") == w)
-        #expect(throws: InputError.self) { try WorkloadDecoder.load("", source: "e", overrides: ["policies.external.x.command=[a]", "policies.external.x.protocol=3"]) }
+        #expect(throws: InputError.self) { try WorkloadDecoder.load("", source: "e", overrides: ["policies.external.x.command=[a]", "policies.external.x.protocol=4"]) }
+        #expect(throws: InputError.self) { try WorkloadDecoder.load("", source: "e", overrides: ["policies.external.x.command=[a]", "policies.external.x.protocol=0"]) }
     }
 }

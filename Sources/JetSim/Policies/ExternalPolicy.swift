@@ -14,7 +14,8 @@ public struct ExternalPolicySpec: Sendable, Equatable {
     /// How long one request (its batch sent and the answer read) may take.
     public var timeoutS: Double = 10
     /// The protocol version the process speaks: 1 (the default, as before version 2
-    /// existed) or 2, whose `victim` line gives the current simulated time.
+    /// existed); 2, whose `victim` line gives the current simulated time; or 3, whose
+    /// `update` lines end with the candidate's oom_score_adj as well.
     public var protocolVersion = 1
 
     public init(command: [String] = [], timeoutS: Double = 10, protocolVersion: Int = 1) {
@@ -156,7 +157,11 @@ final class ExternalLink {
         w.put(c.residentKB); w.put(" "); w.put(c.lastUsed.microseconds); w.put(" "); w.put(Int64(c.launchCount))
         w.put(" "); w.put(c.coldLaunchCost.microseconds); w.put(" "); w.put(c.residentLaunchCost.microseconds)
         w.put(" "); w.put(Int64(c.unsavedEdits)); w.put(c.preservesUIState ? " 1" : " 0"); w.put(c.leftFront ? " 1" : " 0")
-        w.put(c.isPrevious ? " 1 " : " 0 "); w.put(Int64(c.band)); w.put("\n")
+        w.put(c.isPrevious ? " 1 " : " 0 "); w.put(Int64(c.band))
+        // Version 3: the adj ActivityManager gives it (the first of its class's values;
+        // a cached process's slot follows from LAST_USED_US).
+        if process?.spec.protocolVersion ?? 1 >= 3 { w.put(" "); w.put(Int64(c.oomAdj)) }
+        w.put("\n")
         append(w)
     }
 

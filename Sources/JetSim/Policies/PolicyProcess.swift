@@ -25,7 +25,7 @@ import Synchronization
 public final class PolicyProcess {
     /// The newest protocol version (docs/external-policies.md); a policy declares the
     /// one it speaks (`ExternalPolicySpec.protocolVersion`, 1 by default).
-    public static let protocolVersion = 2
+    public static let protocolVersion = 3
 
     let name: String
     let spec: ExternalPolicySpec

@@ -485,7 +485,7 @@ public enum Schema {
              read: { e, r throws(InputError) in r.timeoutS = try WorkloadDecoder.number(e, 0.001...86_400) },
              text: { .inline(WorkloadPrinter.num($0.timeoutS)) }, copy: { $0.timeoutS = $1.timeoutS }),
         Knob<ExternalPolicySpec>.integer("protocol", \.protocolVersion, 1...PolicyProcess.protocolVersion, source: "",
-                                         "the protocol version the process speaks: 1, or 2 (each victim request gives the simulated time: `victim NOW_US`); docs/external-policies.md")
+                                         "the protocol version the process speaks: 1; 2 (each victim request gives the simulated time: `victim NOW_US`); or 3 (each update ends with the candidate's oom_score_adj as well); docs/external-policies.md")
             .omittedAtDefaultValue(),
     ], template: ExternalPolicySpec())
 
