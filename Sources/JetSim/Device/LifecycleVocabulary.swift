@@ -45,7 +45,7 @@ public struct SaveSet: OptionSet, Sendable, Hashable {
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// The set holding `s` alone (empty for `never`, which saves nothing).
-    @inlinable public init(_ s: SaveStrategy) { self.init(rawValue: s == .never ? 0 : 1 << s.rawValue) }
+    @inlinable @inline(__always) public init(_ s: SaveStrategy) { self.init(rawValue: s == .never ? 0 : 1 &<< s.rawValue) }
 
     /// Its strategies, in `SaveStrategy`'s order.
     public var strategies: [SaveStrategy] { SaveStrategy.allCases.filter { $0 != .never && contains(SaveSet($0)) } }
