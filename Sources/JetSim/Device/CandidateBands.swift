@@ -21,6 +21,8 @@ extension DeviceCore {
             if ownIdleOrder.list(of: app) != 0 { ownIdleOrder.append(app, to: 0) }
         } else if b == XNUBand.frozen {
             if ownIdleOrder.list(of: app) != 1 { ownIdleOrder.append(app, to: 1) }
+        } else if b == XNUBand.aging {
+            if ownIdleOrder.list(of: app) != 2 { ownIdleOrder.append(app, to: 2) }
         } else {
             ownIdleOrder.remove(app)
         }
@@ -34,7 +36,8 @@ extension DeviceCore {
         if keepsIdleOrder && !Policy.ordersIdleBands { ownIdleOrder.remove(app) }
     }
 
-    /// The idle-band (list 0) and frozen-band (list 1) order (`ownIdleOrder`): the
+    /// The idle-band (list 0), frozen-band (list 1) and aging-band (list 2) order
+    /// (`ownIdleOrder`): the
     /// policy's own lists when they are that order (`EvictionPolicy.ordersIdleBands`),
     /// so a candidate update moves an app in one list instead of two.
     var idleOrder: MultiList {

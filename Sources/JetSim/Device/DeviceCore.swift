@@ -106,13 +106,15 @@ public struct DeviceCore<Policy: EvictionPolicy, Trace: TraceSink> {
     var heldApp: Int32 = -1
     /// Idle-band (0) apps in the order they entered it (list 0): the reaper's and the
     /// freezer's order (oldest idle first), whatever the policy; and frozen-band (75)
-    /// apps in the order they entered it (list 1): the demotions' order. XNU keeps each
+    /// apps in the order they entered it (list 1): the demotions' order; and the aging
+    /// band (20, list 2) in entry order: the freezer's candidates after the idle band's
+    /// (FREEZE_MAX_CANDIDATE_BAND is AGING_BAND2 on iOS). XNU keeps each
     /// band as a list and appends an app that enters it at the tail
     /// (bsd/kern/kern_memorystatus.c:2918-2922, memstat_update_priority_locked).
     /// Read through `idleOrder`: a policy whose own index is this order
     /// (`EvictionPolicy.ordersIdleBands`: jetsam-bands) lends it, and this copy is
     /// not kept.
-    var ownIdleOrder = MultiList(lists: 2)
+    var ownIdleOrder = MultiList(lists: 3)
     /// System launches and wakes (issue 14): one Poisson stream per device at the sum
     /// of its apps' rates, each arrival given to an (app, kind) pair in proportion to
     /// its rate by an alias table (`WakeColumn`): element 0 is a header whose `cut`

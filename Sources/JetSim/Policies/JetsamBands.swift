@@ -30,7 +30,8 @@ public struct JetsamBands: EvictionPolicy {
     public static let bandPriorities: [Int] = [0, 20, 30, 50, 75, 120]
     static let count = 6
     /// Its lists are the device's idle order (`EvictionPolicy.ordersIdleBands`): band
-    /// 0 is list 0 and band 75 list 1 (`list(of:)`), so `Device.idleOrder` reads them.
+    /// 0 is list 0, band 75 list 1 and band 20 list 2 (`list(of:)`), so `Device.idleOrder`
+    /// reads them.
     public static var ordersIdleBands: Bool { true }
     /// Yielded in place: the freezer, reaper and demotion loops walk it, and a copy
     /// cost a retain and a release per read.

@@ -225,20 +225,15 @@ extension XNUMemory {
         }
         // The freezer full: refreezes only (kern_memorystatus_policy.c:659-671).
         if Int(flashCopyCount) >= params.freezeMaxProcesses { return refreezeFirstThawed(&core, now) }
-        var app = core.idleOrder.head(0)
-        while app >= 0 {
-            let a = Int(app)
-            // A demoted thawed app (its state on flash, no longer refreeze-eligible)
-            // is passed over: memorystatus_freeze_process returns EINVAL for it
-            // (kern_memorystatus_freeze.c:1799-1803) and memorystatus_freeze_top_process
-            // tries the next candidate (:2168-2178).
-            if core.apps[a].state == .suspended && !core.apps[a].memory.contains(.frozen) && !core.apps[a].isPrewarmed
-                && core.apps[a].memory.intersection([.hasFlashCopy, .refreezeEligible]) != .hasFlashCopy
-                && residentSettledKB(core, app) >= params.freezeMinKB {
-                freeze(&core, app, now)
-                return (true, true)
-            }
-            app = core.idleOrder.next(app)
+        // memorystatus_freeze_pick_process walks the bands from the idle band up to
+        // FREEZE_MAX_CANDIDATE_BAND, AGING_BAND2 (20) on iOS (kern_memorystatus_policy.c:
+        // 652-716, 560-570; bsd/sys/kern_memorystatus_freeze.h:102-106): the idle band
+        // (list 0), then the aging band (list 2), each first in, first considered.
+        var app = firstEligible(core, list: 0)
+        if app < 0 { app = firstEligible(core, list: 2) }
+        if app >= 0 {
+            freeze(&core, app, now)
+            return (true, true)
         }
         // No new candidate left: a refreeze, with enough apps thawed
         // (kern_memorystatus_policy.c:718-727; doc/vm/freezer.md:66-68: "Once the
@@ -246,6 +241,26 @@ extension XNUMemory {
         // re-freeze").
         guard refreezeEligibleCount >= params.freezeRefreezeThawed else { return (false, false) }
         return refreezeFirstThawed(&core, now)
+    }
+
+    /// A first freeze's candidate (memorystatus_is_process_eligible_for_freeze,
+    /// kern_memorystatus_policy.c:446-589): suspended, not frozen, not prewarmed, at
+    /// least the minimum size. A demoted thawed app (its state on flash, no longer
+    /// refreeze-eligible) is passed over: memorystatus_freeze_process returns EINVAL
+    /// for it (kern_memorystatus_freeze.c:1799-1803) and memorystatus_freeze_top_process
+    /// tries the next candidate (:2168-2178).
+    /// The first candidate of idle-order list `list` (0 idle, 2 aging), or -1.
+    @inline(__always) func firstEligible(_ core: Core, list: Int) -> Int32 {
+        var app = core.idleOrder.head(list)
+        while app >= 0 && !freezeEligible(core, app) { app = core.idleOrder.next(app) }
+        return app
+    }
+
+    @inline(__always) func freezeEligible(_ core: Core, _ app: Int32) -> Bool {
+        let a = Int(app)
+        return core.apps[a].state == .suspended && !core.apps[a].memory.contains(.frozen) && !core.apps[a].isPrewarmed
+            && core.apps[a].memory.intersection([.hasFlashCopy, .refreezeEligible]) != .hasFlashCopy
+            && residentSettledKB(core, app) >= params.freezeMinKB
     }
 
     /// A refreeze (memorystatus_freeze_pick_refreeze_process,

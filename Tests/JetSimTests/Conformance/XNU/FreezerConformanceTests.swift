@@ -55,16 +55,22 @@ struct FreezerConformanceTests {
         #expect(try Self.frozen(text) == ["A 17"])
     }
 
-    // A known difference (docs/fidelity.md, XNU): FREEZE_MAX_CANDIDATE_BAND is
-    // JETSAM_PRIORITY_AGING_BAND2 on iOS (bsd/sys/kern_memorystatus_freeze.h:102-106), so
-    // XNU would freeze A at its suspension (15 s) while it is still in the aging band;
-    // jetsim's freezer walks the idle band only and freezes it when its aging ends
-    // (35 s). This pins jetsim's behaviour, which differs, so that a fix shows here.
-    @Test("known difference: with aging longer than the grace, jetsim freezes an app when it leaves the aging band, XNU at its suspension")
+    // FREEZE_MAX_CANDIDATE_BAND is JETSAM_PRIORITY_AGING_BAND2 on iOS
+    // (bsd/sys/kern_memorystatus_freeze.h:102-106): memorystatus_is_process_eligible_for_freeze
+    // refuses only a priority above it (kern_memorystatus_policy.c:560-570), and
+    // memorystatus_freeze_pick_process walks the bands from the idle band up
+    // (:652-716). A suspended app still in the aging band is a candidate: with aging
+    // longer than the 10 s grace, A is frozen at its suspension (15 s), not when its
+    // aging ends (35 s, jetsim's before this port); an idle-band app goes first.
+    @Test("the aging band's suspended apps are candidates too, after the idle band's")
     func agingBandCandidates() throws {
         let script = "app A\n0s launch A\n5s home\n2m end\n"
-        #expect(try Self.frozen(Self.device + " dock=0 aging=30s\n" + script) == ["A 35"])
-        // At the default aging (2 s, under the 10 s grace) both agree: frozen when suspended.
+        #expect(try Self.frozen(Self.device + " dock=0 aging=30s\n" + script) == ["A 15"])
         #expect(try Self.frozen(Self.device + " dock=0\n" + script) == ["A 15"])
+        // A and B are suspended at 15 s and 17 s, both still aging (until 35 s and 37 s).
+        // With a threshold of 1 the first pass is at 17 s: it takes A, which entered the
+        // aging band first.
+        let two = Self.device + " dock=0 aging=30s freeze-suspended=1 freeze-max=1\napp A\napp B\n0s launch A\n5s home\n6s launch B\n7s home\n2m end\n"
+        #expect(try Self.frozen(two) == ["A 17"])
     }
 }
